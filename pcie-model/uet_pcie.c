@@ -18,8 +18,7 @@ __extension__ typedef unsigned __int128 uet_pcie_u128;
  * overflow 64 bits long before the division, and floating point is not
  * allowed for time. Saturates rather than wraps.
  */
-static uet_time_t
-uet_pcie_ceil_ps(uint64_t bytes, uint64_t bps)
+static uet_time_t uet_pcie_ceil_ps(uint64_t bytes, uint64_t bps)
 {
 	uet_pcie_u128 num = (uet_pcie_u128)bytes * 8 * UET_PCIE_PS_PER_S;
 	uet_pcie_u128 q = (num + bps - 1) / bps;
@@ -29,34 +28,29 @@ uet_pcie_ceil_ps(uint64_t bytes, uint64_t bps)
 	return (uet_time_t)q;
 }
 
-static uet_time_t
-uet_pcie_add_sat(uet_time_t a, uet_time_t b)
+static uet_time_t uet_pcie_add_sat(uet_time_t a, uet_time_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static uet_time_t
-uet_pcie_max(uet_time_t a, uet_time_t b)
+static uet_time_t uet_pcie_max(uet_time_t a, uet_time_t b)
 {
 	return a > b ? a : b;
 }
 
-static uint64_t
-uet_pcie_link_bps(const struct uet_pcie_params *params)
+static uint64_t uet_pcie_link_bps(const struct uet_pcie_params *params)
 {
 	return params->lane_bps * params->lane_count;
 }
 
-static uint64_t
-uet_pcie_tlp_count(const struct uet_pcie_params *params,
-		   uint64_t payload_bytes)
+static uint64_t uet_pcie_tlp_count(const struct uet_pcie_params *params,
+				   uint64_t payload_bytes)
 {
 	return (payload_bytes + params->max_payload_bytes - 1) /
 	       params->max_payload_bytes;
 }
 
-int
-uet_pcie_params_check(const struct uet_pcie_params *params)
+int uet_pcie_params_check(const struct uet_pcie_params *params)
 {
 	if (params == NULL || params->lane_bps == 0 ||
 	    params->lane_count == 0 || params->max_payload_bytes == 0 ||
@@ -72,39 +66,34 @@ uet_pcie_params_check(const struct uet_pcie_params *params)
 	return 0;
 }
 
-uint64_t
-uet_pcie_link_bytes(const struct uet_pcie_params *params,
-		    uint64_t payload_bytes)
+uint64_t uet_pcie_link_bytes(const struct uet_pcie_params *params,
+			     uint64_t payload_bytes)
 {
-	return payload_bytes +
-	       uet_pcie_tlp_count(params, payload_bytes) *
-		       params->tlp_overhead_bytes;
+	return payload_bytes + uet_pcie_tlp_count(params, payload_bytes) *
+				       params->tlp_overhead_bytes;
 }
 
-uet_time_t
-uet_pcie_serialization_ps(const struct uet_pcie_params *params,
-			  uint64_t bytes)
+uet_time_t uet_pcie_serialization_ps(const struct uet_pcie_params *params,
+				     uint64_t bytes)
 {
 	return uet_pcie_ceil_ps(bytes, uet_pcie_link_bps(params));
 }
 
-uet_time_t
-uet_pcie_transfer_ps(const struct uet_pcie_params *params,
-		     uint64_t payload_bytes)
+uet_time_t uet_pcie_transfer_ps(const struct uet_pcie_params *params,
+				uint64_t payload_bytes)
 {
 	return uet_pcie_serialization_ps(
 		params, uet_pcie_link_bytes(params, payload_bytes));
 }
 
-uet_time_t
-uet_pcie_ack_hold_ps(const struct uet_pcie_params *params, uint64_t bytes)
+uet_time_t uet_pcie_ack_hold_ps(const struct uet_pcie_params *params,
+				uint64_t bytes)
 {
 	/* The page's estimate uses the raw lane rate: no TLP overhead. */
 	return uet_pcie_serialization_ps(params, bytes);
 }
 
-uint16_t
-uet_pcie_service_time_steps(uet_time_t hold_ps)
+uint16_t uet_pcie_service_time_steps(uet_time_t hold_ps)
 {
 	uet_time_t steps = hold_ps / UET_PCIE_SERVICE_STEP_PS;
 
@@ -112,8 +101,7 @@ uet_pcie_service_time_steps(uet_time_t hold_ps)
 						  : (uint16_t)steps;
 }
 
-int
-uet_pcie_init(struct uet_pcie *pcie, const struct uet_pcie_params *params)
+int uet_pcie_init(struct uet_pcie *pcie, const struct uet_pcie_params *params)
 {
 	static const struct uet_pcie_params defaults = UET_PCIE_PARAMS_DEFAULTS;
 	uint64_t slots;
@@ -140,8 +128,7 @@ uet_pcie_init(struct uet_pcie *pcie, const struct uet_pcie_params *params)
 	return 0;
 }
 
-void
-uet_pcie_fini(struct uet_pcie *pcie)
+void uet_pcie_fini(struct uet_pcie *pcie)
 {
 	if (pcie == NULL)
 		return;
@@ -153,8 +140,7 @@ uet_pcie_fini(struct uet_pcie *pcie)
 	pcie->buffered_bytes = 0;
 }
 
-static int
-uet_pcie_check_issue(struct uet_pcie *pcie, uet_time_t issue_ps)
+static int uet_pcie_check_issue(struct uet_pcie *pcie, uet_time_t issue_ps)
 {
 	if (issue_ps < pcie->last_issue_ps)
 		return -EINVAL;
@@ -166,15 +152,14 @@ uet_pcie_check_issue(struct uet_pcie *pcie, uet_time_t issue_ps)
  * Put a transfer on one direction after everything queued there before it;
  * return the time its last byte leaves.
  */
-static uet_time_t
-uet_pcie_send(struct uet_pcie *pcie, enum uet_pcie_dir dir,
-	      uet_time_t ready_ps, uint64_t payload_bytes, uint64_t link_bytes,
-	      uint64_t tlps)
+static uet_time_t uet_pcie_send(struct uet_pcie *pcie, enum uet_pcie_dir dir,
+				uet_time_t ready_ps, uint64_t payload_bytes,
+				uint64_t link_bytes, uint64_t tlps)
 {
 	struct uet_pcie_dir_stats *st = &pcie->stats[dir];
 	uet_time_t start_ps = uet_pcie_max(ready_ps, pcie->free_ps[dir]);
-	uet_time_t dur_ps = uet_pcie_serialization_ps(&pcie->params,
-						      link_bytes);
+	uet_time_t dur_ps =
+		uet_pcie_serialization_ps(&pcie->params, link_bytes);
 	uet_time_t end_ps = uet_pcie_add_sat(start_ps, dur_ps);
 
 	pcie->free_ps[dir] = end_ps;
@@ -185,9 +170,8 @@ uet_pcie_send(struct uet_pcie *pcie, enum uet_pcie_dir dir,
 	return end_ps;
 }
 
-int
-uet_pcie_read(struct uet_pcie *pcie, uet_time_t issue_ps,
-	      uint32_t payload_bytes, uet_time_t *arrival_ps)
+int uet_pcie_read(struct uet_pcie *pcie, uet_time_t issue_ps,
+		  uint32_t payload_bytes, uet_time_t *arrival_ps)
 {
 	const struct uet_pcie_params *p;
 	uet_time_t req_end_ps;
@@ -204,11 +188,9 @@ uet_pcie_read(struct uet_pcie *pcie, uet_time_t issue_ps,
 		return 0;
 	}
 	p = &pcie->params;
-	req_end_ps = uet_pcie_send(pcie, UET_PCIE_NIC_TO_HOST, issue_ps,
-				   p->read_request_bytes,
-				   (uint64_t)p->read_request_bytes +
-					   p->tlp_overhead_bytes,
-				   1);
+	req_end_ps = uet_pcie_send(
+		pcie, UET_PCIE_NIC_TO_HOST, issue_ps, p->read_request_bytes,
+		(uint64_t)p->read_request_bytes + p->tlp_overhead_bytes, 1);
 	/*
 	 * Host memory answers at once; host-to-NIC is FIFO in call order, so
 	 * completions come back in the order the requests were sent.
@@ -220,15 +202,14 @@ uet_pcie_read(struct uet_pcie *pcie, uet_time_t issue_ps,
 	return 0;
 }
 
-static struct uet_pcie_write_slot *
-uet_pcie_ring_at(const struct uet_pcie *pcie, uint32_t i)
+static struct uet_pcie_write_slot *uet_pcie_ring_at(const struct uet_pcie *pcie,
+						    uint32_t i)
 {
 	return &pcie->ring[(pcie->ring_head + i) % pcie->ring_slots];
 }
 
 /* Forget the writes whose last TLP has left by now_ps. */
-static void
-uet_pcie_ring_drain(struct uet_pcie *pcie, uet_time_t now_ps)
+static void uet_pcie_ring_drain(struct uet_pcie *pcie, uet_time_t now_ps)
 {
 	while (pcie->ring_count > 0) {
 		struct uet_pcie_write_slot *w = uet_pcie_ring_at(pcie, 0);
@@ -245,8 +226,7 @@ uet_pcie_ring_drain(struct uet_pcie *pcie, uet_time_t now_ps)
  * Double the ring, but never past the most writes the buffer can hold at
  * once: each write holds at least one payload byte and one TLP overhead.
  */
-static int
-uet_pcie_ring_grow(struct uet_pcie *pcie)
+static int uet_pcie_ring_grow(struct uet_pcie *pcie)
 {
 	const struct uet_pcie_params *p = &pcie->params;
 	uint64_t bound = (uint64_t)p->write_buffer_bytes /
@@ -272,10 +252,9 @@ uet_pcie_ring_grow(struct uet_pcie *pcie)
 	return 0;
 }
 
-int
-uet_pcie_write(struct uet_pcie *pcie, uet_time_t issue_ps,
-	       uint32_t payload_bytes, uet_time_t *accepted_ps,
-	       uet_time_t *done_ps)
+int uet_pcie_write(struct uet_pcie *pcie, uet_time_t issue_ps,
+		   uint32_t payload_bytes, uet_time_t *accepted_ps,
+		   uet_time_t *done_ps)
 {
 	const struct uet_pcie_params *p;
 	uet_time_t accept_ps = issue_ps;
@@ -329,8 +308,8 @@ uet_pcie_write(struct uet_pcie *pcie, uet_time_t issue_ps,
 	return 0;
 }
 
-uint64_t
-uet_pcie_write_buffer_used(const struct uet_pcie *pcie, uet_time_t now_ps)
+uint64_t uet_pcie_write_buffer_used(const struct uet_pcie *pcie,
+				    uet_time_t now_ps)
 {
 	uint64_t used = 0;
 	uint32_t i;
@@ -346,17 +325,15 @@ uet_pcie_write_buffer_used(const struct uet_pcie *pcie, uet_time_t now_ps)
 	return used;
 }
 
-uet_time_t
-uet_pcie_free_ps(const struct uet_pcie *pcie, enum uet_pcie_dir dir)
+uet_time_t uet_pcie_free_ps(const struct uet_pcie *pcie, enum uet_pcie_dir dir)
 {
 	if (pcie == NULL || (unsigned int)dir >= UET_PCIE_DIR_COUNT)
 		return 0;
 	return pcie->free_ps[dir];
 }
 
-int
-uet_pcie_stats_get(const struct uet_pcie *pcie, enum uet_pcie_dir dir,
-		   struct uet_pcie_dir_stats *stats)
+int uet_pcie_stats_get(const struct uet_pcie *pcie, enum uet_pcie_dir dir,
+		       struct uet_pcie_dir_stats *stats)
 {
 	if (pcie == NULL || stats == NULL ||
 	    (unsigned int)dir >= UET_PCIE_DIR_COUNT)

@@ -29,13 +29,13 @@ extern "C" {
 
 /** Parameters of one PCIe link. */
 struct uet_pcie_params {
-	/** Signalling rate of one lane, bits/s (payload rate after encoding). */
+	/** Rate of one lane, bits/s (payload rate after encoding). */
 	uint64_t lane_bps;
 	/** Number of lanes; the link rate is lane_bps * lane_count. */
 	uint32_t lane_count;
 	/** Largest payload one TLP carries, bytes; longer transfers split. */
 	uint32_t max_payload_bytes;
-	/** Bytes each TLP adds to its payload on the link (headers, framing). */
+	/** Bytes each TLP adds to its payload on the link (headers). */
 	uint32_t tlp_overhead_bytes;
 	/**
 	 * Size of the NIC-side transmit buffer that holds posted writes
@@ -302,8 +302,7 @@ uint64_t uet_pcie_write_buffer_used(const struct uet_pcie *pcie,
  * @return
  *   ps; 0 for an unknown direction.
  */
-uet_time_t uet_pcie_free_ps(const struct uet_pcie *pcie,
-			    enum uet_pcie_dir dir);
+uet_time_t uet_pcie_free_ps(const struct uet_pcie *pcie, enum uet_pcie_dir dir);
 
 /**
  * Counters of a direction.

@@ -129,8 +129,10 @@ START_TEST(test_service_time_steps_floor_and_saturate)
 	ck_assert_uint_eq(uet_pcie_service_time_steps(127999), 0);
 	ck_assert_uint_eq(uet_pcie_service_time_steps(128000), 1);
 	ck_assert_uint_eq(uet_pcie_service_time_steps(383999), 2);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(65535ULL * 128000), 65535);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(65536ULL * 128000), 65535);
+	ck_assert_uint_eq(uet_pcie_service_time_steps(65535ULL * 128000),
+			  65535);
+	ck_assert_uint_eq(uet_pcie_service_time_steps(65536ULL * 128000),
+			  65535);
 	ck_assert_uint_eq(uet_pcie_service_time_steps(UINT64_MAX), 65535);
 }
 END_TEST
@@ -213,12 +215,11 @@ START_TEST(test_write_buffer_full_delays_acceptance)
 	ck_assert_int_eq(uet_pcie_init(&pcie, NULL), 0);
 	/* 16,384 bytes hold 3 writes of 4,368 (13,104) but not 4 (17,472). */
 	for (i = 0; i < 3; i++) {
-		ck_assert_int_eq(uet_pcie_write(&pcie, 0, 4096, &acc[i],
-						&done[i]),
-				 0);
+		ck_assert_int_eq(
+			uet_pcie_write(&pcie, 0, 4096, &acc[i], &done[i]), 0);
 		ck_assert_uint_eq(acc[i], 0);
-		ck_assert_uint_eq(done[i], (uet_time_t)(i + 1) *
-						   COMPLETION_4096_PS);
+		ck_assert_uint_eq(done[i],
+				  (uet_time_t)(i + 1) * COMPLETION_4096_PS);
 	}
 	ck_assert_uint_eq(uet_pcie_write_buffer_used(&pcie, 0), 13104);
 	/* The 4th waits until the 1st has left. */
@@ -226,8 +227,7 @@ START_TEST(test_write_buffer_full_delays_acceptance)
 	ck_assert_uint_eq(acc[3], 69290);
 	ck_assert_uint_eq(done[3], 277160);
 	/* The 5th, issued later, waits for the 2nd. */
-	ck_assert_int_eq(uet_pcie_write(&pcie, 100000, 4096, &acc[4],
-					&done[4]),
+	ck_assert_int_eq(uet_pcie_write(&pcie, 100000, 4096, &acc[4], &done[4]),
 			 0);
 	ck_assert_uint_eq(acc[4], 138580);
 	ck_assert_uint_eq(done[4], 346450);
@@ -377,8 +377,7 @@ START_TEST(test_serialization_saturates_without_overflow)
 }
 END_TEST
 
-static Suite *
-pcie_suite(void)
+static Suite *pcie_suite(void)
 {
 	Suite *s = suite_create("pcie-model");
 	TCase *tc = tcase_create("link");
@@ -388,11 +387,12 @@ pcie_suite(void)
 	tcase_add_test(tc, test_completion_4096_bytes_is_8_tlps_69290_ps);
 	tcase_add_test(tc, test_fetch_4096_on_idle_link_takes_70845_ps);
 	tcase_add_test(tc, test_partial_tlp_read_1000_bytes);
-	tcase_add_test(tc, test_ack_hold_4184_empty_pool_is_66371_ps_zero_steps);
+	tcase_add_test(tc,
+		       test_ack_hold_4184_empty_pool_is_66371_ps_zero_steps);
 	tcase_add_test(tc, test_ack_hold_two_packets_waiting_reports_one_step);
 	tcase_add_test(tc, test_service_time_steps_floor_and_saturate);
-	tcase_add_test(tc,
-		       test_directions_independent_completion_and_write_overlap);
+	tcase_add_test(
+		tc, test_directions_independent_completion_and_write_overlap);
 	tcase_add_test(tc, test_read_request_waits_behind_write_on_nic_to_host);
 	tcase_add_test(tc, test_reads_pipelined_completions_in_order);
 	tcase_add_test(tc, test_small_read_after_large_completes_after_it);
@@ -407,8 +407,7 @@ pcie_suite(void)
 	return s;
 }
 
-int
-main(void)
+int main(void)
 {
 	SRunner *sr = srunner_create(pcie_suite());
 	int failed;
