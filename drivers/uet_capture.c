@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pcap writer stamped with virtual time (ns precision) and pcap reader. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+#include <rte_common.h>
+
+#include "uet_capture.h"
+
+#define CAP_PS_PER_NS 1000u
+#define CAP_NS_PER_S 1000000000u
+#define CAP_PS_PER_S ((uint64_t)CAP_PS_PER_NS * CAP_NS_PER_S)
+
+struct uet_capture {
+	/** Dead pcap handle that carries link type, snap length, precision. */
+	pcap_t *pcap;
+	/** The open file. */
+	pcap_dumper_t *dumper;
+	/** Frames written. */
+	uint64_t frames;
+	/** Where multi-segment mbufs are linearised; snap length bytes. */
+	uint8_t *linear;
+};
+
+struct uet_capture_reader {
+	/** Offline handle opened with nanosecond precision. */
+	pcap_t *pcap;
+};
+
+int uet_capture_open(struct uet_capture **capp, const char *path)
+{
+	struct uet_capture *cap;
+	int err;
+
+	if (capp == NULL || path == NULL)
+		return -EINVAL;
+	cap = calloc(1, sizeof(*cap));
+	if (cap == NULL)
+		return -ENOMEM;
+	cap->linear = malloc(UET_CAPTURE_SNAPLEN_BYTES);
+	cap->pcap = pcap_open_dead_with_tstamp_precision(
+		DLT_EN10MB, UET_CAPTURE_SNAPLEN_BYTES,
+		PCAP_TSTAMP_PRECISION_NANO);
+	if (cap->linear == NULL || cap->pcap == NULL) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	errno = 0;
+	cap->dumper = pcap_dump_open(cap->pcap, path);
+	if (cap->dumper == NULL) {
+		err = errno ? -errno : -EIO;
+		goto fail;
+	}
+	/* Put the file header on disk now: an empty capture is still a
+	 * valid pcap. */
+	if (pcap_dump_flush(cap->dumper) != 0) {
+		err = -EIO;
+		pcap_dump_close(cap->dumper);
+		goto fail;
+	}
+	*capp = cap;
+	return 0;
+fail:
+	if (cap->pcap != NULL)
+		pcap_close(cap->pcap);
+	free(cap->linear);
+	free(cap);
+	return err;
+}
+
+/* Write caplen bytes of a frame that had len_bytes on the wire. */
+static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
+			  const void *frame, uint32_t caplen, uint32_t len_bytes)
+{
+	struct pcap_pkthdr hdr;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.ts.tv_sec = (time_t)(t_ps / CAP_PS_PER_S);
+	/* With nanosecond precision the "usec" field carries nanoseconds;
+	 * the sub-nanosecond rest of t_ps is dropped. */
+	hdr.ts.tv_usec = (suseconds_t)((t_ps % CAP_PS_PER_S) / CAP_PS_PER_NS);
+	hdr.len = len_bytes;
+	hdr.caplen = caplen;
+	pcap_dump((u_char *)cap->dumper, &hdr, frame);
+	/* One flush per frame keeps the file whole if we are killed. */
+	if (pcap_dump_flush(cap->dumper) != 0 ||
+	    ferror(pcap_dump_file(cap->dumper)))
+		return -EIO;
+	cap->frames++;
+	return 0;
+}
+
+int uet_capture_write(struct uet_capture *cap, uet_time_t t_ps,
+		      const void *frame, uint32_t len_bytes)
+{
+	if (cap == NULL || (frame == NULL && len_bytes > 0))
+		return -EINVAL;
+	return capture_record(cap, t_ps, frame,
+			      RTE_MIN(len_bytes, UET_CAPTURE_SNAPLEN_BYTES),
+			      len_bytes);
+}
+
+int uet_capture_write_mbuf(struct uet_capture *cap, uet_time_t t_ps,
+			   const struct rte_mbuf *m)
+{
+	uint32_t caplen;
+	const void *data;
+
+	if (cap == NULL || m == NULL)
+		return -EINVAL;
+	caplen = RTE_MIN(m->pkt_len, UET_CAPTURE_SNAPLEN_BYTES);
+	/* Points into the mbuf when the bytes are contiguous, else copies
+	 * the segments into cap->linear. */
+	data = rte_pktmbuf_read(m, 0, caplen, cap->linear);
+	if (data == NULL)
+		return -EINVAL;
+	return capture_record(cap, t_ps, data, caplen, m->pkt_len);
+}
+
+uint64_t uet_capture_frames(const struct uet_capture *cap)
+{
+	return cap->frames;
+}
+
+int uet_capture_close(struct uet_capture *cap)
+{
+	int ret = 0;
+
+	if (cap == NULL)
+		return 0;
+	if (pcap_dump_flush(cap->dumper) != 0)
+		ret = -EIO;
+	pcap_dump_close(cap->dumper);
+	pcap_close(cap->pcap);
+	free(cap->linear);
+	free(cap);
+	return ret;
+}
+
+int uet_capture_reader_open(struct uet_capture_reader **readerp,
+			    const char *path)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct uet_capture_reader *r;
+
+	if (readerp == NULL || path == NULL)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->pcap = pcap_open_offline_with_tstamp_precision(
+		path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (r->pcap == NULL) {
+		free(r);
+		return -EIO;
+	}
+	*readerp = r;
+	return 0;
+}
+
+int uet_capture_reader_next(struct uet_capture_reader *reader,
+			    struct uet_capture_frame *frame)
+{
+	struct pcap_pkthdr *hdr;
+	const u_char *data;
+	int ret;
+
+	if (reader == NULL || frame == NULL)
+		return -EINVAL;
+	ret = pcap_next_ex(reader->pcap, &hdr, &data);
+	if (ret == PCAP_ERROR_BREAK)
+		return 0;
+	if (ret != 1)
+		return -EIO;
+	frame->time_ps = ((uint64_t)hdr->ts.tv_sec * CAP_NS_PER_S +
+			  (uint64_t)hdr->ts.tv_usec) *
+			 CAP_PS_PER_NS;
+	frame->caplen_bytes = hdr->caplen;
+	frame->len_bytes = hdr->len;
+	frame->data = data;
+	return 1;
+}
+
+void uet_capture_reader_close(struct uet_capture_reader *reader)
+{
+	if (reader == NULL)
+		return;
+	pcap_close(reader->pcap);
+	free(reader);
+}

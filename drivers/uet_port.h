@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Ports: one small interface over any DPDK ethdev (ring, af_packet, memif,
+ * pcap, physical NICs), one rx and one tx queue each. */
+#ifndef UET_PORT_H
+#define UET_PORT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "uet_time.h"
+
+/**
+ * Bytes of mbuf data room after the headroom. af_packet with framesz=8192
+ * copies a whole frame slot into one mbuf and drops what does not fit, so the
+ * room must be at least the largest framesz in use; 8192 carries the 4,202-byte
+ * UET frames with room to spare.
+ */
+#define UET_MBUF_DATA_BYTES 8192u
+
+/** Data room passed to rte_pktmbuf_pool_create (headroom included). */
+#define UET_MBUF_ROOM_BYTES (UET_MBUF_DATA_BYTES + RTE_PKTMBUF_HEADROOM)
+
+/** MTU asked of every port; lowered to what the PMD allows. */
+#define UET_PORT_MTU_BYTES 9000u
+
+/** Longest port name kept (ethdev names are at most RTE_ETH_NAME_MAX_LEN). */
+#define UET_PORT_NAME_BYTES 64u
+
+/** A port: an ethdev that uet_port_open or uet_port_pair_create started. */
+struct uet_port;
+
+/** How to set a port up. Zero fields take the defaults. */
+struct uet_port_conf {
+	/** Pool the rx queue allocates from; required. */
+	struct rte_mempool *pool;
+	/** Rx descriptors; 0 means 1024 (adjusted to the PMD's limits). */
+	uint16_t nb_rx_desc;
+	/** Tx descriptors; 0 means 1024 (adjusted to the PMD's limits). */
+	uint16_t nb_tx_desc;
+	/** MTU in bytes; 0 means UET_PORT_MTU_BYTES. */
+	uint16_t mtu_bytes;
+};
+
+/** What the link looks like now. */
+struct uet_port_link {
+	/** Speed in bits per second as the PMD reports it; 0 if unknown. */
+	uint64_t speed_bps;
+	/** MTU in bytes the port runs with. */
+	uint16_t mtu_bytes;
+	/** Link reported up. */
+	bool up;
+	/** Full duplex. */
+	bool full_duplex;
+	/** The port's MAC address. */
+	struct rte_ether_addr mac;
+};
+
+/** Counters: the PMD's (rte_eth_stats) and the ones this layer keeps. */
+struct uet_port_stats {
+	/** Frames the PMD received. */
+	uint64_t rx_packets;
+	/** Frames the PMD sent. */
+	uint64_t tx_packets;
+	/** Bytes the PMD received. */
+	uint64_t rx_bytes;
+	/** Bytes the PMD sent. */
+	uint64_t tx_bytes;
+	/** Frames the hardware or kernel dropped for lack of rx room. */
+	uint64_t rx_missed;
+	/** Erroneous frames received. */
+	uint64_t rx_errors;
+	/** Frames the PMD failed to send. */
+	uint64_t tx_errors;
+	/** Rx mbuf allocation failures. */
+	uint64_t rx_nombuf;
+	/** Frames uet_port_rx_burst returned. */
+	uint64_t rx_frames;
+	/** Frames uet_port_tx_burst and uet_port_tx_all got the port to take. */
+	uint64_t tx_frames;
+	/** Tx bursts the port took only part of (each retry counts once). */
+	uint64_t tx_partial;
+	/** uet_port_tx_all calls that hit their wall-clock limit. */
+	uint64_t tx_timeouts;
+	/** Frames uet_port_tx_all freed unsent after a timeout. */
+	uint64_t tx_dropped;
+};
+
+/**
+ * Create an mbuf pool whose mbufs hold a whole frame of up to
+ * UET_MBUF_DATA_BYTES in one segment.
+ *
+ * @param name
+ *   Pool name, unique in the process.
+ * @param nb_mbufs
+ *   Number of mbufs (a power of two minus one is the most efficient).
+ * @param socket_id
+ *   NUMA socket, or SOCKET_ID_ANY.
+ * @return
+ *   The pool, or NULL with rte_errno set.
+ */
+struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
+					 int socket_id);
+
+/**
+ * Open a port from a device string and start it: a vdev
+ * ("net_af_packet0,iface=veth0,framesz=8192,blocksz=8192",
+ * "net_memif0,role=server,socket=/tmp/x.sock", "net_pcap0,rx_pcap=a,tx_pcap=b",
+ * "net_ring0") or a PCI address ("0000:03:00.0"). A device that EAL already
+ * created (from --vdev or the PCI scan) is used as is and not removed on
+ * close; otherwise it is hot-plugged here and removed on close.
+ *
+ * af_packet binds to the interface in the calling thread's network namespace,
+ * so call this from inside the namespace (setns) when there is one; the MTU
+ * is also set there.
+ *
+ * One rx and one tx queue are configured; promiscuous mode is enabled where
+ * the PMD supports it; the MTU is set to conf->mtu_bytes (or the PMD's
+ * maximum if lower; ignored where the PMD cannot set it).
+ *
+ * @param portp
+ *   Set to the new port on success.
+ * @param devargs
+ *   Device string as above.
+ * @param conf
+ *   Pool and queue sizes; conf->pool must not be NULL.
+ * @return
+ *   0, or a negative errno (-EINVAL bad argument, -ENODEV no such device,
+ *   -ENOMEM, or what ethdev returned).
+ */
+int uet_port_open(struct uet_port **portp, const char *devargs,
+		  const struct uet_port_conf *conf);
+
+/**
+ * Create two started ports joined back to back by two rte_rings (net_ring):
+ * what one sends the other receives. For the embedded mode, where the switch
+ * and every NIC run in one process. Works without hugepages.
+ *
+ * Each ring holds ring_size - 1 frames in flight per direction. A port may be
+ * used by one thread for rx and one for tx at a time. Close both ports from
+ * the same thread; the rings are freed (and frames still in them returned
+ * to their pools) when the second one closes.
+ *
+ * @param ap
+ *   Set to the first port.
+ * @param bp
+ *   Set to the second port.
+ * @param name
+ *   Short name, unique in the process (up to 20 characters); the ports are
+ *   named "<name>a" and "<name>b" before the PMD's prefix.
+ * @param ring_size
+ *   Ring size, a power of two; 0 means 4096.
+ * @param conf
+ *   Pool and MTU; the descriptor counts are ignored.
+ * @return
+ *   0 or a negative errno.
+ */
+int uet_port_pair_create(struct uet_port **ap, struct uet_port **bp,
+			 const char *name, unsigned ring_size,
+			 const struct uet_port_conf *conf);
+
+/**
+ * Receive up to n frames.
+ *
+ * @param port
+ *   The port.
+ * @param pkts
+ *   Filled with the frames received; the caller owns them.
+ * @param n
+ *   Room in pkts.
+ * @return
+ *   Number of frames received (0 if none).
+ */
+uint16_t uet_port_rx_burst(struct uet_port *port, struct rte_mbuf **pkts,
+			   uint16_t n);
+
+/**
+ * Offer up to n frames to the port once.
+ *
+ * @param port
+ *   The port.
+ * @param pkts
+ *   Frames; the port owns those it took, the caller keeps the rest
+ *   (pkts[ret] to pkts[n - 1]).
+ * @param n
+ *   Number of frames.
+ * @return
+ *   How many frames the port took, from the front of pkts.
+ */
+uint16_t uet_port_tx_burst(struct uet_port *port, struct rte_mbuf **pkts,
+			   uint16_t n);
+
+/**
+ * Send every frame, retrying while the port is full, for at most
+ * timeout_ms of wall-clock time. The lockstep transport must lose nothing, so
+ * a port that stays full is an error, not a drop: on timeout the frames not
+ * taken are freed, counted in tx_dropped, and an error naming the port is
+ * logged.
+ *
+ * @param port
+ *   The port.
+ * @param pkts
+ *   Frames; all of them belong to the port (or are freed) on return.
+ * @param n
+ *   Number of frames.
+ * @param timeout_ms
+ *   Wall-clock limit in milliseconds.
+ * @return
+ *   n, or -ETIMEDOUT.
+ */
+int uet_port_tx_all(struct uet_port *port, struct rte_mbuf **pkts, uint16_t n,
+		    uint32_t timeout_ms);
+
+/**
+ * Read the link state, MTU and MAC address.
+ *
+ * @param port
+ *   The port.
+ * @param link
+ *   Filled in.
+ * @return
+ *   0 or a negative errno.
+ */
+int uet_port_link(const struct uet_port *port, struct uet_port_link *link);
+
+/**
+ * Read the counters.
+ *
+ * @param port
+ *   The port.
+ * @param stats
+ *   Filled in.
+ * @return
+ *   0 or a negative errno.
+ */
+int uet_port_stats(const struct uet_port *port, struct uet_port_stats *stats);
+
+/**
+ * The ethdev port id, for code that needs the raw ethdev API.
+ *
+ * @param port
+ *   The port.
+ * @return
+ *   The port id.
+ */
+uint16_t uet_port_id(const struct uet_port *port);
+
+/**
+ * The port's ethdev name (for messages).
+ *
+ * @param port
+ *   The port.
+ * @return
+ *   A NUL-terminated name that lives as long as the port.
+ */
+const char *uet_port_name(const struct uet_port *port);
+
+/**
+ * Stop and close the port, remove the device if uet_port_open hot-plugged
+ * it, and free the port. NULL is accepted.
+ *
+ * @param port
+ *   The port.
+ */
+void uet_port_close(struct uet_port *port);
+
+/**
+ * Initialise EAL for tests and tools without hugepages:
+ * "--no-huge -m 512 --no-pci --no-shconf -l 0 --log-level=*:warning
+ * --file-prefix=<prefix>". Applications pass the user's EAL arguments to
+ * rte_eal_init instead. Works once per process.
+ *
+ * @param prefix
+ *   File prefix, distinct per process (include the pid).
+ * @return
+ *   0 or a negative errno.
+ */
+int uet_eal_init_default(const char *prefix);
+
+#endif /* UET_PORT_H */
