@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The event queue: a binary min-heap on (time, insertion number). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "uet_event.h"
+
+/* heap_index is 32 bits; keep one value spare. */
+#define EVQ_MAX_LEN (UINT32_MAX - 1)
+#define EVQ_MIN_CAP 64
+
+static inline bool slot_before(const struct uet_evq_slot *a,
+			       const struct uet_evq_slot *b)
+{
+	return a->time_ps < b->time_ps ||
+	       (a->time_ps == b->time_ps && a->seq < b->seq);
+}
+
+static inline void slot_put(struct uet_evq *q, uint32_t i,
+			    const struct uet_evq_slot *s)
+{
+	q->heap[i] = *s;
+	s->ev->heap_index = i;
+}
+
+/* Move the slot at i towards the root until its parent is before it. */
+static void sift_up(struct uet_evq *q, uint32_t i)
+{
+	struct uet_evq_slot s = q->heap[i];
+
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+
+		if (!slot_before(&s, &q->heap[parent]))
+			break;
+		slot_put(q, i, &q->heap[parent]);
+		i = parent;
+	}
+	slot_put(q, i, &s);
+}
+
+/* Move the slot at i towards the leaves until both children are after it. */
+static void sift_down(struct uet_evq *q, uint32_t i)
+{
+	struct uet_evq_slot s = q->heap[i];
+
+	for (;;) {
+		uint64_t child = 2 * (uint64_t)i + 1;
+
+		if (child >= q->len)
+			break;
+		if (child + 1 < q->len &&
+		    slot_before(&q->heap[child + 1], &q->heap[child]))
+			child++;
+		if (!slot_before(&q->heap[child], &s))
+			break;
+		slot_put(q, i, &q->heap[child]);
+		i = (uint32_t)child;
+	}
+	slot_put(q, i, &s);
+}
+
+/* Take the slot at i out of the heap; the event becomes not pending. */
+static void heap_remove(struct uet_evq *q, uint32_t i)
+{
+	struct uet_event *ev = q->heap[i].ev;
+
+	q->len--;
+	if (i != q->len) {
+		slot_put(q, i, &q->heap[q->len]);
+		/* The moved slot may belong above or below i. */
+		if (i > 0 && slot_before(&q->heap[i], &q->heap[(i - 1) / 2]))
+			sift_up(q, i);
+		else
+			sift_down(q, i);
+	}
+	ev->q = NULL;
+}
+
+int uet_evq_init(struct uet_evq *q)
+{
+	if (q == NULL)
+		return -EINVAL;
+	*q = (struct uet_evq){0};
+	return 0;
+}
+
+void uet_evq_fini(struct uet_evq *q)
+{
+	uint32_t i;
+
+	if (q == NULL)
+		return;
+	for (i = 0; i < q->len; i++)
+		q->heap[i].ev->q = NULL;
+	free(q->heap);
+	*q = (struct uet_evq){0};
+}
+
+int uet_evq_reserve(struct uet_evq *q, uint64_t n)
+{
+	struct uet_evq_slot *heap;
+
+	if (n > EVQ_MAX_LEN)
+		return -EINVAL;
+	if (n <= q->cap)
+		return 0;
+	heap = realloc(q->heap, n * sizeof(*heap));
+	if (heap == NULL)
+		return -ENOMEM;
+	q->heap = heap;
+	q->cap = (uint32_t)n;
+	return 0;
+}
+
+/* Make room for one more slot, doubling the array: amortised O(1). */
+static int evq_grow(struct uet_evq *q)
+{
+	uint64_t cap = q->cap < EVQ_MIN_CAP ? EVQ_MIN_CAP : 2 * (uint64_t)q->cap;
+
+	if (q->len >= EVQ_MAX_LEN)
+		return -ENOMEM;
+	if (cap > EVQ_MAX_LEN)
+		cap = EVQ_MAX_LEN;
+	return uet_evq_reserve(q, cap);
+}
+
+void uet_event_init(struct uet_event *ev, uet_event_fn fn, void *arg)
+{
+	*ev = (struct uet_event){.fn = fn, .arg = arg};
+}
+
+int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
+		     uet_time_t time_ps)
+{
+	struct uet_evq_slot *s;
+	uet_time_t old_ps;
+	int rc;
+
+	if (ev->fn == NULL || time_ps < q->now_ps || time_ps == UET_TIME_NEVER)
+		return -EINVAL;
+	if (ev->q != NULL && ev->q != q)
+		return -EBUSY;
+
+	if (ev->q == q) {
+		/* Move in place: a new key, then restore the heap order. */
+		s = &q->heap[ev->heap_index];
+		old_ps = s->time_ps;
+		ev->time_ps = s->time_ps = time_ps;
+		ev->seq = s->seq = q->next_seq++;
+		if (time_ps < old_ps)
+			sift_up(q, ev->heap_index);
+		else
+			sift_down(q, ev->heap_index);
+		q->n_scheduled++;
+		return 0;
+	}
+
+	if (q->len == q->cap) {
+		rc = evq_grow(q);
+		if (rc < 0)
+			return rc;
+	}
+	ev->time_ps = time_ps;
+	ev->seq = q->next_seq++;
+	ev->q = q;
+	q->heap[q->len] = (struct uet_evq_slot){time_ps, ev->seq, ev};
+	ev->heap_index = q->len;
+	q->len++;
+	sift_up(q, ev->heap_index);
+	q->n_scheduled++;
+	return 0;
+}
+
+int uet_evq_cancel(struct uet_evq *q, struct uet_event *ev)
+{
+	if (ev->q == NULL)
+		return -ENOENT;
+	if (ev->q != q)
+		return -EINVAL;
+	heap_remove(q, ev->heap_index);
+	q->n_cancelled++;
+	return 0;
+}
+
+int uet_evq_run_one(struct uet_evq *q)
+{
+	struct uet_event *ev;
+
+	if (q->len == 0)
+		return 0;
+	ev = q->heap[0].ev;
+	heap_remove(q, 0);
+	q->now_ps = ev->time_ps;
+	q->n_run++;
+	ev->fn(q, ev, ev->arg);
+	return 1;
+}
+
+int64_t uet_evq_run_until(struct uet_evq *q, uet_time_t t_end)
+{
+	int64_t n = 0;
+
+	if (t_end < q->now_ps)
+		return -EINVAL;
+	while (q->len > 0 && q->heap[0].time_ps < t_end) {
+		uet_evq_run_one(q);
+		n++;
+	}
+	if (t_end != UET_TIME_NEVER)
+		q->now_ps = t_end;
+	return n;
+}
