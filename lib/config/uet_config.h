@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Scenario configuration: load a scenario YAML file, validate it against the
+ * attribute tables, and fill a typed struct uet_scenario.
+ *
+ * The attribute table (uet_config_attrs()) is the single source for the
+ * names, types, defaults and ranges: the loader validates against it,
+ * uet_scenario_print_config() prints from it and docs/configuration.md is
+ * written from it.
+ */
+#ifndef UET_CONFIG_H
+#define UET_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uet_time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Longest path (run.out) kept, including the terminating NUL. */
+#define UET_CONFIG_PATH_MAX 256
+/** Fewest and most hosts a topology may have. */
+#define UET_CONFIG_HOSTS_MIN 2
+#define UET_CONFIG_HOSTS_MAX 1024
+/** Most messages a workload.messages list may hold. */
+#define UET_CONFIG_MESSAGES_MAX (1u << 20)
+/** Header bytes on the wire around a data payload (the page's "+ 106"). */
+#define UET_CONFIG_WIRE_HEADER_BYTES 106
+/** Largest Ethernet frame the NIC sends, so RdmaDataMSS <= 9000 - 106. */
+#define UET_CONFIG_MTU_BYTES 9000
+
+/** How virtual time advances (run.clock). */
+enum uet_clock_mode {
+	UET_CLOCK_LOCKSTEP = 0, /**< Conservative windows; deterministic. */
+	UET_CLOCK_REALTIME = 1, /**< Wall time divided by time_dilation. */
+};
+
+/** Fabric shape (topology.kind). Only single-switch is supported yet. */
+enum uet_topology_kind {
+	UET_TOPOLOGY_SINGLE_SWITCH = 0,
+	UET_TOPOLOGY_LEAF_SPINE = 1,
+	UET_TOPOLOGY_FAT_TREE = 2,
+};
+
+/** Congestion control (pds.CongestionControl). Only fixed is supported. */
+enum uet_cc_kind {
+	UET_CC_FIXED = 0, /**< A fixed window of pds.FixedWindow bytes. */
+	UET_CC_NSCC = 1,  /**< NSCC (later). */
+};
+
+/** run: how the run is driven. */
+struct uet_run_config {
+	enum uet_clock_mode clock; /**< lockstep or realtime. */
+	uint32_t time_dilation;    /**< Wall ps per virtual ps; realtime only. */
+	uint64_t seed;             /**< Seed of every per-component RNG. */
+	uet_time_t end_ps;         /**< Virtual time limit of the run, ps. */
+	char out[UET_CONFIG_PATH_MAX]; /**< Folder the records go to. */
+	bool progress;             /**< Print progress lines while running. */
+};
+
+/** topology: the fabric. */
+struct uet_topology_config {
+	enum uet_topology_kind kind; /**< Fabric shape. */
+	uint32_t hosts;              /**< Number of NICs, 2..1024. */
+	uint64_t link_rate_bps;      /**< Rack switch downlink rate, bps. */
+	uet_time_t link_delay_ps;    /**< Switch-side link delay, ps. */
+};
+
+/** nic: ScalaUETNic attributes, the same for every NIC. */
+struct uet_nic_config {
+	uint64_t data_rate_bps;              /**< DataRate, bps. */
+	uet_time_t delay_ps;                 /**< Delay to the rack switch, ps. */
+	uint32_t rdma_data_mss_bytes;        /**< RdmaDataMSS, payload bytes. */
+	uint64_t lane_bps;                   /**< LaneBps, one PCIe lane, bps. */
+	uint32_t lane_count;                 /**< LaneCount, PCIe lanes. */
+	uint32_t pcie_max_payload_bytes;     /**< PcieMaxPayload, TLP bytes. */
+	uint32_t pcie_tlp_overhead_bytes;    /**< PcieTlpOverhead, per TLP. */
+	uint64_t pcie_tx_buffer_size_bytes;  /**< PcieTxBufferSize, bytes. */
+	uint64_t egress_pool_size_bytes;     /**< EgressPoolSize (data class). */
+	uint64_t ingress_pool_size_bytes;    /**< IngressPoolSize, bytes. */
+	bool prefetch_buffer_enable;         /**< PrefetchBufferEnable. */
+	uint64_t prefetch_buffer_size_bytes; /**< PrefetchBufferSize, bytes. */
+	bool trimming_enabled;               /**< TrimmingEnabled (marking). */
+	bool pdc_groups_enabled;             /**< PDCGroupsEnabled. */
+	uet_time_t transmit_start_delay_ps;  /**< TransmitStartDelay, ps. */
+	uint8_t dscp_no_trim;                /**< DscpNoTrim codepoint. */
+	uint8_t dscp_trimmable;              /**< DscpTrimmable codepoint. */
+	uint8_t dscp_trimmable_retransmit;   /**< DscpTrimmableRetransmit. */
+	uint8_t dscp_control;                /**< DscpControl codepoint. */
+	uint8_t dscp_trimmed;                /**< DscpTrimmed codepoint. */
+	uint8_t dscp_trimmed_last_hop;       /**< DscpTrimmedLastHop. */
+	bool retransmit_trimmable;           /**< RetransmitTrimmable. */
+	uint16_t udp_dest_port;              /**< UdpDestPort. */
+};
+
+/** pds: ScalaUETPdsManager attributes. */
+struct uet_pds_config {
+	uint32_t ack_request_every_nth_packet;  /**< AckRequestEveryNthPacket. */
+	bool ack_request_first_packet;          /**< AckRequestFirstPacket. */
+	bool ack_request_last_packet;           /**< AckRequestLastPacket. */
+	uet_time_t initial_retransmit_timeout_ps; /**< InitialRetransmitTimeout. */
+	uint32_t max_exponential_rto_backoff_count; /**< Doublings cap. */
+	bool fixed_rexmit_time_enable;          /**< FixedRexmitTimeEnable. */
+	uet_time_t fixed_rexmit_timeout_ps;     /**< FixedRexmitTimeout, ps. */
+	uet_time_t initial_base_rtt_ps;         /**< InitialBaseRTT, ps. */
+	enum uet_cc_kind congestion_control;    /**< CongestionControl. */
+	uint64_t fixed_window_bytes; /**< FixedWindow as set; 0 = derived. */
+};
+
+/** switch: the software switch. */
+struct uet_switch_config {
+	uint64_t queue_limit_bytes; /**< Limit of each egress port queue. */
+	uint32_t drop_rate_ppm;     /**< Random drop probability, ppm. */
+};
+
+/** records: which records the run writes. */
+struct uet_records_config {
+	bool enable_transport_stats;          /**< uet-transport-stats. */
+	uet_time_t nd_stats_report_interval_ps; /**< Stats row period, ps. */
+	bool enable_event_logging;            /**< uet-events. */
+	bool enable_uet_monitor;              /**< uet-monitor. */
+	bool enable_flow_summary;             /**< Flow summary. */
+	bool enable_pcap;                     /**< pcap captures. */
+};
+
+/** One message of workload.messages. */
+struct uet_workload_message {
+	uint32_t src;       /**< Sending host index, < topology.hosts. */
+	uint32_t dst;       /**< Receiving host index, != src. */
+	uint64_t size_bytes; /**< Message size; 0 is one empty packet. */
+	uet_time_t at_ps;   /**< Virtual time the host posts it, ps. */
+};
+
+/** workload: what the hosts send. */
+struct uet_workload_config {
+	struct uet_workload_message *messages; /**< Owned; see _free(). */
+	uint32_t message_count;                /**< Entries in messages. */
+};
+
+/** Values computed from the attributes after loading. */
+struct uet_scenario_derived {
+	/** Effective fixed window: FixedWindow, or 1.5 x DataRate x
+	 * InitialBaseRTT when FixedWindow is 0, in bytes. */
+	uint64_t fixed_window_bytes;
+	/** Lockstep lookahead: the smallest NIC Delay, ps. */
+	uet_time_t lookahead_ps;
+};
+
+/** A whole scenario. Initialise with uet_scenario_defaults() or a load. */
+struct uet_scenario {
+	struct uet_run_config run;
+	struct uet_topology_config topology;
+	struct uet_nic_config nic;
+	struct uet_pds_config pds;
+	struct uet_switch_config sw; /**< The "switch:" section. */
+	struct uet_records_config records;
+	struct uet_workload_config workload;
+	struct uet_scenario_derived derived;
+};
+
+/** Why a load failed. message is the whole line an app prints. */
+struct uet_config_error {
+	unsigned int line;   /**< 1-based line, 0 when no line applies. */
+	unsigned int column; /**< 1-based column, 0 when not known. */
+	char key[96];        /**< Key path, e.g. "nic.Delay"; may be empty. */
+	char value[128];     /**< The value as written; may be empty. */
+	char rule[384];      /**< The rule that was broken. */
+	char message[768];   /**< "file:line: key = value: rule". */
+};
+
+/** Type of an attribute's value. */
+enum uet_attr_type {
+	UET_ATTR_DURATION, /**< "500ns": stored in ps. */
+	UET_ATTR_RATE,     /**< "400Gbps": stored in bps. */
+	UET_ATTR_SIZE,     /**< "4KiB" or "4096": stored in bytes. */
+	UET_ATTR_BOOL,     /**< true or false. */
+	UET_ATTR_UINT,     /**< A plain unsigned integer. */
+	UET_ATTR_PPM,      /**< "0.01" or "1%": stored in parts per million. */
+	UET_ATTR_ENUM,     /**< One of a list of names. */
+	UET_ATTR_STRING,   /**< Any text. */
+	UET_ATTR_PATH,     /**< A file system path. */
+};
+
+/** One row of the attribute table. */
+struct uet_attr {
+	const char *section;  /**< "run", "nic", "workload.messages", ... */
+	const char *name;     /**< Key in the section, the page's spelling. */
+	enum uet_attr_type type;
+	const char *def;      /**< Default as written in YAML; NULL: required. */
+	uint64_t min;         /**< Smallest value, in the stored unit. */
+	uint64_t max;         /**< Largest value, in the stored unit. */
+	const char *unit;     /**< Stored unit: "ps", "bps", "bytes", "ppm". */
+	const char *meaning;  /**< One line: what it does. */
+	const char *why;      /**< One line: why this default. */
+	const char *const *enum_names; /**< NULL-terminated; enum only. */
+	unsigned int enum_supported; /**< Names before this index load. */
+	size_t offset;        /**< Offset of the field in its struct. */
+	size_t width;         /**< sizeof the field. */
+};
+
+/**
+ * The attribute table.
+ *
+ * @param count
+ *   Set to the number of rows.
+ * @return
+ *   The rows, in print order (sections in file order).
+ */
+const struct uet_attr *uet_config_attrs(size_t *count);
+
+/** @return the name of an attribute type ("duration", "rate", ...). */
+const char *uet_attr_type_name(enum uet_attr_type type);
+
+/**
+ * Fill a scenario with every default and the derived values.
+ *
+ * @return
+ *   0 (the defaults always load).
+ */
+int uet_scenario_defaults(struct uet_scenario *s);
+
+/**
+ * Load and validate a scenario file.
+ *
+ * @param s
+ *   Filled on success; left with defaults and no messages on failure.
+ * @param path
+ *   YAML file.
+ * @param err
+ *   Filled on failure; may be NULL.
+ * @return
+ *   0, -EINVAL for a file that cannot be read or a scenario that breaks a
+ *   rule (see err), -ENOMEM.
+ */
+int uet_scenario_load_file(struct uet_scenario *s, const char *path,
+			   struct uet_config_error *err);
+
+/**
+ * Load and validate a scenario held in memory.
+ *
+ * @param name
+ *   Name used in messages in place of a file name.
+ * @param yaml
+ *   The text, len bytes (need not be NUL-terminated).
+ * @return
+ *   As uet_scenario_load_file().
+ */
+int uet_scenario_load_string(struct uet_scenario *s, const char *name,
+			     const char *yaml, size_t len,
+			     struct uet_config_error *err);
+
+/** Release what a load allocated; s stays valid with no messages. */
+void uet_scenario_free(struct uet_scenario *s);
+
+/**
+ * Print every effective attribute, grouped by section, as YAML that loads
+ * back to the same scenario. Derived values are printed as comments.
+ *
+ * @return
+ *   0, or -EIO when writing fails.
+ */
+int uet_scenario_print_config(const struct uet_scenario *s, FILE *f);
+
+/**
+ * Hash of the scenario for the lockstep HELLO: 64-bit FNV-1a over the text
+ * uet_scenario_print_config() prints.
+ *
+ * @param hash
+ *   Set on success.
+ * @return
+ *   0 or -ENOMEM.
+ */
+int uet_scenario_hash(const struct uet_scenario *s, uint64_t *hash);
+
+/** @return true when a and b hold the same attributes and workload. */
+bool uet_scenario_equal(const struct uet_scenario *a,
+			const struct uet_scenario *b);
+
+/**
+ * Print the attribute table as the Markdown table rows docs/configuration.md
+ * carries, one row per attribute.
+ *
+ * @return
+ *   0, or -EIO when writing fails.
+ */
+int uet_config_print_doc_table(FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UET_CONFIG_H */

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The attribute table: one row per scenario key, the single source for
+ * validation, --print-config and docs/configuration.md.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uet_config.h"
+
+#define PS_PER_NS UINT64_C(1000)
+#define PS_PER_US UINT64_C(1000000)
+#define PS_PER_S UINT64_C(1000000000000)
+#define GBPS UINT64_C(1000000000)
+#define MBPS UINT64_C(1000000)
+#define KIB UINT64_C(1024)
+#define MIB (KIB * KIB)
+#define GIB (MIB * KIB)
+
+#define FIELD(f) offsetof(struct uet_scenario, f), \
+		sizeof(((struct uet_scenario *)0)->f)
+#define MSG_FIELD(f) offsetof(struct uet_workload_message, f), \
+		sizeof(((struct uet_workload_message *)0)->f)
+
+static const char *const clock_names[] = {"lockstep", "realtime", NULL};
+static const char *const topology_names[] = {"single-switch", "leaf-spine",
+					     "fat-tree", NULL};
+static const char *const cc_names[] = {"fixed", "nscc", NULL};
+
+/* A rate range wide enough for 1 Mbps test links and 1.6 Tbps ports. */
+#define RATE_MIN MBPS
+#define RATE_MAX (1600 * GBPS)
+/* One hour of virtual time bounds every duration: far past any run. */
+#define DURATION_MAX (3600 * PS_PER_S)
+
+static const struct uet_attr attrs[] = {
+	/* run */
+	{"run", "clock", UET_ATTR_ENUM, "lockstep", 0, 1, "",
+	 "how virtual time advances: lockstep windows or wall time",
+	 "lockstep results are identical whatever the host load",
+	 clock_names, 2, FIELD(run.clock)},
+	{"run", "time_dilation", UET_ATTR_UINT, "1", 1, 1000000, "",
+	 "realtime only: wall-clock ps per virtual ps",
+	 "1 runs at real time; only set it with clock: realtime",
+	 NULL, 0, FIELD(run.time_dilation)},
+	{"run", "seed", UET_ATTR_UINT, "1", 0, UINT64_MAX, "",
+	 "seed of every per-component random generator",
+	 "any fixed seed makes reruns identical; 1 is the plainest",
+	 NULL, 0, FIELD(run.seed)},
+	{"run", "end", UET_ATTR_DURATION, "10ms", 1, DURATION_MAX, "ps",
+	 "virtual time at which the run stops",
+	 "ample for an 8-host incast of 1 MiB messages (about 170 us) "
+	 "with room for timeouts",
+	 NULL, 0, FIELD(run.end_ps)},
+	{"run", "out", UET_ATTR_PATH, "out/", 0, 0, "",
+	 "folder the records and captures are written to",
+	 "a folder next to where the run starts",
+	 NULL, 0, FIELD(run.out)},
+	{"run", "progress", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "print progress lines while the run goes",
+	 "long runs should show they are alive",
+	 NULL, 0, FIELD(run.progress)},
+
+	/* topology */
+	{"topology", "kind", UET_ATTR_ENUM, "single-switch", 0, 2, "",
+	 "fabric shape; leaf-spine and fat-tree are not supported yet",
+	 "the only shape implemented so far",
+	 topology_names, 1, FIELD(topology.kind)},
+	{"topology", "hosts", UET_ATTR_UINT, "2", UET_CONFIG_HOSTS_MIN,
+	 UET_CONFIG_HOSTS_MAX, "", "number of hosts, each with one NIC",
+	 "the smallest fabric that carries traffic",
+	 NULL, 0, FIELD(topology.hosts)},
+	{"topology", "link_rate", UET_ATTR_RATE, "400Gbps", RATE_MIN, RATE_MAX,
+	 "bps", "rate of the rack switch's downlinks to the NICs",
+	 "matches the NIC's DataRate, so neither end is the bottleneck",
+	 NULL, 0, FIELD(topology.link_rate_bps)},
+	{"topology", "link_delay", UET_ATTR_DURATION, "500ns", 0, DURATION_MAX,
+	 "ps", "one-way delay of a switch-side link",
+	 "matches the NIC's Delay",
+	 NULL, 0, FIELD(topology.link_delay_ps)},
+
+	/* nic: ScalaUETNic */
+	{"nic", "DataRate", UET_ATTR_RATE, "400Gbps", RATE_MIN, RATE_MAX,
+	 "bps", "rate of the NIC's port",
+	 "the page's default",
+	 NULL, 0, FIELD(nic.data_rate_bps)},
+	{"nic", "Delay", UET_ATTR_DURATION, "500ns", 0, DURATION_MAX, "ps",
+	 "one-way delay from the NIC to its rack switch; the lockstep "
+	 "lookahead",
+	 "about 100 m of fibre and a switch pipeline; must be > 0 in lockstep",
+	 NULL, 0, FIELD(nic.delay_ps)},
+	{"nic", "RdmaDataMSS", UET_ATTR_SIZE, "4096", 64,
+	 UET_CONFIG_MTU_BYTES - UET_CONFIG_WIRE_HEADER_BYTES, "bytes",
+	 "payload bytes of every data packet but a message's last",
+	 "the page's default; at most 9000 - 106 so a packet fits a jumbo "
+	 "frame",
+	 NULL, 0, FIELD(nic.rdma_data_mss_bytes)},
+	{"nic", "LaneBps", UET_ATTR_RATE, "31.52Gbps", RATE_MIN, RATE_MAX,
+	 "bps", "rate of one PCIe lane after encoding",
+	 "PCIe Gen5 (32 GT/s, 128b/130b); gives the page's PCIe figures",
+	 NULL, 0, FIELD(nic.lane_bps)},
+	{"nic", "LaneCount", UET_ATTR_UINT, "16", 1, 32, "",
+	 "number of PCIe lanes",
+	 "an x16 slot, as in the page's figures",
+	 NULL, 0, FIELD(nic.lane_count)},
+	{"nic", "PcieMaxPayload", UET_ATTR_SIZE, "512", 64, 4096, "bytes",
+	 "largest payload of one PCIe TLP; completions split at it",
+	 "with 34 bytes per TLP it gives the page's 69.29 ns completion",
+	 NULL, 0, FIELD(nic.pcie_max_payload_bytes)},
+	{"nic", "PcieTlpOverhead", UET_ATTR_SIZE, "34", 0, 256, "bytes",
+	 "bytes each TLP adds on the link (headers, framing, CRC)",
+	 "gives the page's 1.55 ns read request and 69.29 ns completion",
+	 NULL, 0, FIELD(nic.pcie_tlp_overhead_bytes)},
+	{"nic", "PcieTxBufferSize", UET_ATTR_SIZE, "16KiB", 64, GIB, "bytes",
+	 "transaction-layer buffer of each PCIe direction",
+	 "holds a few full packets' TLPs, enough to keep the link busy",
+	 NULL, 0, FIELD(nic.pcie_tx_buffer_size_bytes)},
+	{"nic", "EgressPoolSize", UET_ATTR_SIZE, "256KiB", 0, GIB, "bytes",
+	 "egress pool of the data class; reserved at wire size per packet",
+	 "about 62 full packets, more than one default window",
+	 NULL, 0, FIELD(nic.egress_pool_size_bytes)},
+	{"nic", "IngressPoolSize", UET_ATTR_SIZE, "1MiB", 0, GIB, "bytes",
+	 "ingress pool of the data class; charged at IP size per packet",
+	 "absorbs an 8-to-1 incast burst while PCIe drains it",
+	 NULL, 0, FIELD(nic.ingress_pool_size_bytes)},
+	{"nic", "PrefetchBufferEnable", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "fetch payloads ahead into the NIC-wide prefetch buffer",
+	 "the page's default",
+	 NULL, 0, FIELD(nic.prefetch_buffer_enable)},
+	{"nic", "PrefetchBufferSize", UET_ATTR_SIZE, "160KiB", 0, GIB, "bytes",
+	 "size of the prefetch buffer; used only when it is enabled",
+	 "a little over half the default window, as the page describes",
+	 NULL, 0, FIELD(nic.prefetch_buffer_size_bytes)},
+	{"nic", "TrimmingEnabled", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "mark first transmissions trimmable (the switches trim)",
+	 "the page's default",
+	 NULL, 0, FIELD(nic.trimming_enabled)},
+	{"nic", "PDCGroupsEnabled", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "PDCs to one peer share one window, balancer and turn",
+	 "the page's default",
+	 NULL, 0, FIELD(nic.pdc_groups_enabled)},
+	{"nic", "TransmitStartDelay", UET_ATTR_DURATION, "15ns", 0,
+	 DURATION_MAX, "ps", "from the doorbell to the transmit process",
+	 "the page's 15 ns",
+	 NULL, 0, FIELD(nic.transmit_start_delay_ps)},
+	{"nic", "DscpNoTrim", UET_ATTR_UINT, "0", 0, 63, "",
+	 "codepoint of packets a switch must not trim",
+	 "CS0, what plain data uses", NULL, 0, FIELD(nic.dscp_no_trim)},
+	{"nic", "DscpTrimmable", UET_ATTR_UINT, "1", 0, 63, "",
+	 "codepoint of trimmable first transmissions",
+	 "next free value in class 0", NULL, 0, FIELD(nic.dscp_trimmable)},
+	{"nic", "DscpTrimmableRetransmit", UET_ATTR_UINT, "2", 0, 63, "",
+	 "codepoint of trimmable retransmissions",
+	 "next free value in class 0",
+	 NULL, 0, FIELD(nic.dscp_trimmable_retransmit)},
+	{"nic", "DscpControl", UET_ATTR_UINT, "8", 0, 63, "",
+	 "codepoint of ACKs, NACKs and probes",
+	 "CS1, so DSCP / 8 puts control in class 1",
+	 NULL, 0, FIELD(nic.dscp_control)},
+	{"nic", "DscpTrimmed", UET_ATTR_UINT, "9", 0, 63, "",
+	 "codepoint a switch writes on a trimmed packet",
+	 "in class 1 with control, as the page's classes want",
+	 NULL, 0, FIELD(nic.dscp_trimmed)},
+	{"nic", "DscpTrimmedLastHop", UET_ATTR_UINT, "10", 0, 63, "",
+	 "codepoint of a packet trimmed on a port facing a NIC",
+	 "in class 1, next to DscpTrimmed",
+	 NULL, 0, FIELD(nic.dscp_trimmed_last_hop)},
+	{"nic", "RetransmitTrimmable", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "retransmissions carry the trimmable-retransmission codepoint",
+	 "the page's default", NULL, 0, FIELD(nic.retransmit_trimmable)},
+	{"nic", "UdpDestPort", UET_ATTR_UINT, "4793", 1, 65535, "",
+	 "UDP destination port of UET packets",
+	 "the IANA port for UET", NULL, 0, FIELD(nic.udp_dest_port)},
+
+	/* pds: ScalaUETPdsManager */
+	{"pds", "AckRequestEveryNthPacket", UET_ATTR_UINT, "1", 1, 65535, "",
+	 "every Nth data packet of a PDC carries the ACK-request flag",
+	 "the page's default: every packet is acknowledged",
+	 NULL, 0, FIELD(pds.ack_request_every_nth_packet)},
+	{"pds", "AckRequestFirstPacket", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "count from the PDC's first packet (1st, N+1th, ...)",
+	 "the page's default",
+	 NULL, 0, FIELD(pds.ack_request_first_packet)},
+	{"pds", "AckRequestLastPacket", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "the last packet of each message carries the flag too",
+	 "the page's default",
+	 NULL, 0, FIELD(pds.ack_request_last_packet)},
+	{"pds", "InitialRetransmitTimeout", UET_ATTR_DURATION, "20us", 1,
+	 DURATION_MAX, "ps", "scale of the per-packet retransmission timer",
+	 "5 base RTTs: covers a full window queued at one port (6 us) and "
+	 "the ACK hold, yet recovers a drop quickly",
+	 NULL, 0, FIELD(pds.initial_retransmit_timeout_ps)},
+	{"pds", "MaxExponentialRTOBackoffCount", UET_ATTR_UINT, "6", 0, 20, "",
+	 "doublings of a packet's timeout before it stays fixed",
+	 "caps the timeout at 64 x 20 us = 1.28 ms, well inside run.end",
+	 NULL, 0, FIELD(pds.max_exponential_rto_backoff_count)},
+	{"pds", "FixedRexmitTimeEnable", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "every attempt uses FixedRexmitTimeout, with no doubling",
+	 "the page's default",
+	 NULL, 0, FIELD(pds.fixed_rexmit_time_enable)},
+	{"pds", "FixedRexmitTimeout", UET_ATTR_DURATION, "100us", 1,
+	 DURATION_MAX, "ps", "timeout used when FixedRexmitTimeEnable is true",
+	 "5 x InitialRetransmitTimeout, safe under heavy incast",
+	 NULL, 0, FIELD(pds.fixed_rexmit_timeout_ps)},
+	{"pds", "InitialBaseRTT", UET_ATTR_DURATION, "4us", 1, DURATION_MAX,
+	 "ps", "base RTT a new group starts with",
+	 "twice the 2 us propagation round trip through one switch",
+	 NULL, 0, FIELD(pds.initial_base_rtt_ps)},
+	{"pds", "CongestionControl", UET_ATTR_ENUM, "fixed", 0, 1, "",
+	 "congestion control of each group; nscc is not supported yet",
+	 "the only algorithm implemented so far",
+	 cc_names, 1, FIELD(pds.congestion_control)},
+	{"pds", "FixedWindow", UET_ATTR_SIZE, "0", 0, GIB, "bytes",
+	 "window of the fixed algorithm; 0 means 1.5 x DataRate x "
+	 "InitialBaseRTT",
+	 "0 follows the rate and RTT: 300000 bytes at the defaults",
+	 NULL, 0, FIELD(pds.fixed_window_bytes)},
+
+	/* switch */
+	{"switch", "queue_limit", UET_ATTR_SIZE, "1MiB", 0, GIB, "bytes",
+	 "limit of each egress port queue",
+	 "holds an 8-to-1 burst of the default windows' worth in part, so "
+	 "incast shows drops or trims",
+	 NULL, 0, FIELD(sw.queue_limit_bytes)},
+	{"switch", "drop_rate", UET_ATTR_PPM, "0", 0, 1000000, "ppm",
+	 "probability that the switch drops a packet at random",
+	 "no random loss unless asked for",
+	 NULL, 0, FIELD(sw.drop_rate_ppm)},
+
+	/* records */
+	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "write uet-transport-stats rows",
+	 "the page's default",
+	 NULL, 0, FIELD(records.enable_transport_stats)},
+	{"records", "NDStatsReportInterval", UET_ATTR_DURATION, "10us", 1,
+	 DURATION_MAX, "ps", "period of the uet-transport-stats rows",
+	 "1000 rows over the default 10 ms run",
+	 NULL, 0, FIELD(records.nd_stats_report_interval_ps)},
+	{"records", "EnableEventLogging", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "write uet-events rows (PDCs, messages, completions)",
+	 "the page's default",
+	 NULL, 0, FIELD(records.enable_event_logging)},
+	{"records", "EnableUetMonitor", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "write one uet-monitor row per packet",
+	 "a row per packet is large; off unless asked for",
+	 NULL, 0, FIELD(records.enable_uet_monitor)},
+	{"records", "EnableFlowSummary", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "write one flow-summary row per message",
+	 "small, and the first thing to look at",
+	 NULL, 0, FIELD(records.enable_flow_summary)},
+	{"records", "EnablePcap", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "write pcap captures with virtual timestamps",
+	 "frames are the point of an emulator",
+	 NULL, 0, FIELD(records.enable_pcap)},
+
+	/* workload.messages: offsets are into struct uet_workload_message */
+	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,
+	 UET_CONFIG_HOSTS_MAX - 1, "", "sending host, < topology.hosts",
+	 "required", NULL, 0, MSG_FIELD(src)},
+	{"workload.messages", "dst", UET_ATTR_UINT, NULL, 0,
+	 UET_CONFIG_HOSTS_MAX - 1, "",
+	 "receiving host, < topology.hosts and not src",
+	 "required", NULL, 0, MSG_FIELD(dst)},
+	{"workload.messages", "size", UET_ATTR_SIZE, NULL, 0, 64 * GIB,
+	 "bytes", "message size; 0 sends one empty packet", "required",
+	 NULL, 0, MSG_FIELD(size_bytes)},
+	{"workload.messages", "at", UET_ATTR_DURATION, "0ns", 0, DURATION_MAX,
+	 "ps", "virtual time the host posts the message",
+	 "messages start at the beginning unless told",
+	 NULL, 0, MSG_FIELD(at_ps)},
+};
+
+const struct uet_attr *uet_config_attrs(size_t *count)
+{
+	*count = sizeof(attrs) / sizeof(attrs[0]);
+	return attrs;
+}
+
+const char *uet_attr_type_name(enum uet_attr_type type)
+{
+	switch (type) {
+	case UET_ATTR_DURATION:
+		return "duration";
+	case UET_ATTR_RATE:
+		return "rate";
+	case UET_ATTR_SIZE:
+		return "size";
+	case UET_ATTR_BOOL:
+		return "bool";
+	case UET_ATTR_UINT:
+		return "uint";
+	case UET_ATTR_PPM:
+		return "ppm";
+	case UET_ATTR_ENUM:
+		return "enum";
+	case UET_ATTR_STRING:
+		return "string";
+	case UET_ATTR_PATH:
+		return "path";
+	}
+	return "?";
+}

@@ -1,0 +1,975 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Scenario loading: walk the libyaml document, check every key and value
+ * against the attribute table, then apply the rules that stop a run. Every
+ * error names the file, line, key path, value and rule.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "config_private.h"
+#include "uet_config.h"
+#include "uet_time.h"
+#include "uet_units.h"
+
+/* The table holds fewer rows than this; checked when a load starts. */
+#define CFG_ATTRS_MAX 128
+
+/* Where an attribute's value came from: its line and text, if written. */
+struct cfg_src {
+	unsigned int line; /* 1-based; 0 when the default applies */
+	const char *text;  /* scalar as written; owned by the document */
+};
+
+/* Lines of one workload message, for rules checked after every section. */
+struct cfg_msg_src {
+	unsigned int line;
+	unsigned int src_line;
+	unsigned int dst_line;
+};
+
+struct cfg_ctx {
+	const char *name; /* file name used in messages */
+	yaml_document_t *doc;
+	struct uet_scenario *s;
+	struct uet_config_error *err;
+	const struct uet_attr *attrs;
+	size_t n_attrs;
+	struct cfg_src src[CFG_ATTRS_MAX];
+	struct cfg_msg_src *msg_src;
+};
+
+static const char *const sections[] = {"run",    "topology", "nic",
+				       "pds",    "switch",   "records",
+				       "workload"};
+#define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static const char *const workload_keys[] = {"messages", "chakra", "matrix",
+					    "generate"};
+#define N_WORKLOAD_KEYS (sizeof(workload_keys) / sizeof(workload_keys[0]))
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+/*
+ * Record an error. line 0 means no line applies (a default broke a rule);
+ * key and value may be NULL. Always returns -EINVAL so callers can
+ * `return cfg_fail(...)`.
+ */
+__attribute__((format(printf, 7, 8))) static int
+cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
+	 const char *key, const char *value, bool is_default, const char *fmt,
+	 ...)
+{
+	struct uet_config_error *e = c->err;
+	char where[300];
+	va_list ap;
+
+	if (e == NULL)
+		return -EINVAL;
+	memset(e, 0, sizeof(*e));
+	e->line = line;
+	e->column = column;
+	copy_str(e->key, sizeof(e->key), key);
+	copy_str(e->value, sizeof(e->value), value);
+	va_start(ap, fmt);
+	vsnprintf(e->rule, sizeof(e->rule), fmt, ap);
+	va_end(ap);
+
+	if (line != 0 && column != 0)
+		snprintf(where, sizeof(where), "%s:%u:%u", c->name, line,
+			 column);
+	else if (line != 0)
+		snprintf(where, sizeof(where), "%s:%u", c->name, line);
+	else
+		snprintf(where, sizeof(where), "%s", c->name);
+
+	if (key != NULL && value != NULL)
+		snprintf(e->message, sizeof(e->message), "%s: %s = %s%s: %s",
+			 where, key, value, is_default ? " (default)" : "",
+			 e->rule);
+	else if (key != NULL)
+		snprintf(e->message, sizeof(e->message), "%s: %s: %s", where,
+			 key, e->rule);
+	else
+		snprintf(e->message, sizeof(e->message), "%s: %s", where,
+			 e->rule);
+	return -EINVAL;
+}
+
+static unsigned int node_line(const yaml_node_t *n)
+{
+	return (unsigned int)n->start_mark.line + 1;
+}
+
+static const char *node_text(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return (const char *)n->data.scalar.value;
+	case YAML_MAPPING_NODE:
+		return "(a mapping)";
+	case YAML_SEQUENCE_NODE:
+		return "(a list)";
+	default:
+		return "(nothing)";
+	}
+}
+
+/* An empty value ("nic:" with nothing after it) reads as an empty map. */
+static bool node_is_empty(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (n->data.scalar.length == 0 ||
+		strcmp((const char *)n->data.scalar.value, "~") == 0 ||
+		strcmp((const char *)n->data.scalar.value, "null") == 0);
+}
+
+/* Edit distance, case-insensitive, for "did you mean"; capped at 99. */
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	unsigned int row[64], i, j;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned int diag = row[0], tmp;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int cost = tolower((unsigned char)a[i - 1]) !=
+					    tolower((unsigned char)b[j - 1]);
+			unsigned int best = diag + cost;
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			diag = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* Closest of names to key within 2 edits (or 3 for long names), or NULL. */
+static const char *closest(const char *key, const char *const *names,
+			   size_t n)
+{
+	const char *best = NULL;
+	unsigned int best_d = 99;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned int d = edit_distance(key, names[i]);
+
+		if (d < best_d) {
+			best_d = d;
+			best = names[i];
+		}
+	}
+	if (best == NULL || best_d > (strlen(key) >= 12 ? 3u : 2u))
+		return NULL;
+	return best;
+}
+
+/* "unknown key" with the best hint: a near miss, or the right section. */
+static int fail_unknown_key(struct cfg_ctx *c, const yaml_node_t *k,
+			    const char *section, const char *key)
+{
+	const char *names[CFG_ATTRS_MAX];
+	char path[160];
+	const char *hint;
+	size_t i, n = 0;
+
+	snprintf(path, sizeof(path), "%s.%s", section, key);
+	for (i = 0; i < c->n_attrs; i++)
+		if (strcmp(c->attrs[i].section, section) == 0)
+			names[n++] = c->attrs[i].name;
+	hint = closest(key, names, n);
+	if (hint != NULL)
+		return cfg_fail(c, node_line(k), 0, path, NULL, false,
+				"unknown key; did you mean '%s'?", hint);
+	for (i = 0; i < c->n_attrs; i++)
+		if (strcmp(c->attrs[i].name, key) == 0)
+			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+					"unknown key; %s belongs in section "
+					"'%s'",
+					key, c->attrs[i].section);
+	return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			"unknown key in section '%s'", section);
+}
+
+static int parse_uint(const char *t, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*t == '\0')
+		return -EINVAL;
+	for (; *t != '\0'; t++) {
+		unsigned int d;
+
+		if (*t < '0' || *t > '9')
+			return -EINVAL;
+		d = (unsigned int)(*t - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int fail_range(struct cfg_ctx *c, const struct uet_attr *a,
+		      unsigned int line, const char *key, const char *text)
+{
+	char lo[CFG_VALUE_LEN], hi[CFG_VALUE_LEN];
+
+	cfg_format_value(a, a->min, lo, sizeof(lo));
+	cfg_format_value(a, a->max, hi, sizeof(hi));
+	if (a->max == UINT64_MAX)
+		return cfg_fail(c, line, 0, key, text, false,
+				"out of range: must be at least %s", lo);
+	return cfg_fail(c, line, 0, key, text, false,
+			"out of range: must be between %s and %s", lo, hi);
+}
+
+static void enum_list(const struct uet_attr *a, unsigned int n, char *buf,
+		      size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && a->enum_names[i] != NULL; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s",
+				 i ? ", " : "", a->enum_names[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/*
+ * Parse one scalar of the row's type into *v (or into the field directly,
+ * for paths and strings). key is the full path for messages.
+ */
+static int parse_value(struct cfg_ctx *c, const struct uet_attr *a,
+		       const yaml_node_t *n, const char *key, void *base)
+{
+	const char *text = node_text(n);
+	unsigned int line = node_line(n);
+	const char *reason = NULL;
+	uint64_t v = 0;
+	uint32_t ppm;
+	char list[128];
+	unsigned int i;
+	int rc = 0;
+
+	if (n->type != YAML_SCALAR_NODE)
+		return cfg_fail(c, line, 0, key, text, false,
+				"wrong type: expected a %s, not %s",
+				uet_attr_type_name(a->type),
+				n->type == YAML_MAPPING_NODE ? "a mapping"
+							     : "a list");
+
+	switch (a->type) {
+	case UET_ATTR_DURATION:
+		rc = uet_time_parse(text, &v, &reason);
+		if (rc < 0)
+			return cfg_fail(c, line, 0, key, text, false,
+					"not a duration (%s); write a number "
+					"and a unit: ps, ns, us, ms or s",
+					reason ? reason : "bad value");
+		break;
+	case UET_ATTR_RATE:
+		rc = uet_rate_parse(text, &v, &reason);
+		if (rc < 0)
+			return cfg_fail(c, line, 0, key, text, false,
+					"not a rate (%s); write a number and "
+					"a unit: bps, kbps, Mbps, Gbps or Tbps",
+					reason ? reason : "bad value");
+		break;
+	case UET_ATTR_SIZE:
+		rc = uet_size_parse(text, &v, &reason);
+		if (rc < 0)
+			return cfg_fail(c, line, 0, key, text, false,
+					"not a size (%s); write bytes, or a "
+					"number and a unit: B, KiB, MiB, GiB, "
+					"kB, MB or GB",
+					reason ? reason : "bad value");
+		break;
+	case UET_ATTR_PPM:
+		rc = uet_ppm_parse(text, &ppm, &reason);
+		if (rc < 0)
+			return cfg_fail(c, line, 0, key, text, false,
+					"not a fraction (%s); write 0.01, 1%% "
+					"or 10000ppm",
+					reason ? reason : "bad value");
+		v = ppm;
+		break;
+	case UET_ATTR_BOOL:
+		if (strcmp(text, "true") == 0)
+			v = 1;
+		else if (strcmp(text, "false") == 0)
+			v = 0;
+		else
+			return cfg_fail(c, line, 0, key, text, false,
+					"wrong type: expected a bool, true or "
+					"false");
+		break;
+	case UET_ATTR_UINT:
+		rc = parse_uint(text, &v);
+		if (rc == -ERANGE)
+			return fail_range(c, a, line, key, text);
+		if (rc < 0)
+			return cfg_fail(c, line, 0, key, text, false,
+					"wrong type: expected an unsigned "
+					"integer");
+		break;
+	case UET_ATTR_ENUM:
+		for (i = 0; a->enum_names[i] != NULL; i++)
+			if (strcmp(text, a->enum_names[i]) == 0)
+				break;
+		if (a->enum_names[i] == NULL) {
+			enum_list(a, a->enum_supported, list, sizeof(list));
+			return cfg_fail(c, line, 0, key, text, false,
+					"must be one of: %s", list);
+		}
+		if (i >= a->enum_supported) {
+			enum_list(a, a->enum_supported, list, sizeof(list));
+			return cfg_fail(c, line, 0, key, text, false,
+					"not supported yet; supported: %s",
+					list);
+		}
+		v = i;
+		break;
+	case UET_ATTR_PATH:
+	case UET_ATTR_STRING:
+		if (a->type == UET_ATTR_PATH && text[0] == '\0')
+			return cfg_fail(c, line, 0, key, text, false,
+					"a path must not be empty");
+		if (n->data.scalar.length >= a->width ||
+		    strlen(text) != n->data.scalar.length)
+			return cfg_fail(c, line, 0, key, text, false,
+					"too long or holds a NUL: at most %zu "
+					"bytes",
+					a->width - 1);
+		memset((char *)base + a->offset, 0, a->width);
+		memcpy((char *)base + a->offset, text, n->data.scalar.length);
+		return 0;
+	}
+	if (v < a->min || v > a->max)
+		return fail_range(c, a, line, key, text);
+	cfg_field_set(a, base, v);
+	return 0;
+}
+
+/* Walk a mapping's pairs as (key node, value node). */
+#define FOR_PAIRS(doc, map, p)                                                 \
+	for (p = (map)->data.mapping.pairs.start;                             \
+	     p < (map)->data.mapping.pairs.top; p++)
+
+static int check_key(struct cfg_ctx *c, const yaml_node_t *k,
+		     const char *where)
+{
+	if (k->type != YAML_SCALAR_NODE)
+		return cfg_fail(c, node_line(k), 0, where, NULL, false,
+				"keys must be plain names, not %s",
+				node_text(k));
+	return 0;
+}
+
+/* One section of attributes (run, topology, nic, ...). */
+static int load_section(struct cfg_ctx *c, const char *section,
+			const yaml_node_t *map)
+{
+	yaml_node_pair_t *p;
+	size_t i;
+	int rc;
+
+	if (node_is_empty(map))
+		return 0;
+	if (map->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, node_line(map), 0, section, node_text(map),
+				false,
+				"wrong type: a section must be a mapping of "
+				"attributes");
+	FOR_PAIRS(c->doc, map, p)
+	{
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const struct uet_attr *a = NULL;
+		const char *name;
+		char path[160];
+
+		rc = check_key(c, k, section);
+		if (rc < 0)
+			return rc;
+		name = (const char *)k->data.scalar.value;
+		for (i = 0; i < c->n_attrs; i++) {
+			if (strcmp(c->attrs[i].section, section) == 0 &&
+			    strcmp(c->attrs[i].name, name) == 0) {
+				a = &c->attrs[i];
+				break;
+			}
+		}
+		if (a == NULL)
+			return fail_unknown_key(c, k, section, name);
+		snprintf(path, sizeof(path), "%s.%s", section, name);
+		if (c->src[i].line != 0)
+			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+					"duplicate key: already set at line %u",
+					c->src[i].line);
+		rc = parse_value(c, a, v, path, c->s);
+		if (rc < 0)
+			return rc;
+		c->src[i].line = node_line(k);
+		c->src[i].text = node_text(v);
+	}
+	return 0;
+}
+
+/* Set a message's fields to the defaults of its rows. */
+static void message_defaults(struct cfg_ctx *c, struct uet_workload_message *m)
+{
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < c->n_attrs; i++) {
+		const struct uet_attr *a = &c->attrs[i];
+		uint64_t v = 0;
+
+		if (strcmp(a->section, "workload.messages") != 0 ||
+		    a->def == NULL)
+			continue;
+		/* Defaults are pinned by a unit test; they always parse. */
+		if (a->type == UET_ATTR_DURATION)
+			uet_time_parse(a->def, &v, NULL);
+		cfg_field_set(a, m, v);
+	}
+}
+
+static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
+			uint32_t idx)
+{
+	struct uet_workload_message *m = &c->s->workload.messages[idx];
+	struct cfg_msg_src *ms = &c->msg_src[idx];
+	unsigned int seen[8] = {0};
+	char item_path[64];
+	yaml_node_pair_t *p;
+	size_t i, row;
+	int rc;
+
+	snprintf(item_path, sizeof(item_path), "workload.messages[%u]", idx);
+	ms->line = node_line(item);
+	if (item->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, node_line(item), 0, item_path,
+				node_text(item), false,
+				"wrong type: a message is a mapping {src, dst, "
+				"size, at}");
+	message_defaults(c, m);
+	FOR_PAIRS(c->doc, item, p)
+	{
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const struct uet_attr *a = NULL;
+		char path[160];
+		const char *name;
+
+		rc = check_key(c, k, item_path);
+		if (rc < 0)
+			return rc;
+		name = (const char *)k->data.scalar.value;
+		for (i = 0, row = 0; i < c->n_attrs; i++) {
+			if (strcmp(c->attrs[i].section, "workload.messages"))
+				continue;
+			if (strcmp(c->attrs[i].name, name) == 0) {
+				a = &c->attrs[i];
+				break;
+			}
+			row++;
+		}
+		snprintf(path, sizeof(path), "%s.%s", item_path, name);
+		if (a == NULL) {
+			const char *names[] = {"src", "dst", "size", "at"};
+			const char *hint = closest(name, names, 4);
+
+			if (hint != NULL)
+				return cfg_fail(c, node_line(k), 0, path, NULL,
+						false,
+						"unknown key; did you mean "
+						"'%s'?",
+						hint);
+			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+					"unknown key: a message has src, dst, "
+					"size and at");
+		}
+		if (row < 8 && seen[row] != 0)
+			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+					"duplicate key: already set at line %u",
+					seen[row]);
+		rc = parse_value(c, a, v, path, m);
+		if (rc < 0)
+			return rc;
+		if (row < 8)
+			seen[row] = node_line(k);
+		if (strcmp(name, "src") == 0)
+			ms->src_line = node_line(k);
+		else if (strcmp(name, "dst") == 0)
+			ms->dst_line = node_line(k);
+	}
+	for (i = 0, row = 0; i < c->n_attrs; i++) {
+		if (strcmp(c->attrs[i].section, "workload.messages"))
+			continue;
+		if (c->attrs[i].def == NULL && row < 8 && seen[row] == 0)
+			return cfg_fail(c, node_line(item), 0, item_path, NULL,
+					false, "missing key '%s'",
+					c->attrs[i].name);
+		row++;
+	}
+	return 0;
+}
+
+static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
+{
+	struct uet_workload_config *w = &c->s->workload;
+	yaml_node_item_t *it;
+	size_t n;
+	uint32_t i = 0;
+	int rc;
+
+	if (node_is_empty(seq))
+		return 0;
+	if (seq->type != YAML_SEQUENCE_NODE)
+		return cfg_fail(c, node_line(seq), 0, "workload.messages",
+				node_text(seq), false,
+				"wrong type: expected a list of messages");
+	n = (size_t)(seq->data.sequence.items.top -
+		     seq->data.sequence.items.start);
+	if (n > UET_CONFIG_MESSAGES_MAX)
+		return cfg_fail(c, node_line(seq), 0, "workload.messages",
+				NULL, false, "too many messages: at most %u",
+				UET_CONFIG_MESSAGES_MAX);
+	if (n == 0)
+		return 0;
+	w->messages = calloc(n, sizeof(*w->messages));
+	c->msg_src = calloc(n, sizeof(*c->msg_src));
+	if (w->messages == NULL || c->msg_src == NULL)
+		return -ENOMEM;
+	w->message_count = (uint32_t)n;
+	for (it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++, i++) {
+		rc = load_message(c, yaml_document_get_node(c->doc, *it), i);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
+{
+	unsigned int messages_line = 0;
+	yaml_node_pair_t *p;
+	int rc;
+
+	if (node_is_empty(map))
+		return 0;
+	if (map->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, node_line(map), 0, "workload",
+				node_text(map), false,
+				"wrong type: a section must be a mapping");
+	FOR_PAIRS(c->doc, map, p)
+	{
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *name, *hint;
+		char path[160];
+		size_t i;
+
+		rc = check_key(c, k, "workload");
+		if (rc < 0)
+			return rc;
+		name = (const char *)k->data.scalar.value;
+		snprintf(path, sizeof(path), "workload.%s", name);
+		if (strcmp(name, "messages") == 0) {
+			if (messages_line != 0)
+				return cfg_fail(c, node_line(k), 0, path, NULL,
+						false,
+						"duplicate key: already set at "
+						"line %u",
+						messages_line);
+			messages_line = node_line(k);
+			rc = load_messages(c, v);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		for (i = 1; i < N_WORKLOAD_KEYS; i++)
+			if (strcmp(name, workload_keys[i]) == 0)
+				return cfg_fail(c, node_line(k), 0, path, NULL,
+						false,
+						"not supported yet; use "
+						"workload.messages");
+		hint = closest(name, workload_keys, N_WORKLOAD_KEYS);
+		if (hint != NULL)
+			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+					"unknown key; did you mean '%s'?",
+					hint);
+		return cfg_fail(c, node_line(k), 0, path, NULL, false,
+				"unknown key in section 'workload'");
+	}
+	return 0;
+}
+
+static int load_root(struct cfg_ctx *c)
+{
+	yaml_node_t *root = yaml_document_get_root_node(c->doc);
+	unsigned int seen[N_SECTIONS] = {0};
+	yaml_node_pair_t *p;
+	size_t i;
+	int rc;
+
+	if (root == NULL || node_is_empty(root))
+		return 0; /* an empty file: every default */
+	if (root->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, node_line(root), 0, NULL, NULL, false,
+				"the top level must be a mapping of sections: "
+				"run, topology, nic, pds, switch, records, "
+				"workload");
+	FOR_PAIRS(c->doc, root, p)
+	{
+		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		const char *name, *hint;
+
+		rc = check_key(c, k, "(top level)");
+		if (rc < 0)
+			return rc;
+		name = (const char *)k->data.scalar.value;
+		for (i = 0; i < N_SECTIONS; i++)
+			if (strcmp(name, sections[i]) == 0)
+				break;
+		if (i == N_SECTIONS) {
+			hint = closest(name, sections, N_SECTIONS);
+			if (hint != NULL)
+				return cfg_fail(c, node_line(k), 0, name, NULL,
+						false,
+						"unknown section; did you mean "
+						"'%s'?",
+						hint);
+			return cfg_fail(c, node_line(k), 0, name, NULL, false,
+					"unknown section; sections are run, "
+					"topology, nic, pds, switch, records "
+					"and workload");
+		}
+		if (seen[i] != 0)
+			return cfg_fail(c, node_line(k), 0, name, NULL, false,
+					"duplicate section: already at line %u",
+					seen[i]);
+		seen[i] = node_line(k);
+		if (strcmp(name, "workload") == 0)
+			rc = load_workload(c, v);
+		else
+			rc = load_section(c, name, v);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Index of the row section.name; the table always has it. */
+static size_t row_of(const struct cfg_ctx *c, const char *section,
+		     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_attrs; i++)
+		if (strcmp(c->attrs[i].section, section) == 0 &&
+		    strcmp(c->attrs[i].name, name) == 0)
+			return i;
+	return 0;
+}
+
+/* Fail a rule on an attribute: name its line and text, or its default. */
+__attribute__((format(printf, 4, 5))) static int
+fail_attr(struct cfg_ctx *c, const char *section, const char *name,
+	  const char *fmt, ...)
+{
+	size_t i = row_of(c, section, name);
+	const struct uet_attr *a = &c->attrs[i];
+	char key[160], value[CFG_VALUE_LEN], rule[384];
+	va_list ap;
+
+	snprintf(key, sizeof(key), "%s.%s", section, name);
+	if (c->src[i].line != 0)
+		snprintf(value, sizeof(value), "%s", c->src[i].text);
+	else
+		cfg_format_value(a, cfg_field_get(a, c->s), value,
+				 sizeof(value));
+	va_start(ap, fmt);
+	vsnprintf(rule, sizeof(rule), fmt, ap);
+	va_end(ap);
+	return cfg_fail(c, c->src[i].line, 0, key, value,
+			c->src[i].line == 0, "%s", rule);
+}
+
+static bool is_set(const struct cfg_ctx *c, const char *section,
+		   const char *name)
+{
+	return c->src[row_of(c, section, name)].line != 0;
+}
+
+static int check_dscp(struct cfg_ctx *c)
+{
+	static const char *const names[] = {
+		"DscpNoTrim",  "DscpTrimmable", "DscpTrimmableRetransmit",
+		"DscpControl", "DscpTrimmed",   "DscpTrimmedLastHop"};
+	const struct uet_nic_config *n = &c->s->nic;
+	const uint8_t v[] = {n->dscp_no_trim,  n->dscp_trimmable,
+			     n->dscp_trimmable_retransmit,
+			     n->dscp_control, n->dscp_trimmed,
+			     n->dscp_trimmed_last_hop};
+	size_t i, j;
+
+	for (i = 0; i < 6; i++) {
+		for (j = i + 1; j < 6; j++) {
+			size_t blame = j, other = i;
+
+			if (v[i] != v[j])
+				continue;
+			/* Blame the one the file sets, not a default. */
+			if (!is_set(c, "nic", names[j]) &&
+			    is_set(c, "nic", names[i])) {
+				blame = i;
+				other = j;
+			}
+			return fail_attr(c, "nic", names[blame],
+					 "DSCP codepoints must be distinct, "
+					 "and %s is also %u",
+					 names[other], v[i]);
+		}
+	}
+	return 0;
+}
+
+static int check_workload(struct cfg_ctx *c)
+{
+	const struct uet_scenario *s = c->s;
+	uint32_t i;
+
+	for (i = 0; i < s->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&s->workload.messages[i];
+		const struct cfg_msg_src *ms = &c->msg_src[i];
+		char key[64], value[24];
+
+		if (m->src >= s->topology.hosts || m->dst >= s->topology.hosts) {
+			bool bad_src = m->src >= s->topology.hosts;
+
+			snprintf(key, sizeof(key), "workload.messages[%u].%s",
+				 i, bad_src ? "src" : "dst");
+			snprintf(value, sizeof(value), "%u",
+				 bad_src ? m->src : m->dst);
+			return cfg_fail(c, bad_src ? ms->src_line : ms->dst_line,
+					0, key, value, false,
+					"host out of range: topology.hosts is "
+					"%u, so hosts are 0 to %u",
+					s->topology.hosts,
+					s->topology.hosts - 1);
+		}
+		if (m->src == m->dst) {
+			snprintf(key, sizeof(key), "workload.messages[%u].dst",
+				 i);
+			snprintf(value, sizeof(value), "%u", m->dst);
+			return cfg_fail(c, ms->dst_line, 0, key, value, false,
+					"dst must differ from src: a host does "
+					"not send to itself");
+		}
+	}
+	return 0;
+}
+
+/* The rules that involve more than one attribute. */
+static int check_rules(struct cfg_ctx *c)
+{
+	const struct uet_scenario *s = c->s;
+	uint64_t wire_bytes = (uint64_t)s->nic.rdma_data_mss_bytes +
+			      UET_CONFIG_WIRE_HEADER_BYTES;
+	uint64_t nominal_bytes = (uint64_t)s->nic.rdma_data_mss_bytes + 88;
+	int rc;
+
+	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
+	    is_set(c, "run", "time_dilation"))
+		return fail_attr(c, "run", "time_dilation",
+				 "applies only with run.clock realtime, and "
+				 "run.clock is lockstep");
+	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->nic.delay_ps == 0)
+		return fail_attr(c, "nic", "Delay",
+				 "must be > 0 with run.clock lockstep: the "
+				 "smallest Delay is the lookahead of every "
+				 "window");
+	if (s->nic.prefetch_buffer_enable &&
+	    s->nic.prefetch_buffer_size_bytes < wire_bytes)
+		return fail_attr(c, "nic", "PrefetchBufferSize",
+				 "with PrefetchBufferEnable true it must hold "
+				 "one full packet on the wire, RdmaDataMSS + "
+				 "106 = %llu bytes",
+				 (unsigned long long)wire_bytes);
+	if (s->nic.egress_pool_size_bytes < wire_bytes)
+		return fail_attr(c, "nic", "EgressPoolSize",
+				 "must hold one full packet on the wire, "
+				 "RdmaDataMSS + 106 = %llu bytes",
+				 (unsigned long long)wire_bytes);
+	if (s->nic.ingress_pool_size_bytes < nominal_bytes)
+		return fail_attr(c, "nic", "IngressPoolSize",
+				 "must hold one full packet at IP size, "
+				 "RdmaDataMSS + 88 = %llu bytes",
+				 (unsigned long long)nominal_bytes);
+	rc = check_dscp(c);
+	if (rc < 0)
+		return rc;
+	if (s->derived.fixed_window_bytes < nominal_bytes)
+		return fail_attr(c, "pds", "FixedWindow",
+				 "the effective window, %llu bytes, must hold "
+				 "one packet at its nominal size, RdmaDataMSS "
+				 "+ 88 = %llu bytes",
+				 (unsigned long long)s->derived.fixed_window_bytes,
+				 (unsigned long long)nominal_bytes);
+	return check_workload(c);
+}
+
+int uet_scenario_load_string(struct uet_scenario *s, const char *name,
+			     const char *yaml, size_t len,
+			     struct uet_config_error *err)
+{
+	struct uet_scenario tmp;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct cfg_ctx *c;
+	int rc;
+
+	uet_scenario_defaults(s);
+	if (yaml == NULL)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	c->name = name != NULL ? name : "(scenario)";
+	c->err = err;
+	c->attrs = uet_config_attrs(&c->n_attrs);
+	if (c->n_attrs > CFG_ATTRS_MAX) {
+		free(c);
+		return -EINVAL;
+	}
+	if (err != NULL)
+		memset(err, 0, sizeof(*err));
+
+	if (!yaml_parser_initialize(&parser)) {
+		free(c);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml,
+				     len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = cfg_fail(c, (unsigned int)parser.problem_mark.line + 1,
+			      (unsigned int)parser.problem_mark.column + 1,
+			      NULL, NULL, false, "YAML syntax error: %s%s%s",
+			      parser.problem ? parser.problem : "unknown",
+			      parser.context ? " " : "",
+			      parser.context ? parser.context : "");
+		if (parser.error == YAML_MEMORY_ERROR)
+			rc = -ENOMEM;
+		yaml_parser_delete(&parser);
+		free(c);
+		return rc;
+	}
+
+	uet_scenario_defaults(&tmp);
+	c->doc = &doc;
+	c->s = &tmp;
+	rc = load_root(c);
+	if (rc == 0) {
+		cfg_derive(&tmp);
+		rc = check_rules(c);
+	}
+	if (rc == 0)
+		*s = tmp;
+	else
+		uet_scenario_free(&tmp);
+	free(c->msg_src);
+	free(c);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int uet_scenario_load_file(struct uet_scenario *s, const char *path,
+			   struct uet_config_error *err)
+{
+	struct cfg_ctx c = {.name = path, .err = err};
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+	int rc;
+
+	uet_scenario_defaults(s);
+	if (path == NULL)
+		return -EINVAL;
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return cfg_fail(&c, 0, 0, NULL, NULL, false,
+				"cannot open the scenario: %s",
+				strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *nbuf;
+
+			cap = cap ? cap * 2 : 4096;
+			nbuf = realloc(buf, cap);
+			if (nbuf == NULL) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = cfg_fail(&c, 0, 0, NULL, NULL, false,
+			      "cannot read the scenario: %s", strerror(errno));
+		free(buf);
+		fclose(f);
+		return rc;
+	}
+	fclose(f);
+	rc = uet_scenario_load_string(s, path, buf, len, err);
+	free(buf);
+	return rc;
+}
+
+void uet_scenario_free(struct uet_scenario *s)
+{
+	free(s->workload.messages);
+	s->workload.messages = NULL;
+	s->workload.message_count = 0;
+}

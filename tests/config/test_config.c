@@ -1,0 +1,819 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/config: defaults, every attribute with its unit, every
+ * rule that stops a run (key, value and rule in the message), the
+ * print-config round trip, the scenario hash, the examples and the table
+ * in docs/configuration.md.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_config.h"
+
+#define PS_PER_NS UINT64_C(1000)
+#define PS_PER_US UINT64_C(1000000)
+#define PS_PER_MS UINT64_C(1000000000)
+#define GBPS UINT64_C(1000000000)
+
+static int load(struct uet_scenario *s, const char *yaml,
+		struct uet_config_error *err)
+{
+	return uet_scenario_load_string(s, "scenario.yaml", yaml, strlen(yaml),
+					err);
+}
+
+/*
+ * Load yaml, expect -EINVAL, and check the line, the key, the value and a
+ * piece of the rule, both in the fields and in the printed message.
+ */
+#define expect_reject(yaml, line_, key_, value_, rule_)                       \
+	do {                                                                   \
+		struct uet_scenario s_;                                        \
+		struct uet_config_error e_;                                    \
+		int rc_ = load(&s_, (yaml), &e_);                              \
+		ck_assert_int_eq(rc_, -EINVAL);                                \
+		ck_assert_uint_eq(e_.line, (line_));                           \
+		ck_assert_str_eq(e_.key, (key_));                              \
+		ck_assert_str_eq(e_.value, (value_));                          \
+		ck_assert_msg(strstr(e_.rule, (rule_)) != NULL,                \
+			      "rule '%s' lacks '%s'", e_.rule, (rule_));       \
+		ck_assert_msg(strstr(e_.message, (key_)) != NULL,              \
+			      "message '%s'", e_.message);                     \
+		ck_assert_msg(strstr(e_.message, (rule_)) != NULL,             \
+			      "message '%s'", e_.message);                     \
+		ck_assert_uint_eq(s_.workload.message_count, 0);               \
+	} while (0)
+
+START_TEST(test_defaults_applied)
+{
+	struct uet_scenario s;
+
+	ck_assert_int_eq(uet_scenario_defaults(&s), 0);
+	ck_assert_int_eq(s.run.clock, UET_CLOCK_LOCKSTEP);
+	ck_assert_uint_eq(s.run.time_dilation, 1);
+	ck_assert_uint_eq(s.run.seed, 1);
+	ck_assert_uint_eq(s.run.end_ps, 10 * PS_PER_MS);
+	ck_assert_str_eq(s.run.out, "out/");
+	ck_assert(s.run.progress);
+	ck_assert_int_eq(s.topology.kind, UET_TOPOLOGY_SINGLE_SWITCH);
+	ck_assert_uint_eq(s.topology.hosts, 2);
+	ck_assert_uint_eq(s.topology.link_rate_bps, 400 * GBPS);
+	ck_assert_uint_eq(s.topology.link_delay_ps, 500 * PS_PER_NS);
+	ck_assert_uint_eq(s.nic.data_rate_bps, 400 * GBPS);
+	ck_assert_uint_eq(s.nic.delay_ps, 500 * PS_PER_NS);
+	ck_assert_uint_eq(s.nic.rdma_data_mss_bytes, 4096);
+	ck_assert_uint_eq(s.nic.lane_bps, UINT64_C(31520000000));
+	ck_assert_uint_eq(s.nic.lane_count, 16);
+	ck_assert_uint_eq(s.nic.pcie_max_payload_bytes, 512);
+	ck_assert_uint_eq(s.nic.pcie_tlp_overhead_bytes, 34);
+	ck_assert_uint_eq(s.nic.pcie_tx_buffer_size_bytes, 16384);
+	ck_assert_uint_eq(s.nic.egress_pool_size_bytes, 262144);
+	ck_assert_uint_eq(s.nic.ingress_pool_size_bytes, 1048576);
+	ck_assert(!s.nic.prefetch_buffer_enable);
+	ck_assert_uint_eq(s.nic.prefetch_buffer_size_bytes, 163840);
+	ck_assert(!s.nic.trimming_enabled);
+	ck_assert(s.nic.pdc_groups_enabled);
+	ck_assert_uint_eq(s.nic.transmit_start_delay_ps, 15 * PS_PER_NS);
+	ck_assert_uint_eq(s.nic.dscp_no_trim, 0);
+	ck_assert_uint_eq(s.nic.dscp_trimmable, 1);
+	ck_assert_uint_eq(s.nic.dscp_trimmable_retransmit, 2);
+	ck_assert_uint_eq(s.nic.dscp_control, 8);
+	ck_assert_uint_eq(s.nic.dscp_trimmed, 9);
+	ck_assert_uint_eq(s.nic.dscp_trimmed_last_hop, 10);
+	ck_assert(s.nic.retransmit_trimmable);
+	ck_assert_uint_eq(s.nic.udp_dest_port, 4793);
+	ck_assert_uint_eq(s.pds.ack_request_every_nth_packet, 1);
+	ck_assert(s.pds.ack_request_first_packet);
+	ck_assert(s.pds.ack_request_last_packet);
+	ck_assert_uint_eq(s.pds.initial_retransmit_timeout_ps, 20 * PS_PER_US);
+	ck_assert_uint_eq(s.pds.max_exponential_rto_backoff_count, 6);
+	ck_assert(!s.pds.fixed_rexmit_time_enable);
+	ck_assert_uint_eq(s.pds.fixed_rexmit_timeout_ps, 100 * PS_PER_US);
+	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 4 * PS_PER_US);
+	ck_assert_int_eq(s.pds.congestion_control, UET_CC_FIXED);
+	ck_assert_uint_eq(s.pds.fixed_window_bytes, 0);
+	ck_assert_uint_eq(s.sw.queue_limit_bytes, 1048576);
+	ck_assert_uint_eq(s.sw.drop_rate_ppm, 0);
+	ck_assert(s.records.enable_transport_stats);
+	ck_assert_uint_eq(s.records.nd_stats_report_interval_ps,
+			  10 * PS_PER_US);
+	ck_assert(s.records.enable_event_logging);
+	ck_assert(!s.records.enable_uet_monitor);
+	ck_assert(s.records.enable_flow_summary);
+	ck_assert(s.records.enable_pcap);
+	ck_assert_uint_eq(s.workload.message_count, 0);
+	ck_assert_ptr_null(s.workload.messages);
+}
+END_TEST
+
+/* 1.5 x 400 Gbps x 4 us = 1.5 x 200000 bytes. */
+START_TEST(test_fixed_window_derived_from_rate_and_base_rtt)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	uet_scenario_defaults(&s);
+	ck_assert_uint_eq(s.derived.fixed_window_bytes, 300000);
+	ck_assert_uint_eq(s.derived.lookahead_ps, 500 * PS_PER_NS);
+	ck_assert_int_eq(load(&s, "nic: {DataRate: 100Gbps, Delay: 1.2us}\n"
+				  "pds: {InitialBaseRTT: 8us}\n",
+			      &e),
+			 0);
+	ck_assert_uint_eq(s.derived.fixed_window_bytes, 150000);
+	ck_assert_uint_eq(s.derived.lookahead_ps, 1200 * PS_PER_NS);
+	ck_assert_int_eq(load(&s, "pds: {FixedWindow: 64KiB}\n", &e), 0);
+	ck_assert_uint_eq(s.derived.fixed_window_bytes, 65536);
+}
+END_TEST
+
+START_TEST(test_every_default_is_in_range)
+{
+	struct uet_scenario s, empty;
+	struct uet_config_error e;
+	const struct uet_attr *a;
+	size_t n, i;
+
+	a = uet_config_attrs(&n);
+	ck_assert_uint_ge(n, 50);
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_nonnull(a[i].meaning);
+		ck_assert_ptr_nonnull(a[i].why);
+		ck_assert_uint_le(a[i].min, a[i].max);
+	}
+	uet_scenario_defaults(&s);
+	ck_assert_int_eq(load(&empty, "", &e), 0);
+	ck_assert(uet_scenario_equal(&s, &empty));
+	ck_assert_int_eq(load(&empty, "run:\nnic:\n", &e), 0);
+	ck_assert(uet_scenario_equal(&s, &empty));
+}
+END_TEST
+
+static const char *const every_attribute =
+	"run:\n"
+	"  clock: realtime\n"
+	"  time_dilation: 50\n"
+	"  seed: 12345678901\n"
+	"  end: 2.5ms\n"
+	"  out: results/run 1/\n"
+	"  progress: false\n"
+	"topology:\n"
+	"  kind: single-switch\n"
+	"  hosts: 8\n"
+	"  link_rate: 200Gbps\n"
+	"  link_delay: 84.04ns\n"
+	"nic:\n"
+	"  DataRate: 100Gbps\n"
+	"  Delay: 1.5us\n"
+	"  RdmaDataMSS: 2KiB\n"
+	"  LaneBps: 15.75Gbps\n"
+	"  LaneCount: 8\n"
+	"  PcieMaxPayload: 256\n"
+	"  PcieTlpOverhead: 30B\n"
+	"  PcieTxBufferSize: 32KiB\n"
+	"  EgressPoolSize: 512KiB\n"
+	"  IngressPoolSize: 2MiB\n"
+	"  PrefetchBufferEnable: true\n"
+	"  PrefetchBufferSize: 64KiB\n"
+	"  TrimmingEnabled: true\n"
+	"  PDCGroupsEnabled: false\n"
+	"  TransmitStartDelay: 20ns\n"
+	"  DscpNoTrim: 3\n"
+	"  DscpTrimmable: 4\n"
+	"  DscpTrimmableRetransmit: 5\n"
+	"  DscpControl: 16\n"
+	"  DscpTrimmed: 17\n"
+	"  DscpTrimmedLastHop: 63\n"
+	"  RetransmitTrimmable: false\n"
+	"  UdpDestPort: 5000\n"
+	"pds:\n"
+	"  AckRequestEveryNthPacket: 4\n"
+	"  AckRequestFirstPacket: false\n"
+	"  AckRequestLastPacket: false\n"
+	"  InitialRetransmitTimeout: 50us\n"
+	"  MaxExponentialRTOBackoffCount: 3\n"
+	"  FixedRexmitTimeEnable: true\n"
+	"  FixedRexmitTimeout: 1ms\n"
+	"  InitialBaseRTT: 3500ns\n"
+	"  CongestionControl: fixed\n"
+	"  FixedWindow: 128KiB\n"
+	"switch:\n"
+	"  queue_limit: 512KiB\n"
+	"  drop_rate: 0.01\n"
+	"records:\n"
+	"  EnableTransportStats: false\n"
+	"  NDStatsReportInterval: 1ms\n"
+	"  EnableEventLogging: false\n"
+	"  EnableUetMonitor: true\n"
+	"  EnableFlowSummary: false\n"
+	"  EnablePcap: false\n"
+	"workload:\n"
+	"  messages:\n"
+	"    - {src: 0, dst: 7, size: 1MiB, at: 0us}\n"
+	"    - {src: 7, dst: 0, size: 0, at: 1.5us}\n"
+	"    - {src: 3, dst: 4, size: 4202}\n";
+
+START_TEST(test_every_attribute_parsed_with_unit)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	int rc = load(&s, every_attribute, &e);
+
+	ck_assert_msg(rc == 0, "%s", e.message);
+	ck_assert_int_eq(s.run.clock, UET_CLOCK_REALTIME);
+	ck_assert_uint_eq(s.run.time_dilation, 50);
+	ck_assert_uint_eq(s.run.seed, UINT64_C(12345678901));
+	ck_assert_uint_eq(s.run.end_ps, 2500 * PS_PER_US);
+	ck_assert_str_eq(s.run.out, "results/run 1/");
+	ck_assert(!s.run.progress);
+	ck_assert_uint_eq(s.topology.hosts, 8);
+	ck_assert_uint_eq(s.topology.link_rate_bps, 200 * GBPS);
+	ck_assert_uint_eq(s.topology.link_delay_ps, 84040);
+	ck_assert_uint_eq(s.nic.data_rate_bps, 100 * GBPS);
+	ck_assert_uint_eq(s.nic.delay_ps, 1500 * PS_PER_NS);
+	ck_assert_uint_eq(s.nic.rdma_data_mss_bytes, 2048);
+	ck_assert_uint_eq(s.nic.lane_bps, UINT64_C(15750000000));
+	ck_assert_uint_eq(s.nic.lane_count, 8);
+	ck_assert_uint_eq(s.nic.pcie_max_payload_bytes, 256);
+	ck_assert_uint_eq(s.nic.pcie_tlp_overhead_bytes, 30);
+	ck_assert_uint_eq(s.nic.pcie_tx_buffer_size_bytes, 32768);
+	ck_assert_uint_eq(s.nic.egress_pool_size_bytes, 524288);
+	ck_assert_uint_eq(s.nic.ingress_pool_size_bytes, 2097152);
+	ck_assert(s.nic.prefetch_buffer_enable);
+	ck_assert_uint_eq(s.nic.prefetch_buffer_size_bytes, 65536);
+	ck_assert(s.nic.trimming_enabled);
+	ck_assert(!s.nic.pdc_groups_enabled);
+	ck_assert_uint_eq(s.nic.transmit_start_delay_ps, 20 * PS_PER_NS);
+	ck_assert_uint_eq(s.nic.dscp_no_trim, 3);
+	ck_assert_uint_eq(s.nic.dscp_trimmable, 4);
+	ck_assert_uint_eq(s.nic.dscp_trimmable_retransmit, 5);
+	ck_assert_uint_eq(s.nic.dscp_control, 16);
+	ck_assert_uint_eq(s.nic.dscp_trimmed, 17);
+	ck_assert_uint_eq(s.nic.dscp_trimmed_last_hop, 63);
+	ck_assert(!s.nic.retransmit_trimmable);
+	ck_assert_uint_eq(s.nic.udp_dest_port, 5000);
+	ck_assert_uint_eq(s.pds.ack_request_every_nth_packet, 4);
+	ck_assert(!s.pds.ack_request_first_packet);
+	ck_assert(!s.pds.ack_request_last_packet);
+	ck_assert_uint_eq(s.pds.initial_retransmit_timeout_ps, 50 * PS_PER_US);
+	ck_assert_uint_eq(s.pds.max_exponential_rto_backoff_count, 3);
+	ck_assert(s.pds.fixed_rexmit_time_enable);
+	ck_assert_uint_eq(s.pds.fixed_rexmit_timeout_ps, PS_PER_MS);
+	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 3500 * PS_PER_NS);
+	ck_assert_uint_eq(s.pds.fixed_window_bytes, 131072);
+	ck_assert_uint_eq(s.derived.fixed_window_bytes, 131072);
+	ck_assert_uint_eq(s.sw.queue_limit_bytes, 524288);
+	ck_assert_uint_eq(s.sw.drop_rate_ppm, 10000);
+	ck_assert(!s.records.enable_transport_stats);
+	ck_assert_uint_eq(s.records.nd_stats_report_interval_ps, PS_PER_MS);
+	ck_assert(!s.records.enable_event_logging);
+	ck_assert(s.records.enable_uet_monitor);
+	ck_assert(!s.records.enable_flow_summary);
+	ck_assert(!s.records.enable_pcap);
+	ck_assert_uint_eq(s.workload.message_count, 3);
+	ck_assert_uint_eq(s.workload.messages[0].src, 0);
+	ck_assert_uint_eq(s.workload.messages[0].dst, 7);
+	ck_assert_uint_eq(s.workload.messages[0].size_bytes, 1048576);
+	ck_assert_uint_eq(s.workload.messages[0].at_ps, 0);
+	ck_assert_uint_eq(s.workload.messages[1].size_bytes, 0);
+	ck_assert_uint_eq(s.workload.messages[1].at_ps, 1500 * PS_PER_NS);
+	ck_assert_uint_eq(s.workload.messages[2].size_bytes, 4202);
+	ck_assert_uint_eq(s.workload.messages[2].at_ps, 0);
+	uet_scenario_free(&s);
+	ck_assert_uint_eq(s.workload.message_count, 0);
+}
+END_TEST
+
+START_TEST(test_drop_rate_as_percent_and_ppm)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "switch: {drop_rate: 1%}\n", &e), 0);
+	ck_assert_uint_eq(s.sw.drop_rate_ppm, 10000);
+	ck_assert_int_eq(load(&s, "switch: {drop_rate: 150ppm}\n", &e), 0);
+	ck_assert_uint_eq(s.sw.drop_rate_ppm, 150);
+	ck_assert_int_eq(load(&s, "switch: {drop_rate: 1}\n", &e), 0);
+	ck_assert_uint_eq(s.sw.drop_rate_ppm, 1000000);
+}
+END_TEST
+
+START_TEST(test_unknown_key_did_you_mean)
+{
+	expect_reject("nic:\n  DataRat: 400Gbps\n", 2, "nic.DataRat", "",
+		      "unknown key; did you mean 'DataRate'?");
+	expect_reject("pds: {initialbasertt: 4us}\n", 1, "pds.initialbasertt",
+		      "", "did you mean 'InitialBaseRTT'?");
+	expect_reject("run: {colour: red}\n", 1, "run.colour", "",
+		      "unknown key in section 'run'");
+}
+END_TEST
+
+START_TEST(test_unknown_key_in_wrong_section)
+{
+	expect_reject("pds:\n  AckRequestEveryNthPacket: 2\n"
+		      "  EgressPoolSize: 1MiB\n",
+		      3, "pds.EgressPoolSize", "",
+		      "unknown key; EgressPoolSize belongs in section 'nic'");
+}
+END_TEST
+
+START_TEST(test_unknown_section)
+{
+	expect_reject("nics: {Delay: 1us}\n", 1, "nics", "",
+		      "unknown section; did you mean 'nic'?");
+	expect_reject("run: {}\nfabric: {}\n", 2, "fabric", "",
+		      "unknown section; sections are run");
+}
+END_TEST
+
+START_TEST(test_wrong_type)
+{
+	expect_reject("topology:\n  hosts: eight\n", 2, "topology.hosts",
+		      "eight", "wrong type: expected an unsigned integer");
+	expect_reject("run: {progress: yes}\n", 1, "run.progress", "yes",
+		      "wrong type: expected a bool, true or false");
+	expect_reject("nic:\n  Delay: {ns: 500}\n", 2, "nic.Delay",
+		      "(a mapping)", "wrong type: expected a duration");
+	expect_reject("nic: [1, 2]\n", 1, "nic", "(a list)",
+		      "a section must be a mapping");
+	expect_reject("topology: {hosts: -3}\n", 1, "topology.hosts", "-3",
+		      "expected an unsigned integer");
+}
+END_TEST
+
+START_TEST(test_bad_units)
+{
+	expect_reject("nic: {Delay: 500}\n", 1, "nic.Delay", "500",
+		      "not a duration");
+	expect_reject("nic: {Delay: 500 parsecs}\n", 1, "nic.Delay",
+		      "500 parsecs", "write a number and a unit: ps, ns");
+	expect_reject("nic: {DataRate: 400GB}\n", 1, "nic.DataRate", "400GB",
+		      "not a rate");
+	expect_reject("switch: {queue_limit: 1Mbps}\n", 1, "switch.queue_limit",
+		      "1Mbps", "not a size");
+	expect_reject("switch: {drop_rate: lots}\n", 1, "switch.drop_rate",
+		      "lots", "not a fraction");
+	expect_reject("run: {end: 1.0001ps}\n", 1, "run.end", "1.0001ps",
+		      "not a duration");
+}
+END_TEST
+
+START_TEST(test_out_of_range)
+{
+	expect_reject("topology: {hosts: 1}\n", 1, "topology.hosts", "1",
+		      "out of range: must be between 2 and 1024");
+	expect_reject("topology: {hosts: 1025}\n", 1, "topology.hosts",
+		      "1025", "out of range: must be between 2 and 1024");
+	expect_reject("nic: {LaneCount: 33}\n", 1, "nic.LaneCount", "33",
+		      "must be between 1 and 32");
+	expect_reject("nic: {RdmaDataMSS: 9000}\n", 1, "nic.RdmaDataMSS",
+		      "9000", "must be between 64 and 8894");
+	expect_reject("nic: {RdmaDataMSS: 63}\n", 1, "nic.RdmaDataMSS", "63",
+		      "must be between 64 and 8894");
+	expect_reject("nic: {DscpControl: 64}\n", 1, "nic.DscpControl", "64",
+		      "must be between 0 and 63");
+	expect_reject("pds: {AckRequestEveryNthPacket: 0}\n", 1,
+		      "pds.AckRequestEveryNthPacket", "0",
+		      "must be between 1 and 65535");
+	expect_reject("switch: {drop_rate: 150%}\n", 1, "switch.drop_rate",
+		      "150%", "must be between 0% and 100%");
+	expect_reject("run: {seed: 99999999999999999999}\n", 1, "run.seed",
+		      "99999999999999999999", "must be at least 0");
+	expect_reject("run: {end: 0ns}\n", 1, "run.end", "0ns",
+		      "must be between 1ps and");
+}
+END_TEST
+
+START_TEST(test_duplicate_key)
+{
+	expect_reject("nic:\n  DataRate: 400Gbps\n  DataRate: 200Gbps\n", 3,
+		      "nic.DataRate", "", "duplicate key: already set at line 2");
+	expect_reject("nic: {Delay: 1us}\nrun: {}\nnic: {}\n", 3, "nic", "",
+		      "duplicate section: already at line 1");
+	expect_reject("workload:\n  messages:\n"
+		      "    - {src: 0, dst: 1, size: 1, src: 1}\n",
+		      3, "workload.messages[0].src", "",
+		      "duplicate key: already set at line 3");
+}
+END_TEST
+
+START_TEST(test_prefetch_buffer_holds_one_packet)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	const char *yaml = "nic:\n"
+			   "  PrefetchBufferEnable: true\n"
+			   "  RdmaDataMSS: 4096\n"
+			   "  PrefetchBufferSize: 4KiB\n";
+
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.message,
+			 "scenario.yaml:4: nic.PrefetchBufferSize = 4KiB: "
+			 "with PrefetchBufferEnable true it must hold one "
+			 "full packet on the wire, RdmaDataMSS + 106 = 4202 "
+			 "bytes");
+	/* Exactly one packet is enough; the size is unused when off. */
+	ck_assert_int_eq(load(&s,
+			      "nic: {PrefetchBufferEnable: true, "
+			      "PrefetchBufferSize: 4202}\n",
+			      &e),
+			 0);
+	ck_assert_int_eq(load(&s, "nic: {PrefetchBufferSize: 4KiB}\n", &e),
+			 0);
+	/* A larger MSS breaks the default size's promise the same way. */
+	expect_reject("nic: {PrefetchBufferEnable: true, RdmaDataMSS: 8000,"
+		      " PrefetchBufferSize: 8105}\n",
+		      1, "nic.PrefetchBufferSize", "8105",
+		      "RdmaDataMSS + 106 = 8106 bytes");
+}
+END_TEST
+
+START_TEST(test_delay_positive_in_lockstep)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	expect_reject("nic:\n  Delay: 0ns\n", 2, "nic.Delay", "0ns",
+		      "must be > 0 with run.clock lockstep");
+	ck_assert_int_eq(load(&s,
+			      "run: {clock: realtime}\nnic: {Delay: 0}\n",
+			      &e),
+			 0);
+	ck_assert_uint_eq(s.nic.delay_ps, 0);
+}
+END_TEST
+
+START_TEST(test_dscp_codepoints_distinct)
+{
+	expect_reject("nic:\n  DscpTrimmed: 8\n", 2, "nic.DscpTrimmed", "8",
+		      "DSCP codepoints must be distinct, and DscpControl is "
+		      "also 8");
+	expect_reject("nic:\n  DscpNoTrim: 5\n  DscpTrimmable: 5\n", 3,
+		      "nic.DscpTrimmable", "5",
+		      "and DscpNoTrim is also 5");
+}
+END_TEST
+
+START_TEST(test_workload_host_out_of_range)
+{
+	expect_reject("topology: {hosts: 4}\n"
+		      "workload:\n  messages:\n"
+		      "    - {src: 0, dst: 1, size: 1KiB}\n"
+		      "    - src: 2\n"
+		      "      dst: 4\n"
+		      "      size: 1KiB\n",
+		      6, "workload.messages[1].dst", "4",
+		      "host out of range: topology.hosts is 4, so hosts are "
+		      "0 to 3");
+	/* hosts is checked after every section, whatever the order. */
+	expect_reject("workload: {messages: [{src: 2, dst: 0, size: 1}]}\n"
+		      "topology: {hosts: 2}\n",
+		      1, "workload.messages[0].src", "2", "host out of range");
+}
+END_TEST
+
+START_TEST(test_workload_src_equals_dst)
+{
+	expect_reject("workload:\n  messages:\n"
+		      "    - {src: 1, dst: 1, size: 1MiB, at: 0us}\n",
+		      3, "workload.messages[0].dst", "1",
+		      "dst must differ from src");
+}
+END_TEST
+
+START_TEST(test_workload_shape)
+{
+	expect_reject("workload:\n  messages:\n    - {src: 0, size: 1}\n", 3,
+		      "workload.messages[0]", "", "missing key 'dst'");
+	expect_reject("workload:\n  messages:\n    - {src: 0, dst: 1, "
+		      "sise: 1}\n",
+		      3, "workload.messages[0].sise", "",
+		      "did you mean 'size'?");
+	expect_reject("workload:\n  chakra: traces/\n", 2, "workload.chakra",
+		      "", "not supported yet");
+	expect_reject("workload:\n  mesages: []\n", 2, "workload.mesages", "",
+		      "did you mean 'messages'?");
+	expect_reject("workload: {messages: {src: 0}}\n", 1,
+		      "workload.messages", "(a mapping)",
+		      "expected a list of messages");
+	expect_reject("workload:\n  messages:\n    - {src: 0, dst: 1, "
+		      "size: 1MB, at: soon}\n",
+		      3, "workload.messages[0].at", "soon", "not a duration");
+}
+END_TEST
+
+START_TEST(test_time_dilation_only_with_realtime)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	expect_reject("run:\n  time_dilation: 10\n", 2, "run.time_dilation",
+		      "10", "applies only with run.clock realtime");
+	ck_assert_int_eq(load(&s, "run: {clock: realtime, time_dilation: 10}\n",
+			      &e),
+			 0);
+	ck_assert_uint_eq(s.run.time_dilation, 10);
+}
+END_TEST
+
+START_TEST(test_not_supported_yet)
+{
+	expect_reject("topology: {kind: leaf-spine}\n", 1, "topology.kind",
+		      "leaf-spine", "not supported yet; supported: "
+				    "single-switch");
+	expect_reject("topology: {kind: fat-tree}\n", 1, "topology.kind",
+		      "fat-tree", "not supported yet");
+	expect_reject("pds: {CongestionControl: nscc}\n", 1,
+		      "pds.CongestionControl", "nscc",
+		      "not supported yet; supported: fixed");
+	expect_reject("run: {clock: fast}\n", 1, "run.clock", "fast",
+		      "must be one of: lockstep, realtime");
+}
+END_TEST
+
+START_TEST(test_pools_hold_one_packet)
+{
+	expect_reject("nic: {EgressPoolSize: 4201}\n", 1, "nic.EgressPoolSize",
+		      "4201", "must hold one full packet on the wire, "
+			      "RdmaDataMSS + 106 = 4202 bytes");
+	expect_reject("nic: {IngressPoolSize: 4KiB}\n", 1,
+		      "nic.IngressPoolSize", "4KiB",
+		      "RdmaDataMSS + 88 = 4184 bytes");
+	expect_reject("pds: {FixedWindow: 4000}\n", 1, "pds.FixedWindow",
+		      "4000", "RdmaDataMSS + 88 = 4184 bytes");
+}
+END_TEST
+
+/* A rule broken by a default names the default, with no line. */
+START_TEST(test_rule_on_default_value)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "pds: {InitialBaseRTT: 1ns}\n"
+				  "nic: {DataRate: 1Gbps}\n",
+			      &e),
+			 -EINVAL);
+	ck_assert_uint_eq(e.line, 0);
+	ck_assert_str_eq(e.message,
+			 "scenario.yaml: pds.FixedWindow = 0 (default): the "
+			 "effective window, 0 bytes, must hold one packet at "
+			 "its nominal size, RdmaDataMSS + 88 = 4184 bytes");
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(
+		uet_scenario_load_file(&s, "/nonexistent/scenario.yaml", &e),
+		-EINVAL);
+	ck_assert_str_eq(e.message, "/nonexistent/scenario.yaml: cannot open "
+				    "the scenario: No such file or directory");
+	ck_assert_uint_eq(e.line, 0);
+}
+END_TEST
+
+START_TEST(test_yaml_syntax_error_line_and_column)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "run:\n  seed: 1\n nic: [1, 2\n", &e),
+			 -EINVAL);
+	ck_assert_uint_eq(e.line, 3);
+	ck_assert_uint_gt(e.column, 0);
+	ck_assert_msg(strncmp(e.message, "scenario.yaml:3:", 16) == 0, "%s",
+		      e.message);
+	ck_assert_msg(strstr(e.message, "YAML syntax error") != NULL, "%s",
+		      e.message);
+	ck_assert_int_eq(load(&s, "nic: {Delay: 1us\n", &e), -EINVAL);
+	ck_assert_msg(strstr(e.message, "YAML syntax error") != NULL, "%s",
+		      e.message);
+	ck_assert_int_eq(load(&s, "- 1\n- 2\n", &e), -EINVAL);
+	ck_assert_msg(strstr(e.rule, "top level must be a mapping") != NULL,
+		      "%s", e.message);
+}
+END_TEST
+
+static char *print_to_string(const struct uet_scenario *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(uet_scenario_print_config(s, f), 0);
+	fclose(f);
+	return text;
+}
+
+static void check_round_trip(const char *yaml)
+{
+	struct uet_scenario a, b;
+	struct uet_config_error e;
+	uint64_t ha, hb;
+	char *text;
+	int rc;
+
+	rc = load(&a, yaml, &e);
+	ck_assert_msg(rc == 0, "%s", e.message);
+	text = print_to_string(&a);
+	rc = load(&b, text, &e);
+	ck_assert_msg(rc == 0, "%s\n%s", e.message, text);
+	ck_assert(uet_scenario_equal(&a, &b));
+	ck_assert_int_eq(uet_scenario_hash(&a, &ha), 0);
+	ck_assert_int_eq(uet_scenario_hash(&b, &hb), 0);
+	ck_assert_uint_eq(ha, hb);
+	free(text);
+	uet_scenario_free(&a);
+	uet_scenario_free(&b);
+}
+
+START_TEST(test_print_config_round_trip)
+{
+	check_round_trip("");
+	check_round_trip(every_attribute);
+	check_round_trip("run: {out: \"we\\\"ird\\\\path\"}\n"
+			 "nic: {Delay: 84.04ns, LaneBps: 31.52Gbps}\n"
+			 "switch: {drop_rate: 0.0001}\n");
+}
+END_TEST
+
+START_TEST(test_print_config_shows_units_and_derived)
+{
+	struct uet_scenario s;
+	char *text;
+
+	uet_scenario_defaults(&s);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "nic:\n  DataRate: 400Gbps\n"
+					   "  Delay: 500ns\n"
+					   "  # lookahead: 500ns"));
+	ck_assert_ptr_nonnull(strstr(text, "  LaneBps: 31.52Gbps\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  RdmaDataMSS: 4096\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  IngressPoolSize: 1MiB\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  FixedWindow: 0  # effective "
+					   "300000 bytes"));
+	ck_assert_ptr_nonnull(strstr(text, "  # time_dilation: 1"));
+	ck_assert_ptr_nonnull(strstr(text, "  out: \"out/\"\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  messages: []\n"));
+	free(text);
+}
+END_TEST
+
+START_TEST(test_hash_changes_with_any_attribute)
+{
+	struct uet_scenario a, b;
+	struct uet_config_error e;
+	uint64_t ha, hb;
+
+	uet_scenario_defaults(&a);
+	ck_assert_int_eq(uet_scenario_hash(&a, &ha), 0);
+	ck_assert_int_eq(load(&b, "nic: {TransmitStartDelay: 16ns}\n", &e), 0);
+	ck_assert_int_eq(uet_scenario_hash(&b, &hb), 0);
+	ck_assert_uint_ne(ha, hb);
+	ck_assert(!uet_scenario_equal(&a, &b));
+	ck_assert_int_eq(load(&b, "nic: {TransmitStartDelay: 15000ps}\n", &e),
+			 0);
+	ck_assert_int_eq(uet_scenario_hash(&b, &hb), 0);
+	ck_assert_uint_eq(ha, hb);
+}
+END_TEST
+
+static const char *source_root(void)
+{
+	const char *root = getenv("UET_SOURCE_ROOT");
+
+	return root != NULL ? root : ".";
+}
+
+static void load_example(const char *name, struct uet_scenario *s)
+{
+	struct uet_config_error e;
+	char path[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/examples/%s", source_root(), name);
+	rc = uet_scenario_load_file(s, path, &e);
+	ck_assert_msg(rc == 0, "%s", e.message);
+}
+
+START_TEST(test_example_incast_8_loads)
+{
+	struct uet_scenario s;
+	uint32_t i;
+
+	load_example("incast-8.yaml", &s);
+	ck_assert_uint_eq(s.topology.hosts, 8);
+	ck_assert_uint_eq(s.workload.message_count, 7);
+	for (i = 0; i < 7; i++) {
+		ck_assert_uint_eq(s.workload.messages[i].src, i + 1);
+		ck_assert_uint_eq(s.workload.messages[i].dst, 0);
+		ck_assert_uint_eq(s.workload.messages[i].size_bytes, 1048576);
+	}
+	uet_scenario_free(&s);
+}
+END_TEST
+
+START_TEST(test_example_quickstart_loads)
+{
+	struct uet_scenario s;
+
+	load_example("quickstart.yaml", &s);
+	ck_assert_uint_eq(s.topology.hosts, 2);
+	ck_assert_uint_eq(s.workload.message_count, 1);
+	ck_assert_uint_eq(s.workload.messages[0].src, 0);
+	ck_assert_uint_eq(s.workload.messages[0].dst, 1);
+	uet_scenario_free(&s);
+}
+END_TEST
+
+/* docs/configuration.md carries every row of the table, word for word. */
+START_TEST(test_doc_has_every_table_row)
+{
+	char path[512], *doc, *table = NULL, *line, *save = NULL;
+	size_t table_len = 0, doc_len;
+	FILE *f;
+	long sz;
+
+	snprintf(path, sizeof(path), "%s/docs/configuration.md",
+		 source_root());
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	sz = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	doc = calloc(1, (size_t)sz + 1);
+	doc_len = fread(doc, 1, (size_t)sz, f);
+	doc[doc_len] = '\0';
+	fclose(f);
+
+	f = open_memstream(&table, &table_len);
+	ck_assert_int_eq(uet_config_print_doc_table(f), 0);
+	fclose(f);
+	for (line = strtok_r(table, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		ck_assert_msg(strstr(doc, line) != NULL,
+			      "docs/configuration.md lacks the row:\n%s "
+			      "(regenerate it with uet_config_print_doc_table)",
+			      line);
+	free(table);
+	free(doc);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("scenario");
+
+	tcase_add_test(tc, test_defaults_applied);
+	tcase_add_test(tc, test_fixed_window_derived_from_rate_and_base_rtt);
+	tcase_add_test(tc, test_every_default_is_in_range);
+	tcase_add_test(tc, test_every_attribute_parsed_with_unit);
+	tcase_add_test(tc, test_drop_rate_as_percent_and_ppm);
+	tcase_add_test(tc, test_unknown_key_did_you_mean);
+	tcase_add_test(tc, test_unknown_key_in_wrong_section);
+	tcase_add_test(tc, test_unknown_section);
+	tcase_add_test(tc, test_wrong_type);
+	tcase_add_test(tc, test_bad_units);
+	tcase_add_test(tc, test_out_of_range);
+	tcase_add_test(tc, test_duplicate_key);
+	tcase_add_test(tc, test_prefetch_buffer_holds_one_packet);
+	tcase_add_test(tc, test_delay_positive_in_lockstep);
+	tcase_add_test(tc, test_dscp_codepoints_distinct);
+	tcase_add_test(tc, test_workload_host_out_of_range);
+	tcase_add_test(tc, test_workload_src_equals_dst);
+	tcase_add_test(tc, test_workload_shape);
+	tcase_add_test(tc, test_time_dilation_only_with_realtime);
+	tcase_add_test(tc, test_not_supported_yet);
+	tcase_add_test(tc, test_pools_hold_one_packet);
+	tcase_add_test(tc, test_rule_on_default_value);
+	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_yaml_syntax_error_line_and_column);
+	tcase_add_test(tc, test_print_config_round_trip);
+	tcase_add_test(tc, test_print_config_shows_units_and_derived);
+	tcase_add_test(tc, test_hash_changes_with_any_attribute);
+	tcase_add_test(tc, test_example_incast_8_loads);
+	tcase_add_test(tc, test_example_quickstart_loads);
+	tcase_add_test(tc, test_doc_has_every_table_row);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(config_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
