@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Whole frames: build, classify and parse, trim, re-mark. */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "uet_wire_be.h"
+#include "uet_wire_frame.h"
+
+void
+uet_wire_cfg_default(struct uet_wire_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->udp_dport = UET_UDP_PORT_UET;
+}
+
+void
+uet_frame_addr_default(struct uet_frame_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->ecn = UET_ECN_ECT1;
+	a->ttl = 255;
+	a->udp_dport = UET_UDP_PORT_UET;
+}
+
+int
+uet_frame_build_l2l4(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
+		     size_t udp_payload_bytes)
+{
+	struct uet_eth_hdr eth;
+	struct uet_ipv4_hdr ip;
+	struct uet_udp_hdr udp;
+	int rc;
+
+	if (udp_payload_bytes >
+	    UINT16_MAX - UET_IPV4_HDR_BYTES - UET_UDP_HDR_BYTES)
+		return -EINVAL;
+	if (cap < UET_FRAME_PDS_OFFSET)
+		return -ENOSPC;
+	memcpy(eth.dst, a->dst_mac, UET_ETH_ADDR_LEN);
+	memcpy(eth.src, a->src_mac, UET_ETH_ADDR_LEN);
+	eth.ethertype = UET_ETHERTYPE_IPV4;
+	memset(&ip, 0, sizeof(ip));
+	ip.dscp = a->dscp;
+	ip.ecn = a->ecn;
+	ip.total_length_bytes = (uint16_t)(UET_IPV4_HDR_BYTES +
+					   UET_UDP_HDR_BYTES +
+					   udp_payload_bytes);
+	ip.id = a->ip_id;
+	ip.df = true;
+	ip.ttl = a->ttl;
+	ip.protocol = UET_IPPROTO_UDP;
+	ip.src = a->src_ip;
+	ip.dst = a->dst_ip;
+	udp.sport = a->entropy;
+	udp.dport = a->udp_dport;
+	udp.length_bytes = (uint16_t)(UET_UDP_HDR_BYTES + udp_payload_bytes);
+	udp.checksum = 0;	/* UET 1.0.3 3.5.10.1: zero on send */
+
+	uet_eth_build(buf, cap, &eth);
+	rc = uet_ipv4_build(buf + UET_ETH_HDR_BYTES, cap - UET_ETH_HDR_BYTES,
+			    &ip);
+	if (rc < 0)
+		return rc;
+	uet_udp_build(buf + UET_ETH_HDR_BYTES + UET_IPV4_HDR_BYTES,
+		      cap - UET_ETH_HDR_BYTES - UET_IPV4_HDR_BYTES, &udp);
+	return UET_FRAME_PDS_OFFSET;
+}
+
+int
+uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
+		const struct uet_pds_hdr *pds, const struct uet_ses_hdr *ses,
+		const void *payload, size_t payload_bytes)
+{
+	struct uet_pds_hdr p = *pds;
+	size_t pds_bytes = uet_pds_hdr_bytes(pds->type);
+	size_t ses_bytes = 0, total;
+	uint8_t *q;
+	int rc;
+
+	if (pds_bytes == 0)
+		return -ENOTSUP;
+	if (ses != NULL) {
+		if (pds->type == UET_PDS_TYPE_CP)
+			return -EINVAL;	/* its next_hdr bits are ctl_type */
+		ses_bytes = uet_ses_hdr_bytes(ses->kind);
+		if (ses_bytes == 0)
+			return -EINVAL;
+		p.next_hdr = ses->kind;
+	}
+	if (payload_bytes > UINT16_MAX)
+		return -EINVAL;
+	total = UET_FRAME_PDS_OFFSET + pds_bytes + ses_bytes + payload_bytes;
+	if (cap < total)
+		return -ENOSPC;
+	rc = uet_frame_build_l2l4(buf, cap, a,
+				  pds_bytes + ses_bytes + payload_bytes);
+	if (rc < 0)
+		return rc;
+	q = buf + UET_FRAME_PDS_OFFSET;
+	rc = uet_pds_build(q, pds_bytes, &p);
+	if (rc < 0)
+		return rc;
+	q += pds_bytes;
+	if (ses != NULL) {
+		rc = uet_ses_build(q, ses_bytes, ses);
+		if (rc < 0)
+			return rc;
+		q += ses_bytes;
+	}
+	if (payload != NULL && payload_bytes > 0)
+		memcpy(q, payload, payload_bytes);
+	return (int)total;
+}
+
+/* Checked IPv4 header of an Ethernet frame: its length, or -EBADMSG. */
+static int
+frame_ipv4(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *ip)
+{
+	if (len < UET_ETH_HDR_BYTES ||
+	    uet_be16_load(buf + 12) != UET_ETHERTYPE_IPV4)
+		return -EBADMSG;
+	return uet_ipv4_parse(buf + UET_ETH_HDR_BYTES,
+			      len - UET_ETH_HDR_BYTES, ip, NULL);
+}
+
+static void
+ipv4_rewrite_tos(uint8_t *iph, size_t hlen, uint8_t tos)
+{
+	iph[1] = tos;
+	uet_be16_store(iph + 10, 0);
+	uet_be16_store(iph + 10, uet_inet_checksum(iph, hlen));
+}
+
+int
+uet_frame_trim(uint8_t *buf, size_t len, uint8_t dscp)
+{
+	struct uet_ipv4_hdr ip;
+	struct uet_udp_hdr udp;
+	struct uet_pds_hdr pds;
+	uint8_t *iph = buf + UET_ETH_HDR_BYTES;
+	size_t hlen, keep;
+	int rc;
+
+	if (dscp >= 64)
+		return -EINVAL;
+	rc = frame_ipv4(buf, len, &ip);
+	if (rc < 0)
+		return rc;
+	hlen = (size_t)rc;
+	if (ip.protocol != UET_IPPROTO_UDP || ip.mf || ip.frag_offset != 0)
+		return -EBADMSG;
+	if (uet_udp_parse(iph + hlen, ip.total_length_bytes - hlen, &udp,
+			  NULL) < 0)
+		return -EBADMSG;
+	rc = uet_pds_parse(iph + hlen + UET_UDP_HDR_BYTES,
+			   udp.length_bytes - UET_UDP_HDR_BYTES, &pds, NULL);
+	if (rc < 0)
+		return -EBADMSG;
+	if (!uet_pds_type_is_req(pds.type))
+		return -EINVAL;
+	keep = hlen + UET_UDP_HDR_BYTES + (size_t)rc;
+	uet_be16_store(iph + 2, (uint16_t)keep);
+	uet_be16_store(iph + hlen + 4, (uint16_t)(UET_UDP_HDR_BYTES + rc));
+	ipv4_rewrite_tos(iph, hlen, (uint8_t)(dscp << 2 | ip.ecn));
+	return (int)(UET_ETH_HDR_BYTES + keep);
+}
+
+int
+uet_frame_set_dscp(uint8_t *buf, size_t len, uint8_t dscp)
+{
+	struct uet_ipv4_hdr ip;
+	int rc;
+
+	if (dscp >= 64)
+		return -EINVAL;
+	rc = frame_ipv4(buf, len, &ip);
+	if (rc < 0)
+		return rc;
+	ipv4_rewrite_tos(buf + UET_ETH_HDR_BYTES, (size_t)rc,
+			 (uint8_t)(dscp << 2 | ip.ecn));
+	return 0;
+}
+
+int
+uet_frame_mark_ce(uint8_t *buf, size_t len)
+{
+	struct uet_ipv4_hdr ip;
+	int rc;
+
+	rc = frame_ipv4(buf, len, &ip);
+	if (rc < 0)
+		return rc;
+	if (ip.ecn == UET_ECN_NOT_ECT)
+		return 0;
+	ipv4_rewrite_tos(buf + UET_ETH_HDR_BYTES, (size_t)rc,
+			 (uint8_t)(ip.dscp << 2 | UET_ECN_CE));
+	return 1;
+}
+
+/* Which PDS types are followed by the SES header their next_hdr names.
+ * NACKs and CPs are not: a CP's bits are its ctl_type and some senders put
+ * next_hdr on NACKs that carry nothing we need. */
+static bool
+pds_carries_ses(unsigned int type)
+{
+	switch (type) {
+	case UET_PDS_TYPE_NACK:
+	case UET_PDS_TYPE_NACK_CCX:
+	case UET_PDS_TYPE_CP:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static int
+parse_uet(const uint8_t *buf, size_t udp_end, struct uet_frame *out,
+	  enum uet_wire_reason *reason)
+{
+	size_t off = out->pds_offset;
+	int rc;
+
+	rc = uet_pds_parse(buf + off, udp_end - off, &out->pds, reason);
+	if (rc < 0)
+		return rc;
+	off += (size_t)rc;
+	if (pds_carries_ses(out->pds.type) &&
+	    out->pds.next_hdr != UET_SES_NONE) {
+		if (off == udp_end && uet_pds_type_is_req(out->pds.type)) {
+			/* Only a switch's trim leaves a request that names
+			 * an SES header without one. */
+			out->trimmed = true;
+		} else {
+			rc = uet_ses_parse(out->pds.next_hdr, buf + off,
+					   udp_end - off, &out->ses, reason);
+			if (rc < 0)
+				return rc;
+			out->has_ses = true;
+			out->ses_offset = off;
+			off += (size_t)rc;
+		}
+	}
+	out->payload_offset = off;
+	out->payload_bytes = udp_end - off;
+	return 0;
+}
+
+static int
+parse_ipv4(const struct uet_wire_cfg *cfg, const uint8_t *buf, size_t len,
+	   struct uet_frame *out, enum uet_wire_reason *reason)
+{
+	size_t l3 = UET_ETH_HDR_BYTES, l4, udp_end;
+	int rc;
+
+	rc = uet_ipv4_parse(buf + l3, len - l3, &out->ip, reason);
+	if (rc < 0)
+		return rc;
+	out->has_ipv4 = true;
+	l4 = l3 + (size_t)rc;
+	out->ip_end = l3 + out->ip.total_length_bytes;
+	if (len - out->ip_end >= 4 &&
+	    memcmp(buf + out->ip_end, UET_LS_TRAILER_MAGIC, 4) == 0) {
+		rc = uet_ls_trailer_parse(buf + out->ip_end,
+					  len - out->ip_end, &out->arrival_ps,
+					  reason);
+		if (rc < 0)
+			return rc;
+		out->has_trailer = true;
+	}
+	if (out->ip.mf || out->ip.frag_offset != 0 ||
+	    out->ip.protocol != UET_IPPROTO_UDP)
+		return 0;
+	rc = uet_udp_parse(buf + l4, out->ip_end - l4, &out->udp, reason);
+	if (rc < 0)
+		return rc;
+	out->has_udp = true;
+	if (out->udp.dport != cfg->udp_dport)
+		return 0;
+	out->kind = UET_FRAME_UET;
+	out->pds_offset = l4 + UET_UDP_HDR_BYTES;
+	udp_end = out->ip_end;
+	return parse_uet(buf, udp_end, out, reason);
+}
+
+int
+uet_frame_parse_cfg(const struct uet_wire_cfg *cfg, const uint8_t *buf,
+		    size_t len, struct uet_frame *out,
+		    enum uet_wire_reason *reason)
+{
+	int rc;
+
+	if (reason != NULL)
+		*reason = UET_WIRE_OK;
+	memset(out, 0, offsetof(struct uet_frame, l2));
+	rc = uet_eth_parse(buf, len, &out->eth, reason);
+	if (rc < 0)
+		return rc;
+	switch (out->eth.ethertype) {
+	case UET_ETHERTYPE_IPV4:
+		rc = parse_ipv4(cfg, buf, len, out, reason);
+		break;
+	case UET_ETHERTYPE_MAC_CONTROL:
+		/* Other MAC control opcodes (802.3x PAUSE) are not ours. */
+		if (len >= UET_ETH_HDR_BYTES + 2 &&
+		    uet_be16_load(buf + UET_ETH_HDR_BYTES) != UET_PFC_OPCODE)
+			return 0;
+		rc = uet_pfc_parse(buf, len, &out->l2.pfc, reason);
+		if (rc == 0)
+			out->kind = UET_FRAME_PFC;
+		break;
+	case UET_ETHERTYPE_LOCKSTEP:
+		rc = uet_ls_ctrl_parse(buf, len, &out->l2.ls, reason);
+		if (rc == 0)
+			out->kind = UET_FRAME_LOCKSTEP;
+		break;
+	default:
+		rc = 0;
+		break;
+	}
+	if (rc < 0)
+		out->kind = UET_FRAME_OTHER;
+	return rc;
+}
+
+int
+uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
+		enum uet_wire_reason *reason)
+{
+	struct uet_wire_cfg cfg;
+
+	uet_wire_cfg_default(&cfg);
+	return uet_frame_parse_cfg(&cfg, buf, len, out, reason);
+}
+
+const char *
+uet_frame_kind_name(unsigned int kind)
+{
+	static const char *const names[] = {"OTHER", "UET", "PFC", "LOCKSTEP"};
+
+	if (kind >= sizeof(names) / sizeof(names[0]))
+		return "UNKNOWN";
+	return names[kind];
+}
