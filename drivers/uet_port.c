@@ -23,6 +23,8 @@
 
 #define UET_PORT_DEFAULT_DESC 1024u
 #define UET_PAIR_DEFAULT_RING 4096u
+/* Ethernet header and FCS: what ethdev adds to the MTU for a frame length. */
+#define UET_PORT_L2_OVERHEAD_BYTES (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
 /* The two rings behind a pair of ring ports, freed when both are closed. */
 struct uet_ring_pair {
@@ -91,6 +93,17 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* Ask for the MTU at configure time too, so that PMDs without an
+	 * MTU operation (net_ring) report what they carry. */
+	if (mtu > info.max_mtu)
+		mtu = info.max_mtu;
+	if ((uint32_t)mtu + UET_PORT_L2_OVERHEAD_BYTES > info.max_rx_pktlen &&
+	    info.max_rx_pktlen > UET_PORT_L2_OVERHEAD_BYTES)
+		mtu = (uint16_t)(info.max_rx_pktlen -
+				 UET_PORT_L2_OVERHEAD_BYTES);
+	if (mtu < info.min_mtu)
+		mtu = info.min_mtu;
+	eth_conf.rxmode.mtu = mtu;
 	ret = rte_eth_dev_configure(p->port_id, 1, 1, &eth_conf);
 	if (ret < 0) {
 		UET_DRV_LOG(ERR, "port %s: configure failed: %s", p->name,
@@ -98,8 +111,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		return ret;
 	}
 
-	if (mtu > info.max_mtu)
-		mtu = info.max_mtu;
+	/* Kernel-backed PMDs (af_packet) set the interface MTU here. */
 	ret = rte_eth_dev_set_mtu(p->port_id, mtu);
 	if (ret < 0 && ret != -ENOTSUP)
 		UET_DRV_LOG(WARNING, "port %s: cannot set MTU %u: %s", p->name,

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Ring-backed port pairs (the embedded mode's wiring) carry frames both
+ * ways, byte for byte, and a full ring makes uet_port_tx_all time out. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <check.h>
+
+#include "drv_test.h"
+#include "uet_port.h"
+
+#define POOL_MBUFS 2047u
+
+struct ring_env {
+	struct rte_mempool *mp;
+	struct uet_port *a;
+	struct uet_port *b;
+};
+
+static void ring_env_open(struct ring_env *env, const char *what,
+			  unsigned ring_size)
+{
+	struct uet_port_conf conf = {0};
+	int ret;
+
+	drv_test_eal(what);
+	env->mp = uet_port_pool_create("drv_pool", POOL_MBUFS, SOCKET_ID_ANY);
+	ck_assert_ptr_nonnull(env->mp);
+	conf.pool = env->mp;
+	ret = uet_port_pair_create(&env->a, &env->b, "t", ring_size, &conf);
+	ck_assert_int_eq(ret, 0);
+}
+
+static void ring_env_close(struct ring_env *env)
+{
+	uet_port_close(env->a);
+	uet_port_close(env->b);
+	/* Every mbuf is back: nothing leaked in the rings or the ports. */
+	ck_assert_uint_eq(rte_mempool_avail_count(env->mp), POOL_MBUFS);
+	rte_mempool_free(env->mp);
+}
+
+static void check_counts(struct uet_port *tx, struct uet_port *rx,
+			 uint64_t frames)
+{
+	struct uet_port_stats st;
+
+	ck_assert_int_eq(uet_port_stats(tx, &st), 0);
+	ck_assert_uint_eq(st.tx_frames, frames);
+	ck_assert_uint_eq(st.tx_packets, frames);
+	ck_assert_uint_eq(st.rx_frames, frames);
+	ck_assert_uint_eq(st.tx_timeouts, 0);
+	ck_assert_uint_eq(st.tx_dropped, 0);
+	ck_assert_int_eq(uet_port_stats(rx, &st), 0);
+	ck_assert_uint_eq(st.rx_frames, frames);
+	ck_assert_uint_eq(st.rx_packets, frames);
+	ck_assert_uint_eq(st.tx_frames, frames);
+}
+
+START_TEST(test_ring_pair_carries_4202_byte_frames_both_ways)
+{
+	struct ring_env env;
+
+	ring_env_open(&env, "ring4202", 0);
+	/* 300 frames in one burst each way: a window's worth. */
+	ck_assert_uint_eq(drv_test_exchange(env.mp, env.a, env.b, 0, 300,
+					    DRV_TEST_BIG_BYTES, 300),
+			  0);
+	ck_assert_uint_eq(drv_test_exchange(env.mp, env.b, env.a, 1, 300,
+					    DRV_TEST_BIG_BYTES, 300),
+			  0);
+	check_counts(env.a, env.b, 300);
+	check_counts(env.b, env.a, 300);
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_ring_pair_carries_60_byte_frames_both_ways)
+{
+	struct ring_env env;
+
+	ring_env_open(&env, "ring60", 0);
+	ck_assert_uint_eq(drv_test_exchange(env.mp, env.a, env.b, 0, 400,
+					    DRV_TEST_SMALL_BYTES, 400),
+			  0);
+	ck_assert_uint_eq(drv_test_exchange(env.mp, env.b, env.a, 1, 400,
+					    DRV_TEST_SMALL_BYTES, 400),
+			  0);
+	check_counts(env.a, env.b, 400);
+	check_counts(env.b, env.a, 400);
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_ring_pair_interleaved_sizes_keep_order)
+{
+	struct ring_env env;
+	struct rte_mbuf *pkts[64];
+	uint32_t i;
+	uint16_t nb;
+
+	ring_env_open(&env, "ringmix", 0);
+	for (i = 0; i < 64; i++)
+		pkts[i] = drv_test_mbuf(env.mp, 0, i,
+					i % 2 ? DRV_TEST_SMALL_BYTES :
+						DRV_TEST_BIG_BYTES);
+	ck_assert_int_eq(uet_port_tx_all(env.a, pkts, 64, 1000), 64);
+	nb = uet_port_rx_burst(env.b, pkts, 64);
+	ck_assert_uint_eq(nb, 64);
+	for (i = 0; i < 64; i++) {
+		drv_test_check(pkts[i], 0, i,
+			       i % 2 ? DRV_TEST_SMALL_BYTES :
+				       DRV_TEST_BIG_BYTES);
+		rte_pktmbuf_free(pkts[i]);
+	}
+	/* Nothing came back the other way. */
+	ck_assert_uint_eq(uet_port_rx_burst(env.a, pkts, 64), 0);
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_tx_all_times_out_on_a_full_ring_and_frees_the_rest)
+{
+	struct ring_env env;
+	struct rte_mbuf *pkts[100];
+	struct uet_port_stats st;
+	uint64_t t0_ms;
+	uint32_t i;
+	uint16_t nb;
+	int ret;
+
+	/* A ring of 64 slots holds 63 frames; nobody drains it. */
+	ring_env_open(&env, "ringfull", 64);
+	for (i = 0; i < 100; i++)
+		pkts[i] = drv_test_mbuf(env.mp, 0, i, DRV_TEST_SMALL_BYTES);
+	t0_ms = drv_test_ms();
+	ret = uet_port_tx_all(env.a, pkts, 100, 50);
+	ck_assert_int_eq(ret, -ETIMEDOUT);
+	ck_assert_uint_ge(drv_test_ms() - t0_ms, 50);
+	ck_assert_int_eq(uet_port_stats(env.a, &st), 0);
+	ck_assert_uint_eq(st.tx_frames, 63);
+	ck_assert_uint_eq(st.tx_timeouts, 1);
+	ck_assert_uint_eq(st.tx_dropped, 37);
+	ck_assert_uint_ge(st.tx_partial, 1);
+	/* The 37 frames not taken went back to the pool. */
+	ck_assert_uint_eq(rte_mempool_in_use_count(env.mp), 63);
+	nb = uet_port_rx_burst(env.b, pkts, 100);
+	ck_assert_uint_eq(nb, 63);
+	for (i = 0; i < nb; i++) {
+		drv_test_check(pkts[i], 0, i, DRV_TEST_SMALL_BYTES);
+		rte_pktmbuf_free(pkts[i]);
+	}
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_ring_frames_left_in_flight_return_to_the_pool_on_close)
+{
+	struct ring_env env;
+	struct rte_mbuf *pkts[10];
+	uint32_t i;
+
+	ring_env_open(&env, "ringleft", 0);
+	for (i = 0; i < 10; i++)
+		pkts[i] = drv_test_mbuf(env.mp, 0, i, DRV_TEST_BIG_BYTES);
+	ck_assert_int_eq(uet_port_tx_all(env.a, pkts, 10, 1000), 10);
+	ck_assert_uint_eq(rte_mempool_in_use_count(env.mp), 10);
+	/* ring_env_close asserts the pool is full again. */
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_ring_port_link_and_names)
+{
+	struct ring_env env;
+	struct uet_port_link la, lb;
+
+	ring_env_open(&env, "ringlink", 0);
+	ck_assert_str_eq(uet_port_name(env.a), "net_ring_ta");
+	ck_assert_str_eq(uet_port_name(env.b), "net_ring_tb");
+	ck_assert_uint_ne(uet_port_id(env.a), uet_port_id(env.b));
+	ck_assert_int_eq(uet_port_link(env.a, &la), 0);
+	ck_assert_int_eq(uet_port_link(env.b, &lb), 0);
+	/* net_ring reports a 10 Gbps full-duplex link, up once started. */
+	ck_assert(la.up);
+	ck_assert(la.full_duplex);
+	ck_assert_uint_eq(la.speed_bps, 10000000000ull);
+	ck_assert_uint_eq(la.mtu_bytes, UET_PORT_MTU_BYTES);
+	/* net_ring has no MAC address of its own: all zeros. */
+	ck_assert(rte_is_zero_ether_addr(&la.mac));
+	ck_assert(rte_is_zero_ether_addr(&lb.mac));
+	ring_env_close(&env);
+}
+END_TEST
+
+START_TEST(test_open_rejects_bad_arguments)
+{
+	struct uet_port_conf conf = {0};
+	struct uet_port *p = NULL;
+	struct rte_mempool *mp;
+
+	drv_test_eal("ringbad");
+	ck_assert_int_eq(uet_port_open(&p, "net_ring0", &conf), -EINVAL);
+	mp = uet_port_pool_create("drv_pool", 63, SOCKET_ID_ANY);
+	ck_assert_ptr_nonnull(mp);
+	conf.pool = mp;
+	ck_assert_int_eq(uet_port_open(&p, "", &conf), -EINVAL);
+	ck_assert_int_lt(uet_port_open(&p, "net_nosuchpmd0", &conf), 0);
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(uet_port_pair_create(&p, &p, "x", 100, &conf),
+			 -EINVAL);
+	rte_mempool_free(mp);
+}
+END_TEST
+
+static Suite *ring_port_suite(void)
+{
+	Suite *s = suite_create("drivers-ring-port");
+	TCase *tc = tcase_create("ring");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_ring_pair_carries_4202_byte_frames_both_ways);
+	tcase_add_test(tc, test_ring_pair_carries_60_byte_frames_both_ways);
+	tcase_add_test(tc, test_ring_pair_interleaved_sizes_keep_order);
+	tcase_add_test(tc,
+		       test_tx_all_times_out_on_a_full_ring_and_frees_the_rest);
+	tcase_add_test(tc,
+		       test_ring_frames_left_in_flight_return_to_the_pool_on_close);
+	tcase_add_test(tc, test_ring_port_link_and_names);
+	tcase_add_test(tc, test_open_rejects_bad_arguments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ring_port_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
