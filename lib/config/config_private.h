@@ -3,8 +3,11 @@
 #ifndef UET_CONFIG_PRIVATE_H
 #define UET_CONFIG_PRIVATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <yaml.h>
 
 #include "uet_config.h"
 
@@ -21,6 +24,47 @@ uint64_t cfg_field_get(const struct uet_attr *a, const void *base);
  */
 int cfg_format_value(const struct uet_attr *a, uint64_t v, char *buf,
 		     size_t len);
+/* Loader state, shared by the loader and the rules. */
+/* The table holds fewer rows than this; checked when a load starts. */
+#define CFG_ATTRS_MAX 128
+
+/* Where an attribute's value came from: its line and text, if written. */
+struct cfg_src {
+	unsigned int line; /* 1-based; 0 when the default applies */
+	const char *text;  /* scalar as written; owned by the document */
+};
+
+/* Lines of one workload message, for rules checked after every section. */
+struct cfg_msg_src {
+	unsigned int line;
+	unsigned int src_line;
+	unsigned int dst_line;
+};
+
+/* One load in progress. */
+struct cfg_ctx {
+	const char *name; /* file name used in messages */
+	yaml_document_t *doc;
+	struct uet_scenario *s;
+	struct uet_config_error *err;
+	const struct uet_attr *attrs;
+	size_t n_attrs;
+	struct cfg_src src[CFG_ATTRS_MAX];
+	struct cfg_msg_src *msg_src;
+};
+
+/*
+ * Record an error. line 0 means no line applies (a default broke a rule);
+ * key and value may be NULL. Always returns -EINVAL so callers can
+ * `return cfg_fail(...)`.
+ */
+__attribute__((format(printf, 7, 8))) int
+cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
+	 const char *key, const char *value, bool is_default, const char *fmt,
+	 ...);
+/* Check the cross-attribute rules of a loaded, derived scenario. */
+int cfg_check_rules(struct cfg_ctx *c);
+
 /* Derive the values of s->derived from the attributes. */
 void cfg_derive(struct uet_scenario *s);
 

@@ -18,32 +18,6 @@
 #include "uet_time.h"
 #include "uet_units.h"
 
-/* The table holds fewer rows than this; checked when a load starts. */
-#define CFG_ATTRS_MAX 128
-
-/* Where an attribute's value came from: its line and text, if written. */
-struct cfg_src {
-	unsigned int line; /* 1-based; 0 when the default applies */
-	const char *text;  /* scalar as written; owned by the document */
-};
-
-/* Lines of one workload message, for rules checked after every section. */
-struct cfg_msg_src {
-	unsigned int line;
-	unsigned int src_line;
-	unsigned int dst_line;
-};
-
-struct cfg_ctx {
-	const char *name; /* file name used in messages */
-	yaml_document_t *doc;
-	struct uet_scenario *s;
-	struct uet_config_error *err;
-	const struct uet_attr *attrs;
-	size_t n_attrs;
-	struct cfg_src src[CFG_ATTRS_MAX];
-	struct cfg_msg_src *msg_src;
-};
 
 static const char *const sections[] = {"run",    "topology", "nic",
 				       "pds",    "switch",   "records",
@@ -59,13 +33,7 @@ static void copy_str(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
-/*
- * Record an error. line 0 means no line applies (a default broke a rule);
- * key and value may be NULL. Always returns -EINVAL so callers can
- * `return cfg_fail(...)`.
- */
-__attribute__((format(printf, 7, 8))) static int
-cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
+int cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
 	 const char *key, const char *value, bool is_default, const char *fmt,
 	 ...)
 {
@@ -691,166 +659,6 @@ static int load_root(struct cfg_ctx *c)
 	return 0;
 }
 
-/* Index of the row section.name; the table always has it. */
-static size_t row_of(const struct cfg_ctx *c, const char *section,
-		     const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < c->n_attrs; i++)
-		if (strcmp(c->attrs[i].section, section) == 0 &&
-		    strcmp(c->attrs[i].name, name) == 0)
-			return i;
-	return 0;
-}
-
-/* Fail a rule on an attribute: name its line and text, or its default. */
-__attribute__((format(printf, 4, 5))) static int
-fail_attr(struct cfg_ctx *c, const char *section, const char *name,
-	  const char *fmt, ...)
-{
-	size_t i = row_of(c, section, name);
-	const struct uet_attr *a = &c->attrs[i];
-	char key[160], value[CFG_VALUE_LEN], rule[384];
-	va_list ap;
-
-	snprintf(key, sizeof(key), "%s.%s", section, name);
-	if (c->src[i].line != 0)
-		snprintf(value, sizeof(value), "%s", c->src[i].text);
-	else
-		cfg_format_value(a, cfg_field_get(a, c->s), value,
-				 sizeof(value));
-	va_start(ap, fmt);
-	vsnprintf(rule, sizeof(rule), fmt, ap);
-	va_end(ap);
-	return cfg_fail(c, c->src[i].line, 0, key, value,
-			c->src[i].line == 0, "%s", rule);
-}
-
-static bool is_set(const struct cfg_ctx *c, const char *section,
-		   const char *name)
-{
-	return c->src[row_of(c, section, name)].line != 0;
-}
-
-static int check_dscp(struct cfg_ctx *c)
-{
-	static const char *const names[] = {
-		"DscpNoTrim",  "DscpTrimmable", "DscpTrimmableRetransmit",
-		"DscpControl", "DscpTrimmed",   "DscpTrimmedLastHop"};
-	const struct uet_nic_config *n = &c->s->nic;
-	const uint8_t v[] = {n->dscp_no_trim,  n->dscp_trimmable,
-			     n->dscp_trimmable_retransmit,
-			     n->dscp_control, n->dscp_trimmed,
-			     n->dscp_trimmed_last_hop};
-	size_t i, j;
-
-	for (i = 0; i < 6; i++) {
-		for (j = i + 1; j < 6; j++) {
-			size_t blame = j, other = i;
-
-			if (v[i] != v[j])
-				continue;
-			/* Blame the one the file sets, not a default. */
-			if (!is_set(c, "nic", names[j]) &&
-			    is_set(c, "nic", names[i])) {
-				blame = i;
-				other = j;
-			}
-			return fail_attr(c, "nic", names[blame],
-					 "DSCP codepoints must be distinct, "
-					 "and %s is also %u",
-					 names[other], v[i]);
-		}
-	}
-	return 0;
-}
-
-static int check_workload(struct cfg_ctx *c)
-{
-	const struct uet_scenario *s = c->s;
-	uint32_t i;
-
-	for (i = 0; i < s->workload.message_count; i++) {
-		const struct uet_workload_message *m =
-			&s->workload.messages[i];
-		const struct cfg_msg_src *ms = &c->msg_src[i];
-		char key[64], value[24];
-
-		if (m->src >= s->topology.hosts || m->dst >= s->topology.hosts) {
-			bool bad_src = m->src >= s->topology.hosts;
-
-			snprintf(key, sizeof(key), "workload.messages[%u].%s",
-				 i, bad_src ? "src" : "dst");
-			snprintf(value, sizeof(value), "%u",
-				 bad_src ? m->src : m->dst);
-			return cfg_fail(c, bad_src ? ms->src_line : ms->dst_line,
-					0, key, value, false,
-					"host out of range: topology.hosts is "
-					"%u, so hosts are 0 to %u",
-					s->topology.hosts,
-					s->topology.hosts - 1);
-		}
-		if (m->src == m->dst) {
-			snprintf(key, sizeof(key), "workload.messages[%u].dst",
-				 i);
-			snprintf(value, sizeof(value), "%u", m->dst);
-			return cfg_fail(c, ms->dst_line, 0, key, value, false,
-					"dst must differ from src: a host does "
-					"not send to itself");
-		}
-	}
-	return 0;
-}
-
-/* The rules that involve more than one attribute. */
-static int check_rules(struct cfg_ctx *c)
-{
-	const struct uet_scenario *s = c->s;
-	uint64_t wire_bytes = (uint64_t)s->nic.rdma_data_mss_bytes +
-			      UET_CONFIG_WIRE_HEADER_BYTES;
-	uint64_t nominal_bytes = (uint64_t)s->nic.rdma_data_mss_bytes + 88;
-	int rc;
-
-	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
-	    is_set(c, "run", "time_dilation"))
-		return fail_attr(c, "run", "time_dilation",
-				 "applies only with run.clock realtime, and "
-				 "run.clock is lockstep");
-	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->nic.delay_ps == 0)
-		return fail_attr(c, "nic", "Delay",
-				 "must be > 0 with run.clock lockstep: the "
-				 "smallest Delay is the lookahead of every "
-				 "window");
-	if (s->nic.prefetch_buffer_enable &&
-	    s->nic.prefetch_buffer_size_bytes < wire_bytes)
-		return fail_attr(c, "nic", "PrefetchBufferSize",
-				 "with PrefetchBufferEnable true it must hold "
-				 "one full packet on the wire, RdmaDataMSS + "
-				 "106 = %llu bytes",
-				 (unsigned long long)wire_bytes);
-	if (s->nic.egress_pool_size_bytes < wire_bytes)
-		return fail_attr(c, "nic", "EgressPoolSize",
-				 "must hold one full packet on the wire, "
-				 "RdmaDataMSS + 106 = %llu bytes",
-				 (unsigned long long)wire_bytes);
-	if (s->nic.ingress_pool_size_bytes < nominal_bytes)
-		return fail_attr(c, "nic", "IngressPoolSize",
-				 "must hold one full packet at IP size, "
-				 "RdmaDataMSS + 88 = %llu bytes",
-				 (unsigned long long)nominal_bytes);
-	rc = check_dscp(c);
-	if (rc < 0)
-		return rc;
-	if (s->derived.fixed_window_bytes < nominal_bytes)
-		return fail_attr(c, "pds", "FixedWindow",
-				 "the effective window, %llu bytes, must hold "
-				 "one packet at its nominal size, RdmaDataMSS "
-				 "+ 88 = %llu bytes",
-				 (unsigned long long)s->derived.fixed_window_bytes,
-				 (unsigned long long)nominal_bytes);
-	return check_workload(c);
-}
 
 int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 			     const char *yaml, size_t len,
@@ -904,7 +712,7 @@ int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 	rc = load_root(c);
 	if (rc == 0) {
 		cfg_derive(&tmp);
-		rc = check_rules(c);
+		rc = cfg_check_rules(c);
 	}
 	if (rc == 0)
 		*s = tmp;
