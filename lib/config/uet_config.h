@@ -56,90 +56,91 @@ enum uet_cc_kind {
 /** run: how the run is driven. */
 struct uet_run_config {
 	enum uet_clock_mode clock; /**< lockstep or realtime. */
-	uint32_t time_dilation;    /**< Wall ps per virtual ps; realtime only. */
-	uint64_t seed;             /**< Seed of every per-component RNG. */
-	uet_time_t end_ps;         /**< Virtual time limit of the run, ps. */
+	uint32_t time_dilation; /**< Wall ps per virtual ps; realtime only. */
+	uint64_t seed;		/**< Seed of every per-component RNG. */
+	uet_time_t end_ps;	/**< Virtual time limit of the run, ps. */
 	char out[UET_CONFIG_PATH_MAX]; /**< Folder the records go to. */
-	bool progress;             /**< Print progress lines while running. */
+	bool progress; /**< Print progress lines while running. */
 };
 
 /** topology: the fabric. */
 struct uet_topology_config {
 	enum uet_topology_kind kind; /**< Fabric shape. */
-	uint32_t hosts;              /**< Number of NICs, 2..1024. */
-	uint64_t link_rate_bps;      /**< Rack switch downlink rate, bps. */
+	uint32_t hosts;		     /**< Number of NICs, 2..1024. */
+	uint64_t link_rate_bps;	     /**< Rack switch downlink rate, bps. */
 	uet_time_t link_delay_ps;    /**< Switch-side link delay, ps. */
 };
 
 /** nic: ScalaUETNic attributes, the same for every NIC. */
 struct uet_nic_config {
-	uint64_t data_rate_bps;              /**< DataRate, bps. */
-	uet_time_t delay_ps;                 /**< Delay to the rack switch, ps. */
-	uint32_t rdma_data_mss_bytes;        /**< RdmaDataMSS, payload bytes. */
-	uint64_t lane_bps;                   /**< LaneBps, one PCIe lane, bps. */
-	uint32_t lane_count;                 /**< LaneCount, PCIe lanes. */
-	uint32_t pcie_max_payload_bytes;     /**< PcieMaxPayload, TLP bytes. */
-	uint32_t pcie_tlp_overhead_bytes;    /**< PcieTlpOverhead, per TLP. */
-	uint64_t pcie_tx_buffer_size_bytes;  /**< PcieTxBufferSize, bytes. */
-	uint64_t egress_pool_size_bytes;     /**< EgressPoolSize (data class). */
-	uint64_t ingress_pool_size_bytes;    /**< IngressPoolSize, bytes. */
-	bool prefetch_buffer_enable;         /**< PrefetchBufferEnable. */
+	uint64_t data_rate_bps;		  /**< DataRate, bps. */
+	uet_time_t delay_ps;		  /**< Delay to the rack switch, ps. */
+	uint32_t rdma_data_mss_bytes;	  /**< RdmaDataMSS, payload bytes. */
+	uint64_t lane_bps;		  /**< LaneBps, one PCIe lane, bps. */
+	uint32_t lane_count;		  /**< LaneCount, PCIe lanes. */
+	uint32_t pcie_max_payload_bytes;  /**< PcieMaxPayload, TLP bytes. */
+	uint32_t pcie_tlp_overhead_bytes; /**< PcieTlpOverhead, per TLP. */
+	uint64_t pcie_tx_buffer_size_bytes; /**< PcieTxBufferSize, bytes. */
+	uint64_t egress_pool_size_bytes;    /**< EgressPoolSize (data class). */
+	uint64_t ingress_pool_size_bytes;   /**< IngressPoolSize, bytes. */
+	bool prefetch_buffer_enable;	    /**< PrefetchBufferEnable. */
 	uint64_t prefetch_buffer_size_bytes; /**< PrefetchBufferSize, bytes. */
-	bool trimming_enabled;               /**< TrimmingEnabled (marking). */
-	bool pdc_groups_enabled;             /**< PDCGroupsEnabled. */
+	bool trimming_enabled;		     /**< TrimmingEnabled (marking). */
+	bool pdc_groups_enabled;	     /**< PDCGroupsEnabled. */
 	uet_time_t transmit_start_delay_ps;  /**< TransmitStartDelay, ps. */
-	uint8_t dscp_no_trim;                /**< DscpNoTrim codepoint. */
-	uint8_t dscp_trimmable;              /**< DscpTrimmable codepoint. */
+	uint8_t dscp_no_trim;		     /**< DscpNoTrim codepoint. */
+	uint8_t dscp_trimmable;		     /**< DscpTrimmable codepoint. */
 	uint8_t dscp_trimmable_retransmit;   /**< DscpTrimmableRetransmit. */
-	uint8_t dscp_control;                /**< DscpControl codepoint. */
-	uint8_t dscp_trimmed;                /**< DscpTrimmed codepoint. */
-	uint8_t dscp_trimmed_last_hop;       /**< DscpTrimmedLastHop. */
-	bool retransmit_trimmable;           /**< RetransmitTrimmable. */
-	uint16_t udp_dest_port;              /**< UdpDestPort. */
+	uint8_t dscp_control;		     /**< DscpControl codepoint. */
+	uint8_t dscp_trimmed;		     /**< DscpTrimmed codepoint. */
+	uint8_t dscp_trimmed_last_hop;	     /**< DscpTrimmedLastHop. */
+	bool retransmit_trimmable;	     /**< RetransmitTrimmable. */
+	uint16_t udp_dest_port;		     /**< UdpDestPort. */
 };
 
 /** pds: ScalaUETPdsManager attributes. */
 struct uet_pds_config {
-	uint32_t ack_request_every_nth_packet;  /**< AckRequestEveryNthPacket. */
-	bool ack_request_first_packet;          /**< AckRequestFirstPacket. */
-	bool ack_request_last_packet;           /**< AckRequestLastPacket. */
-	uet_time_t initial_retransmit_timeout_ps; /**< InitialRetransmitTimeout. */
+	uint32_t ack_request_every_nth_packet; /**< AckRequestEveryNthPacket. */
+	bool ack_request_first_packet;	       /**< AckRequestFirstPacket. */
+	bool ack_request_last_packet;	       /**< AckRequestLastPacket. */
+	uet_time_t
+		initial_retransmit_timeout_ps; /**< InitialRetransmitTimeout. */
 	uint32_t max_exponential_rto_backoff_count; /**< Doublings cap. */
-	bool fixed_rexmit_time_enable;          /**< FixedRexmitTimeEnable. */
-	uet_time_t fixed_rexmit_timeout_ps;     /**< FixedRexmitTimeout, ps. */
-	uet_time_t initial_base_rtt_ps;         /**< InitialBaseRTT, ps. */
-	enum uet_cc_kind congestion_control;    /**< CongestionControl. */
+	bool fixed_rexmit_time_enable;	     /**< FixedRexmitTimeEnable. */
+	uet_time_t fixed_rexmit_timeout_ps;  /**< FixedRexmitTimeout, ps. */
+	uet_time_t initial_base_rtt_ps;	     /**< InitialBaseRTT, ps. */
+	enum uet_cc_kind congestion_control; /**< CongestionControl. */
 	uint64_t fixed_window_bytes; /**< FixedWindow as set; 0 = derived. */
 };
 
 /** switch: the software switch. */
 struct uet_switch_config {
 	uint64_t queue_limit_bytes; /**< Limit of each egress port queue. */
-	uint32_t drop_rate_ppm;     /**< Random drop probability, ppm. */
+	uint32_t drop_rate_ppm;	    /**< Random drop probability, ppm. */
 };
 
 /** records: which records the run writes. */
 struct uet_records_config {
-	bool enable_transport_stats;          /**< uet-transport-stats. */
+	bool enable_transport_stats;		/**< uet-transport-stats. */
 	uet_time_t nd_stats_report_interval_ps; /**< Stats row period, ps. */
-	bool enable_event_logging;            /**< uet-events. */
-	bool enable_uet_monitor;              /**< uet-monitor. */
-	bool enable_flow_summary;             /**< Flow summary. */
-	bool enable_pcap;                     /**< pcap captures. */
+	bool enable_event_logging;		/**< uet-events. */
+	bool enable_uet_monitor;		/**< uet-monitor. */
+	bool enable_flow_summary;		/**< Flow summary. */
+	bool enable_pcap;			/**< pcap captures. */
 };
 
 /** One message of workload.messages. */
 struct uet_workload_message {
-	uint32_t src;       /**< Sending host index, < topology.hosts. */
-	uint32_t dst;       /**< Receiving host index, != src. */
+	uint32_t src;	     /**< Sending host index, < topology.hosts. */
+	uint32_t dst;	     /**< Receiving host index, != src. */
 	uint64_t size_bytes; /**< Message size; 0 is one empty packet. */
-	uet_time_t at_ps;   /**< Virtual time the host posts it, ps. */
+	uet_time_t at_ps;    /**< Virtual time the host posts it, ps. */
 };
 
 /** workload: what the hosts send. */
 struct uet_workload_config {
 	struct uet_workload_message *messages; /**< Owned; see _free(). */
-	uint32_t message_count;                /**< Entries in messages. */
+	uint32_t message_count;		       /**< Entries in messages. */
 };
 
 /** Values computed from the attributes after loading. */
@@ -167,40 +168,40 @@ struct uet_scenario {
 struct uet_config_error {
 	unsigned int line;   /**< 1-based line, 0 when no line applies. */
 	unsigned int column; /**< 1-based column, 0 when not known. */
-	char key[96];        /**< Key path, e.g. "nic.Delay"; may be empty. */
+	char key[96];	     /**< Key path, e.g. "nic.Delay"; may be empty. */
 	char value[128];     /**< The value as written; may be empty. */
-	char rule[384];      /**< The rule that was broken. */
+	char rule[384];	     /**< The rule that was broken. */
 	char message[768];   /**< "file:line: key = value: rule". */
 };
 
 /** Type of an attribute's value. */
 enum uet_attr_type {
 	UET_ATTR_DURATION, /**< "500ns": stored in ps. */
-	UET_ATTR_RATE,     /**< "400Gbps": stored in bps. */
-	UET_ATTR_SIZE,     /**< "4KiB" or "4096": stored in bytes. */
-	UET_ATTR_BOOL,     /**< true or false. */
-	UET_ATTR_UINT,     /**< A plain unsigned integer. */
-	UET_ATTR_PPM,      /**< "0.01" or "1%": stored in parts per million. */
-	UET_ATTR_ENUM,     /**< One of a list of names. */
+	UET_ATTR_RATE,	   /**< "400Gbps": stored in bps. */
+	UET_ATTR_SIZE,	   /**< "4KiB" or "4096": stored in bytes. */
+	UET_ATTR_BOOL,	   /**< true or false. */
+	UET_ATTR_UINT,	   /**< A plain unsigned integer. */
+	UET_ATTR_PPM,	   /**< "0.01" or "1%": stored in parts per million. */
+	UET_ATTR_ENUM,	   /**< One of a list of names. */
 	UET_ATTR_STRING,   /**< Any text. */
-	UET_ATTR_PATH,     /**< A file system path. */
+	UET_ATTR_PATH,	   /**< A file system path. */
 };
 
 /** One row of the attribute table. */
 struct uet_attr {
-	const char *section;  /**< "run", "nic", "workload.messages", ... */
-	const char *name;     /**< Key in the section, the page's spelling. */
+	const char *section; /**< "run", "nic", "workload.messages", ... */
+	const char *name;    /**< Key in the section, the page's spelling. */
 	enum uet_attr_type type;
-	const char *def;      /**< Default as written in YAML; NULL: required. */
-	uint64_t min;         /**< Smallest value, in the stored unit. */
-	uint64_t max;         /**< Largest value, in the stored unit. */
-	const char *unit;     /**< Stored unit: "ps", "bps", "bytes", "ppm". */
-	const char *meaning;  /**< One line: what it does. */
-	const char *why;      /**< One line: why this default. */
+	const char *def;     /**< Default as written in YAML; NULL: required. */
+	uint64_t min;	     /**< Smallest value, in the stored unit. */
+	uint64_t max;	     /**< Largest value, in the stored unit. */
+	const char *unit;    /**< Stored unit: "ps", "bps", "bytes", "ppm". */
+	const char *meaning; /**< One line: what it does. */
+	const char *why;     /**< One line: why this default. */
 	const char *const *enum_names; /**< NULL-terminated; enum only. */
-	unsigned int enum_supported; /**< Names before this index load. */
-	size_t offset;        /**< Offset of the field in its struct. */
-	size_t width;         /**< sizeof the field. */
+	unsigned int enum_supported;   /**< Names before this index load. */
+	size_t offset; /**< Offset of the field in its struct. */
+	size_t width;  /**< sizeof the field. */
 };
 
 /**

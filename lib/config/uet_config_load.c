@@ -18,10 +18,8 @@
 #include "uet_time.h"
 #include "uet_units.h"
 
-
-static const char *const sections[] = {"run",    "topology", "nic",
-				       "pds",    "switch",   "records",
-				       "workload"};
+static const char *const sections[] = {"run",	 "topology", "nic",	"pds",
+				       "switch", "records",  "workload"};
 #define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
 
 static const char *const workload_keys[] = {"messages", "chakra", "matrix",
@@ -34,8 +32,8 @@ static void copy_str(char *dst, size_t len, const char *src)
 }
 
 int cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
-	 const char *key, const char *value, bool is_default, const char *fmt,
-	 ...)
+	     const char *key, const char *value, bool is_default,
+	     const char *fmt, ...)
 {
 	struct uet_config_error *e = c->err;
 	char where[300];
@@ -134,8 +132,7 @@ static unsigned int edit_distance(const char *a, const char *b)
 }
 
 /* Closest of names to key within 2 edits (or 3 for long names), or NULL. */
-static const char *closest(const char *key, const char *const *names,
-			   size_t n)
+static const char *closest(const char *key, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	unsigned int best_d = 99;
@@ -223,8 +220,8 @@ static void enum_list(const struct uet_attr *a, unsigned int n, char *buf,
 
 	buf[0] = '\0';
 	for (i = 0; i < n && a->enum_names[i] != NULL; i++) {
-		int w = snprintf(buf + used, len - used, "%s%s",
-				 i ? ", " : "", a->enum_names[i]);
+		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 a->enum_names[i]);
 		if (w < 0 || (size_t)w >= len - used)
 			break;
 		used += (size_t)w;
@@ -348,11 +345,10 @@ static int parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 
 /* Walk a mapping's pairs as (key node, value node). */
 #define FOR_PAIRS(doc, map, p)                                                 \
-	for (p = (map)->data.mapping.pairs.start;                             \
+	for (p = (map)->data.mapping.pairs.start;                              \
 	     p < (map)->data.mapping.pairs.top; p++)
 
-static int check_key(struct cfg_ctx *c, const yaml_node_t *k,
-		     const char *where)
+static int check_key(struct cfg_ctx *c, const yaml_node_t *k, const char *where)
 {
 	if (k->type != YAML_SCALAR_NODE)
 		return cfg_fail(c, node_line(k), 0, where, NULL, false,
@@ -529,8 +525,8 @@ static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
 	n = (size_t)(seq->data.sequence.items.top -
 		     seq->data.sequence.items.start);
 	if (n > UET_CONFIG_MESSAGES_MAX)
-		return cfg_fail(c, node_line(seq), 0, "workload.messages",
-				NULL, false, "too many messages: at most %u",
+		return cfg_fail(c, node_line(seq), 0, "workload.messages", NULL,
+				false, "too many messages: at most %u",
 				UET_CONFIG_MESSAGES_MAX);
 	if (n == 0)
 		return 0;
@@ -659,7 +655,6 @@ static int load_root(struct cfg_ctx *c)
 	return 0;
 }
 
-
 int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 			     const char *yaml, size_t len,
 			     struct uet_config_error *err)
@@ -690,8 +685,7 @@ int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 		free(c);
 		return -ENOMEM;
 	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml,
-				     len);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		rc = cfg_fail(c, (unsigned int)parser.problem_mark.line + 1,
 			      (unsigned int)parser.problem_mark.column + 1,

@@ -179,9 +179,9 @@ void cfg_derive(struct uet_scenario *s)
 	} else {
 		bdp_bytes = uet_bytes_in_duration(s->pds.initial_base_rtt_ps,
 						  s->nic.data_rate_bps);
-		s->derived.fixed_window_bytes =
-			bdp_bytes > UINT64_MAX / 3 ? UINT64_MAX
-						   : bdp_bytes * 3 / 2;
+		s->derived.fixed_window_bytes = bdp_bytes > UINT64_MAX / 3
+							? UINT64_MAX
+							: bdp_bytes * 3 / 2;
 	}
 	/* Every NIC has the same Delay for now, so it is the smallest. */
 	s->derived.lookahead_ps = s->nic.delay_ps;
@@ -201,8 +201,7 @@ int uet_scenario_defaults(struct uet_scenario *s)
 		if (strcmp(a->section, "workload.messages") == 0)
 			continue;
 		if (a->type == UET_ATTR_PATH || a->type == UET_ATTR_STRING) {
-			snprintf((char *)s + a->offset, a->width, "%s",
-				 a->def);
+			snprintf((char *)s + a->offset, a->width, "%s", a->def);
 			continue;
 		}
 		if (parse_default(a, &v) == 0)

@@ -25,9 +25,10 @@ static size_t row_of(const struct cfg_ctx *c, const char *section,
 }
 
 /* Fail a rule on an attribute: name its line and text, or its default. */
-__attribute__((format(printf, 4, 5))) static int
-fail_attr(struct cfg_ctx *c, const char *section, const char *name,
-	  const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int fail_attr(struct cfg_ctx *c,
+							   const char *section,
+							   const char *name,
+							   const char *fmt, ...)
 {
 	size_t i = row_of(c, section, name);
 	const struct uet_attr *a = &c->attrs[i];
@@ -43,8 +44,8 @@ fail_attr(struct cfg_ctx *c, const char *section, const char *name,
 	va_start(ap, fmt);
 	vsnprintf(rule, sizeof(rule), fmt, ap);
 	va_end(ap);
-	return cfg_fail(c, c->src[i].line, 0, key, value,
-			c->src[i].line == 0, "%s", rule);
+	return cfg_fail(c, c->src[i].line, 0, key, value, c->src[i].line == 0,
+			"%s", rule);
 }
 
 static bool is_set(const struct cfg_ctx *c, const char *section,
@@ -57,11 +58,13 @@ static int check_dscp(struct cfg_ctx *c)
 {
 	static const char *const names[] = {
 		"DscpNoTrim",  "DscpTrimmable", "DscpTrimmableRetransmit",
-		"DscpControl", "DscpTrimmed",   "DscpTrimmedLastHop"};
+		"DscpControl", "DscpTrimmed",	"DscpTrimmedLastHop"};
 	const struct uet_nic_config *n = &c->s->nic;
-	const uint8_t v[] = {n->dscp_no_trim,  n->dscp_trimmable,
+	const uint8_t v[] = {n->dscp_no_trim,
+			     n->dscp_trimmable,
 			     n->dscp_trimmable_retransmit,
-			     n->dscp_control, n->dscp_trimmed,
+			     n->dscp_control,
+			     n->dscp_trimmed,
 			     n->dscp_trimmed_last_hop};
 	size_t i, j;
 
@@ -92,24 +95,24 @@ static int check_workload(struct cfg_ctx *c)
 	uint32_t i;
 
 	for (i = 0; i < s->workload.message_count; i++) {
-		const struct uet_workload_message *m =
-			&s->workload.messages[i];
+		const struct uet_workload_message *m = &s->workload.messages[i];
 		const struct cfg_msg_src *ms = &c->msg_src[i];
 		char key[64], value[24];
 
-		if (m->src >= s->topology.hosts || m->dst >= s->topology.hosts) {
+		if (m->src >= s->topology.hosts ||
+		    m->dst >= s->topology.hosts) {
 			bool bad_src = m->src >= s->topology.hosts;
 
 			snprintf(key, sizeof(key), "workload.messages[%u].%s",
 				 i, bad_src ? "src" : "dst");
 			snprintf(value, sizeof(value), "%u",
 				 bad_src ? m->src : m->dst);
-			return cfg_fail(c, bad_src ? ms->src_line : ms->dst_line,
-					0, key, value, false,
-					"host out of range: topology.hosts is "
-					"%u, so hosts are 0 to %u",
-					s->topology.hosts,
-					s->topology.hosts - 1);
+			return cfg_fail(
+				c, bad_src ? ms->src_line : ms->dst_line, 0,
+				key, value, false,
+				"host out of range: topology.hosts is "
+				"%u, so hosts are 0 to %u",
+				s->topology.hosts, s->topology.hosts - 1);
 		}
 		if (m->src == m->dst) {
 			snprintf(key, sizeof(key), "workload.messages[%u].dst",
@@ -163,11 +166,12 @@ int cfg_check_rules(struct cfg_ctx *c)
 	if (rc < 0)
 		return rc;
 	if (s->derived.fixed_window_bytes < nominal_bytes)
-		return fail_attr(c, "pds", "FixedWindow",
-				 "the effective window, %llu bytes, must hold "
-				 "one packet at its nominal size, RdmaDataMSS "
-				 "+ 88 = %llu bytes",
-				 (unsigned long long)s->derived.fixed_window_bytes,
-				 (unsigned long long)nominal_bytes);
+		return fail_attr(
+			c, "pds", "FixedWindow",
+			"the effective window, %llu bytes, must hold "
+			"one packet at its nominal size, RdmaDataMSS "
+			"+ 88 = %llu bytes",
+			(unsigned long long)s->derived.fixed_window_bytes,
+			(unsigned long long)nominal_bytes);
 	return check_workload(c);
 }

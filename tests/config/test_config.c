@@ -29,7 +29,7 @@ static int load(struct uet_scenario *s, const char *yaml,
  * Load yaml, expect -EINVAL, and check the line, the key, the value and a
  * piece of the rule, both in the fields and in the printed message.
  */
-#define expect_reject(yaml, line_, key_, value_, rule_)                       \
+#define expect_reject(yaml, line_, key_, value_, rule_)                        \
 	do {                                                                   \
 		struct uet_scenario s_;                                        \
 		struct uet_config_error e_;                                    \
@@ -118,8 +118,9 @@ START_TEST(test_fixed_window_derived_from_rate_and_base_rtt)
 	uet_scenario_defaults(&s);
 	ck_assert_uint_eq(s.derived.fixed_window_bytes, 300000);
 	ck_assert_uint_eq(s.derived.lookahead_ps, 500 * PS_PER_NS);
-	ck_assert_int_eq(load(&s, "nic: {DataRate: 100Gbps, Delay: 1.2us}\n"
-				  "pds: {InitialBaseRTT: 8us}\n",
+	ck_assert_int_eq(load(&s,
+			      "nic: {DataRate: 100Gbps, Delay: 1.2us}\n"
+			      "pds: {InitialBaseRTT: 8us}\n",
 			      &e),
 			 0);
 	ck_assert_uint_eq(s.derived.fixed_window_bytes, 150000);
@@ -365,8 +366,8 @@ START_TEST(test_out_of_range)
 {
 	expect_reject("topology: {hosts: 1}\n", 1, "topology.hosts", "1",
 		      "out of range: must be between 2 and 1024");
-	expect_reject("topology: {hosts: 1025}\n", 1, "topology.hosts",
-		      "1025", "out of range: must be between 2 and 1024");
+	expect_reject("topology: {hosts: 1025}\n", 1, "topology.hosts", "1025",
+		      "out of range: must be between 2 and 1024");
 	expect_reject("nic: {LaneCount: 33}\n", 1, "nic.LaneCount", "33",
 		      "must be between 1 and 32");
 	expect_reject("nic: {RdmaDataMSS: 9000}\n", 1, "nic.RdmaDataMSS",
@@ -390,7 +391,8 @@ END_TEST
 START_TEST(test_duplicate_key)
 {
 	expect_reject("nic:\n  DataRate: 400Gbps\n  DataRate: 200Gbps\n", 3,
-		      "nic.DataRate", "", "duplicate key: already set at line 2");
+		      "nic.DataRate", "",
+		      "duplicate key: already set at line 2");
 	expect_reject("nic: {Delay: 1us}\nrun: {}\nnic: {}\n", 3, "nic", "",
 		      "duplicate section: already at line 1");
 	expect_reject("workload:\n  messages:\n"
@@ -421,8 +423,7 @@ START_TEST(test_prefetch_buffer_holds_one_packet)
 			      "PrefetchBufferSize: 4202}\n",
 			      &e),
 			 0);
-	ck_assert_int_eq(load(&s, "nic: {PrefetchBufferSize: 4KiB}\n", &e),
-			 0);
+	ck_assert_int_eq(load(&s, "nic: {PrefetchBufferSize: 4KiB}\n", &e), 0);
 	/* A larger MSS breaks the default size's promise the same way. */
 	expect_reject("nic: {PrefetchBufferEnable: true, RdmaDataMSS: 8000,"
 		      " PrefetchBufferSize: 8105}\n",
@@ -438,10 +439,8 @@ START_TEST(test_delay_positive_in_lockstep)
 
 	expect_reject("nic:\n  Delay: 0ns\n", 2, "nic.Delay", "0ns",
 		      "must be > 0 with run.clock lockstep");
-	ck_assert_int_eq(load(&s,
-			      "run: {clock: realtime}\nnic: {Delay: 0}\n",
-			      &e),
-			 0);
+	ck_assert_int_eq(
+		load(&s, "run: {clock: realtime}\nnic: {Delay: 0}\n", &e), 0);
 	ck_assert_uint_eq(s.nic.delay_ps, 0);
 }
 END_TEST
@@ -452,8 +451,7 @@ START_TEST(test_dscp_codepoints_distinct)
 		      "DSCP codepoints must be distinct, and DscpControl is "
 		      "also 8");
 	expect_reject("nic:\n  DscpNoTrim: 5\n  DscpTrimmable: 5\n", 3,
-		      "nic.DscpTrimmable", "5",
-		      "and DscpNoTrim is also 5");
+		      "nic.DscpTrimmable", "5", "and DscpNoTrim is also 5");
 }
 END_TEST
 
@@ -512,9 +510,8 @@ START_TEST(test_time_dilation_only_with_realtime)
 
 	expect_reject("run:\n  time_dilation: 10\n", 2, "run.time_dilation",
 		      "10", "applies only with run.clock realtime");
-	ck_assert_int_eq(load(&s, "run: {clock: realtime, time_dilation: 10}\n",
-			      &e),
-			 0);
+	ck_assert_int_eq(
+		load(&s, "run: {clock: realtime, time_dilation: 10}\n", &e), 0);
 	ck_assert_uint_eq(s.run.time_dilation, 10);
 }
 END_TEST
@@ -522,8 +519,9 @@ END_TEST
 START_TEST(test_not_supported_yet)
 {
 	expect_reject("topology: {kind: leaf-spine}\n", 1, "topology.kind",
-		      "leaf-spine", "not supported yet; supported: "
-				    "single-switch");
+		      "leaf-spine",
+		      "not supported yet; supported: "
+		      "single-switch");
 	expect_reject("topology: {kind: fat-tree}\n", 1, "topology.kind",
 		      "fat-tree", "not supported yet");
 	expect_reject("pds: {CongestionControl: nscc}\n", 1,
@@ -537,8 +535,9 @@ END_TEST
 START_TEST(test_pools_hold_one_packet)
 {
 	expect_reject("nic: {EgressPoolSize: 4201}\n", 1, "nic.EgressPoolSize",
-		      "4201", "must hold one full packet on the wire, "
-			      "RdmaDataMSS + 106 = 4202 bytes");
+		      "4201",
+		      "must hold one full packet on the wire, "
+		      "RdmaDataMSS + 106 = 4202 bytes");
 	expect_reject("nic: {IngressPoolSize: 4KiB}\n", 1,
 		      "nic.IngressPoolSize", "4KiB",
 		      "RdmaDataMSS + 88 = 4184 bytes");
@@ -553,8 +552,9 @@ START_TEST(test_rule_on_default_value)
 	struct uet_scenario s;
 	struct uet_config_error e;
 
-	ck_assert_int_eq(load(&s, "pds: {InitialBaseRTT: 1ns}\n"
-				  "nic: {DataRate: 1Gbps}\n",
+	ck_assert_int_eq(load(&s,
+			      "pds: {InitialBaseRTT: 1ns}\n"
+			      "nic: {DataRate: 1Gbps}\n",
 			      &e),
 			 -EINVAL);
 	ck_assert_uint_eq(e.line, 0);
@@ -742,8 +742,7 @@ START_TEST(test_doc_has_every_table_row)
 	FILE *f;
 	long sz;
 
-	snprintf(path, sizeof(path), "%s/docs/configuration.md",
-		 source_root());
+	snprintf(path, sizeof(path), "%s/docs/configuration.md", source_root());
 	f = fopen(path, "rb");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
 	fseek(f, 0, SEEK_END);
