@@ -2,9 +2,8 @@
 /* The ACK-request rule: which data packets of a PDC carry the AR flag. */
 #include "uet_pds.h"
 
-bool
-uet_pds_ack_request(const struct uet_pds_params *params, uint64_t packet_count,
-		    bool last_of_message)
+bool uet_pds_ack_request(const struct uet_pds_params *params,
+			 uint64_t packet_count, bool last_of_message)
 {
 	uint64_t n = params->ack_request_every_nth;
 

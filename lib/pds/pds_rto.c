@@ -4,8 +4,7 @@
 
 #include "uet_pds.h"
 
-int
-uet_pds_params_check(const struct uet_pds_params *params)
+int uet_pds_params_check(const struct uet_pds_params *params)
 {
 	if (params->ack_request_every_nth == 0)
 		return -EINVAL;
@@ -18,8 +17,8 @@ uet_pds_params_check(const struct uet_pds_params *params)
 	return 0;
 }
 
-uet_time_t
-uet_pds_rto_ps(const struct uet_pds_params *params, uint32_t transmit_count)
+uet_time_t uet_pds_rto_ps(const struct uet_pds_params *params,
+			  uint32_t transmit_count)
 {
 	uet_time_t t0 = params->initial_rto_ps;
 	uint32_t doublings;
@@ -41,8 +40,7 @@ uet_pds_rto_ps(const struct uet_pds_params *params, uint32_t transmit_count)
 	return t0 << doublings;
 }
 
-uint16_t
-uet_pds_service_time_steps(uet_time_t hold_ps)
+uint16_t uet_pds_service_time_steps(uet_time_t hold_ps)
 {
 	uint64_t steps = hold_ps / UET_PDS_SERVICE_TIME_STEP_PS;
 
@@ -50,8 +48,7 @@ uet_pds_service_time_steps(uet_time_t hold_ps)
 	return steps > UINT16_MAX ? UINT16_MAX : (uint16_t)steps;
 }
 
-uet_time_t
-uet_pds_service_time_ps(uint16_t steps)
+uet_time_t uet_pds_service_time_ps(uint16_t steps)
 {
 	return (uet_time_t)steps * UET_PDS_SERVICE_TIME_STEP_PS;
 }

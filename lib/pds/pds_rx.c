@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Receiving side of a PDC: order tracking, duplicates, ACK and SACK contents. */
+/* Receiving side of a PDC: order, duplicates, ACK and SACK contents. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "uet_pds.h"
 
-static uint32_t
-rx_round_capacity(uint32_t capacity_psns)
+static uint32_t rx_round_capacity(uint32_t capacity_psns)
 {
 	uint32_t cap = UET_PDS_SACK_BITS;
 
@@ -16,33 +15,30 @@ rx_round_capacity(uint32_t capacity_psns)
 	return cap;
 }
 
-static inline bool
-rx_bit_test(const uint64_t *bits, uint32_t mask, uint32_t psn)
+static inline bool rx_bit_test(const uint64_t *bits, uint32_t mask,
+			       uint32_t psn)
 {
 	uint32_t i = psn & mask;
 
 	return (bits[i / 64] >> (i % 64)) & 1u;
 }
 
-static inline void
-rx_bit_set(uint64_t *bits, uint32_t mask, uint32_t psn)
+static inline void rx_bit_set(uint64_t *bits, uint32_t mask, uint32_t psn)
 {
 	uint32_t i = psn & mask;
 
 	bits[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
-static inline void
-rx_bit_clear(uint64_t *bits, uint32_t mask, uint32_t psn)
+static inline void rx_bit_clear(uint64_t *bits, uint32_t mask, uint32_t psn)
 {
 	uint32_t i = psn & mask;
 
 	bits[i / 64] &= ~(UINT64_C(1) << (i % 64));
 }
 
-int
-uet_pds_rx_init(struct uet_pds_rx *rx, uint32_t start_psn,
-		uint32_t capacity_psns)
+int uet_pds_rx_init(struct uet_pds_rx *rx, uint32_t start_psn,
+		    uint32_t capacity_psns)
 {
 	uint32_t cap = rx_round_capacity(capacity_psns);
 
@@ -57,8 +53,7 @@ uet_pds_rx_init(struct uet_pds_rx *rx, uint32_t start_psn,
 	return 0;
 }
 
-void
-uet_pds_rx_fini(struct uet_pds_rx *rx)
+void uet_pds_rx_fini(struct uet_pds_rx *rx)
 {
 	free(rx->received_bits);
 	rx->received_bits = NULL;
@@ -70,8 +65,7 @@ uet_pds_rx_fini(struct uet_pds_rx *rx)
  * the capacity, so the recorded span moves to its new slots. Rare: the
  * capacity only grows, by doubling, up to UET_PDS_RX_WINDOW_PSNS.
  */
-static int
-rx_grow(struct uet_pds_rx *rx, uint32_t offset)
+static int rx_grow(struct uet_pds_rx *rx, uint32_t offset)
 {
 	uint32_t old_mask = rx->capacity_psns - 1;
 	uint32_t cap = rx->capacity_psns;
@@ -95,8 +89,7 @@ rx_grow(struct uet_pds_rx *rx, uint32_t offset)
 	return 0;
 }
 
-int
-uet_pds_rx_receive(struct uet_pds_rx *rx, uint32_t psn)
+int uet_pds_rx_receive(struct uet_pds_rx *rx, uint32_t psn)
 {
 	uint32_t mask = rx->capacity_psns - 1;
 	uint32_t offset;
@@ -143,8 +136,7 @@ uet_pds_rx_receive(struct uet_pds_rx *rx, uint32_t psn)
 }
 
 /* Bitmap of the 64 PSNs from base; base is at or beyond next expected. */
-static uint64_t
-rx_sack_bitmap(const struct uet_pds_rx *rx, uint32_t base)
+static uint64_t rx_sack_bitmap(const struct uet_pds_rx *rx, uint32_t base)
 {
 	uint32_t mask = rx->capacity_psns - 1;
 	uint32_t offset = base - rx->next_expected_psn;
@@ -160,8 +152,7 @@ rx_sack_bitmap(const struct uet_pds_rx *rx, uint32_t base)
 	return bitmap;
 }
 
-void
-uet_pds_rx_ack(struct uet_pds_rx *rx, struct uet_pds_ack_info *ack)
+void uet_pds_rx_ack(struct uet_pds_rx *rx, struct uet_pds_ack_info *ack)
 {
 	uint32_t cack = uet_pds_rx_cack_psn(rx);
 	uint32_t base = rx->next_expected_psn;
@@ -195,14 +186,12 @@ uet_pds_rx_ack(struct uet_pds_rx *rx, struct uet_pds_ack_info *ack)
 	rx->stats.acks++;
 }
 
-bool
-uet_pds_rx_no_gap_through(const struct uet_pds_rx *rx, uint32_t psn)
+bool uet_pds_rx_no_gap_through(const struct uet_pds_rx *rx, uint32_t psn)
 {
 	return psn - rx->start_psn < rx->next_expected_psn - rx->start_psn;
 }
 
-bool
-uet_pds_rx_has(const struct uet_pds_rx *rx, uint32_t psn)
+bool uet_pds_rx_has(const struct uet_pds_rx *rx, uint32_t psn)
 {
 	uint32_t offset;
 

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Sending side of a PDC: outstanding packets, ACK, NACK, timeout, retransmit. */
+/* Sending side of a PDC: outstanding packets, ACK, NACK, timeout. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "uet_pds.h"
 
-static uint32_t
-tx_round_capacity(uint32_t capacity_packets)
+static uint32_t tx_round_capacity(uint32_t capacity_packets)
 {
 	uint32_t cap = 64;
 
@@ -16,9 +15,8 @@ tx_round_capacity(uint32_t capacity_packets)
 	return cap;
 }
 
-int
-uet_pds_tx_init(struct uet_pds_tx *tx, const struct uet_pds_params *params,
-		uint32_t start_psn, uint32_t capacity_packets)
+int uet_pds_tx_init(struct uet_pds_tx *tx, const struct uet_pds_params *params,
+		    uint32_t start_psn, uint32_t capacity_packets)
 {
 	uint32_t cap = tx_round_capacity(capacity_packets);
 
@@ -39,8 +37,7 @@ uet_pds_tx_init(struct uet_pds_tx *tx, const struct uet_pds_params *params,
 	return 0;
 }
 
-void
-uet_pds_tx_fini(struct uet_pds_tx *tx)
+void uet_pds_tx_fini(struct uet_pds_tx *tx)
 {
 	free(tx->packets);
 	free(tx->retransmit_fifo);
@@ -52,23 +49,22 @@ uet_pds_tx_fini(struct uet_pds_tx *tx)
 }
 
 /* Record of psn, or NULL if psn is not in [base_psn, next_psn). */
-static struct uet_pds_tx_packet *
-tx_lookup(const struct uet_pds_tx *tx, uint32_t psn)
+static struct uet_pds_tx_packet *tx_lookup(const struct uet_pds_tx *tx,
+					   uint32_t psn)
 {
 	if (psn - tx->base_psn >= tx->next_psn - tx->base_psn)
 		return NULL;
 	return &tx->packets[psn & (tx->capacity - 1)];
 }
 
-const struct uet_pds_tx_packet *
-uet_pds_tx_packet(const struct uet_pds_tx *tx, uint32_t psn)
+const struct uet_pds_tx_packet *uet_pds_tx_packet(const struct uet_pds_tx *tx,
+						  uint32_t psn)
 {
 	return tx_lookup(tx, psn);
 }
 
-int
-uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
-			    uint64_t timer_handle)
+int uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
+				uint64_t timer_handle)
 {
 	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
 
@@ -80,8 +76,7 @@ uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
 
 /* Records are indexed by psn modulo the capacity: move the window's records
  * to their slots in an array twice as large. Rare and amortised. */
-static int
-tx_grow(struct uet_pds_tx *tx)
+static int tx_grow(struct uet_pds_tx *tx)
 {
 	uint32_t cap = tx->capacity * 2;
 	uint32_t n = tx->next_psn - tx->base_psn;
@@ -103,9 +98,8 @@ tx_grow(struct uet_pds_tx *tx)
 	return 0;
 }
 
-int
-uet_pds_tx_take_psn(struct uet_pds_tx *tx, const struct uet_pds_tx_segment *seg,
-		    uint32_t *psn)
+int uet_pds_tx_take_psn(struct uet_pds_tx *tx,
+			const struct uet_pds_tx_segment *seg, uint32_t *psn)
 {
 	struct uet_pds_tx_packet *pkt;
 	int ret;
@@ -120,7 +114,8 @@ uet_pds_tx_take_psn(struct uet_pds_tx *tx, const struct uet_pds_tx_segment *seg,
 	pkt = &tx->packets[tx->next_psn & (tx->capacity - 1)];
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->payload_bytes = seg->payload_bytes;
-	pkt->nominal_bytes = seg->payload_bytes + UET_PDS_NOMINAL_OVERHEAD_BYTES;
+	pkt->nominal_bytes =
+		seg->payload_bytes + UET_PDS_NOMINAL_OVERHEAD_BYTES;
 	pkt->msg_offset_bytes = seg->msg_offset_bytes;
 	pkt->msg_tag = seg->msg_tag;
 	pkt->last_of_message = seg->last_of_message;
@@ -132,8 +127,8 @@ uet_pds_tx_take_psn(struct uet_pds_tx *tx, const struct uet_pds_tx_segment *seg,
 
 /* In-flight bytes never go negative: an underflow is a bug somewhere, so it
  * is counted for the records rather than asserted on. */
-static uint64_t
-tx_leave_in_flight(struct uet_pds_tx *tx, struct uet_pds_tx_packet *pkt)
+static uint64_t tx_leave_in_flight(struct uet_pds_tx *tx,
+				   struct uet_pds_tx_packet *pkt)
 {
 	uint64_t bytes = pkt->nominal_bytes;
 
@@ -147,8 +142,7 @@ tx_leave_in_flight(struct uet_pds_tx *tx, struct uet_pds_tx_packet *pkt)
 
 /* Drop FIFO entries whose packet is no longer waiting: an ACK can retire a
  * packet a timeout had queued, and its entry is left behind until here. */
-static void
-tx_fifo_skip_stale(struct uet_pds_tx *tx)
+static void tx_fifo_skip_stale(struct uet_pds_tx *tx)
 {
 	while (tx->fifo_count > 0) {
 		uint32_t psn = tx->retransmit_fifo[tx->fifo_head];
@@ -161,8 +155,7 @@ tx_fifo_skip_stale(struct uet_pds_tx *tx)
 	}
 }
 
-static int
-tx_fifo_push(struct uet_pds_tx *tx, uint32_t psn)
+static int tx_fifo_push(struct uet_pds_tx *tx, uint32_t psn)
 {
 	if (tx->fifo_count == tx->fifo_capacity) {
 		uint32_t cap = tx->fifo_capacity * 2;
@@ -185,8 +178,7 @@ tx_fifo_push(struct uet_pds_tx *tx, uint32_t psn)
 	return 0;
 }
 
-int
-uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn)
+int uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn)
 {
 	tx_fifo_skip_stale(tx);
 	if (tx->fifo_count == 0)
@@ -195,9 +187,8 @@ uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn)
 	return 0;
 }
 
-int
-uet_pds_tx_transmit(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy,
-		    uet_time_t now_ps, bool *ack_request)
+int uet_pds_tx_transmit(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy,
+			uet_time_t now_ps, bool *ack_request)
 {
 	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
 
@@ -229,8 +220,7 @@ uet_pds_tx_transmit(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy,
 	return 0;
 }
 
-int
-uet_pds_tx_sent(struct uet_pds_tx *tx, uint32_t psn, uet_time_t now_ps)
+int uet_pds_tx_sent(struct uet_pds_tx *tx, uint32_t psn, uet_time_t now_ps)
 {
 	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
 
@@ -241,10 +231,10 @@ uet_pds_tx_sent(struct uet_pds_tx *tx, uint32_t psn, uet_time_t now_ps)
 }
 
 /* Retire one sent packet (in flight or waiting for retransmission). */
-static void
-tx_retire(struct uet_pds_tx *tx, uint32_t psn, struct uet_pds_tx_packet *pkt,
-	  uet_pds_tx_retire_fn retire, void *ctx,
-	  struct uet_pds_tx_ack_result *res)
+static void tx_retire(struct uet_pds_tx *tx, uint32_t psn,
+		      struct uet_pds_tx_packet *pkt,
+		      uet_pds_tx_retire_fn retire, void *ctx,
+		      struct uet_pds_tx_ack_result *res)
 {
 	bool rtt_valid = pkt->transmit_count == 1;
 
@@ -261,8 +251,8 @@ tx_retire(struct uet_pds_tx *tx, uint32_t psn, struct uet_pds_tx_packet *pkt,
 }
 
 /* Whether an ACK may retire this record. */
-static bool
-tx_retirable(struct uet_pds_tx *tx, const struct uet_pds_tx_packet *pkt)
+static bool tx_retirable(struct uet_pds_tx *tx,
+			 const struct uet_pds_tx_packet *pkt)
 {
 	if (pkt->state == UET_PDS_TX_IN_FLIGHT ||
 	    pkt->state == UET_PDS_TX_QUEUED_RETRANSMIT)
@@ -272,10 +262,9 @@ tx_retirable(struct uet_pds_tx *tx, const struct uet_pds_tx_packet *pkt)
 	return false;
 }
 
-int
-uet_pds_tx_ack(struct uet_pds_tx *tx, const struct uet_pds_ack_info *ack,
-	       uet_pds_tx_retire_fn retire, void *ctx,
-	       struct uet_pds_tx_ack_result *result)
+int uet_pds_tx_ack(struct uet_pds_tx *tx, const struct uet_pds_ack_info *ack,
+		   uet_pds_tx_retire_fn retire, void *ctx,
+		   struct uet_pds_tx_ack_result *result)
 {
 	struct uet_pds_tx_ack_result res = {0};
 	uint32_t window = tx->next_psn - tx->base_psn;
@@ -334,9 +323,8 @@ uet_pds_tx_ack(struct uet_pds_tx *tx, const struct uet_pds_ack_info *ack,
 }
 
 /* A NACK or an expiry for an in-flight packet: out of flight, queued. */
-static int
-tx_queue_retransmit(struct uet_pds_tx *tx, struct uet_pds_tx_packet *pkt,
-		    uint32_t psn)
+static int tx_queue_retransmit(struct uet_pds_tx *tx,
+			       struct uet_pds_tx_packet *pkt, uint32_t psn)
 {
 	int ret = tx_fifo_push(tx, psn);
 
@@ -347,8 +335,7 @@ tx_queue_retransmit(struct uet_pds_tx *tx, struct uet_pds_tx_packet *pkt,
 	return 1;
 }
 
-int
-uet_pds_tx_nack(struct uet_pds_tx *tx, uint32_t psn)
+int uet_pds_tx_nack(struct uet_pds_tx *tx, uint32_t psn)
 {
 	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
 
@@ -379,9 +366,8 @@ uet_pds_tx_nack(struct uet_pds_tx *tx, uint32_t psn)
 	return 1;
 }
 
-int
-uet_pds_tx_timeout(struct uet_pds_tx *tx, uint32_t psn,
-		   uint32_t transmit_count)
+int uet_pds_tx_timeout(struct uet_pds_tx *tx, uint32_t psn,
+		       uint32_t transmit_count)
 {
 	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
 

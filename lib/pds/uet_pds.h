@@ -15,7 +15,8 @@
 
 #include "uet_time.h"
 
-/** Bytes the nominal packet adds to its payload (the congestion window unit). */
+/** Bytes the nominal packet adds to its payload (the congestion window unit).
+ */
 #define UET_PDS_NOMINAL_OVERHEAD_BYTES 88u
 
 /** One step of the ACK service time field, in ps (128 ns). */
@@ -128,8 +129,7 @@ uet_time_t uet_pds_service_time_ps(uint16_t steps);
 /* PSN arithmetic.                                                          */
 
 /** Serial-number difference a - b of two 32-bit PSNs: < 0 when a is older. */
-static inline int32_t
-uet_pds_psn_diff(uint32_t a, uint32_t b)
+static inline int32_t uet_pds_psn_diff(uint32_t a, uint32_t b)
 {
 	return (int32_t)(a - b);
 }
@@ -138,8 +138,7 @@ uet_pds_psn_diff(uint32_t a, uint32_t b)
  * Start PSN of a PDC from a SYN packet: the overlay carries psn - start in
  * its 12-bit psn_offset.
  */
-static inline uint32_t
-uet_pds_start_psn(uint32_t psn, uint16_t psn_offset)
+static inline uint32_t uet_pds_start_psn(uint32_t psn, uint16_t psn_offset)
 {
 	return psn - (uint32_t)(psn_offset & 0x0fffu);
 }
@@ -155,8 +154,7 @@ struct uet_pds_ack_info {
 };
 
 /** First PSN the SACK bitmap of an ACK describes. */
-static inline uint32_t
-uet_pds_sack_base_psn(const struct uet_pds_ack_info *ack)
+static inline uint32_t uet_pds_sack_base_psn(const struct uet_pds_ack_info *ack)
 {
 	return ack->cack_psn + (uint32_t)(int32_t)ack->sack_psn_offset;
 }
@@ -242,8 +240,7 @@ int uet_pds_rx_receive(struct uet_pds_rx *rx, uint32_t psn);
 void uet_pds_rx_ack(struct uet_pds_rx *rx, struct uet_pds_ack_info *ack);
 
 /** Cumulative ACK PSN: every PSN at or below it has been received. */
-static inline uint32_t
-uet_pds_rx_cack_psn(const struct uet_pds_rx *rx)
+static inline uint32_t uet_pds_rx_cack_psn(const struct uet_pds_rx *rx)
 {
 	return rx->next_expected_psn - 1;
 }
@@ -254,7 +251,8 @@ uet_pds_rx_cack_psn(const struct uet_pds_rx *rx)
  */
 bool uet_pds_rx_no_gap_through(const struct uet_pds_rx *rx, uint32_t psn);
 
-/** Whether psn has been received (at or below the cumulative ACK, or SACKed). */
+/** Whether psn has been received (at or below the cumulative ACK, or SACKed).
+ */
 bool uet_pds_rx_has(const struct uet_pds_rx *rx, uint32_t psn);
 
 /* ------------------------------------------------------------------------ */
@@ -538,8 +536,7 @@ int uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
 				uint64_t timer_handle);
 
 /** Packets taken and not retired. */
-static inline uint32_t
-uet_pds_tx_outstanding(const struct uet_pds_tx *tx)
+static inline uint32_t uet_pds_tx_outstanding(const struct uet_pds_tx *tx)
 {
 	return tx->next_psn - tx->base_psn;
 }

@@ -8,8 +8,8 @@
 #define MSG_PACKETS 256
 
 /* Run a 256-packet message through the rule; ar[k] for k = 1..256. */
-static unsigned
-count_ack_requests(uint32_t n, bool first, bool last, bool ar[MSG_PACKETS + 1])
+static unsigned count_ack_requests(uint32_t n, bool first, bool last,
+				   bool ar[MSG_PACKETS + 1])
 {
 	struct uet_pds_params p = {
 		.ack_request_every_nth = n,
@@ -27,9 +27,8 @@ count_ack_requests(uint32_t n, bool first, bool last, bool ar[MSG_PACKETS + 1])
 }
 
 /* Same message through the sending side of a new PDC, no retransmissions. */
-static unsigned
-count_ack_requests_tx(uint32_t n, bool first, bool last,
-		      bool ar[MSG_PACKETS + 1])
+static unsigned count_ack_requests_tx(uint32_t n, bool first, bool last,
+				      bool ar[MSG_PACKETS + 1])
 {
 	struct uet_pds_params p = {
 		.ack_request_every_nth = n,
@@ -69,14 +68,13 @@ START_TEST(test_ack_request_default_every_packet)
 	for (combo = 0; combo < 4; combo++) {
 		unsigned k;
 
-		ck_assert_uint_eq(count_ack_requests(1, combo & 1, combo & 2,
-						     ar),
-				  256);
+		ck_assert_uint_eq(
+			count_ack_requests(1, combo & 1, combo & 2, ar), 256);
 		for (k = 1; k <= MSG_PACKETS; k++)
 			ck_assert(ar[k]);
-		ck_assert_uint_eq(count_ack_requests_tx(1, combo & 1,
-							combo & 2, ar),
-				  256);
+		ck_assert_uint_eq(
+			count_ack_requests_tx(1, combo & 1, combo & 2, ar),
+			256);
 	}
 }
 END_TEST
@@ -177,7 +175,7 @@ END_TEST
 
 START_TEST(test_ack_request_zero_n_read_as_one)
 {
-	struct uet_pds_params p = { .ack_request_every_nth = 0 };
+	struct uet_pds_params p = {.ack_request_every_nth = 0};
 
 	ck_assert(uet_pds_ack_request(&p, 1, false));
 	ck_assert(uet_pds_ack_request(&p, 2, false));
@@ -186,8 +184,7 @@ START_TEST(test_ack_request_zero_n_read_as_one)
 }
 END_TEST
 
-static struct uet_pds_params
-params_n4(bool first, bool last)
+static struct uet_pds_params params_n4(bool first, bool last)
 {
 	struct uet_pds_params p = {
 		.ack_request_every_nth = 4,
@@ -198,8 +195,7 @@ params_n4(bool first, bool last)
 	return p;
 }
 
-static uint32_t
-take(struct uet_pds_tx *tx, bool last)
+static uint32_t take(struct uet_pds_tx *tx, bool last)
 {
 	struct uet_pds_tx_segment seg = {
 		.payload_bytes = 4096,
@@ -211,8 +207,7 @@ take(struct uet_pds_tx *tx, bool last)
 	return psn;
 }
 
-static bool
-send(struct uet_pds_tx *tx, uint32_t psn)
+static bool send(struct uet_pds_tx *tx, uint32_t psn)
 {
 	bool ar;
 
@@ -272,8 +267,7 @@ START_TEST(test_ack_request_retransmitted_last_packet)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("pds_ack_request");
 	TCase *tc = tcase_create("rule");

@@ -8,8 +8,7 @@
 
 #define US_PS UINT64_C(1000000)
 
-static struct uet_pds_params
-rto_params(uet_time_t t0_ps, uint32_t m)
+static struct uet_pds_params rto_params(uet_time_t t0_ps, uint32_t m)
 {
 	struct uet_pds_params p = {
 		.ack_request_every_nth = 1,
@@ -131,8 +130,7 @@ START_TEST(test_service_time_in_128ns_steps)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("pds_rto");
 	TCase *tc = tcase_create("rto");

@@ -6,15 +6,13 @@
 
 #include "uet_pds.h"
 
-static void
-rx_new(struct uet_pds_rx *rx, uint32_t start, uint32_t capacity)
+static void rx_new(struct uet_pds_rx *rx, uint32_t start, uint32_t capacity)
 {
 	ck_assert_int_eq(uet_pds_rx_init(rx, start, capacity), 0);
 }
 
-static void
-expect_ack(struct uet_pds_rx *rx, uint32_t cack, int16_t offset,
-	   uint64_t bitmap)
+static void expect_ack(struct uet_pds_rx *rx, uint32_t cack, int16_t offset,
+		       uint64_t bitmap)
 {
 	struct uet_pds_ack_info ack;
 
@@ -121,7 +119,7 @@ START_TEST(test_rx_sack_successive_blocks)
 	expect_ack(&rx, UINT32_MAX, 1, ~UINT64_C(1));
 	expect_ack(&rx, UINT32_MAX, 65, UINT64_MAX);
 	expect_ack(&rx, UINT32_MAX, 129, UINT64_MAX);
-	expect_ack(&rx, UINT32_MAX, 193, 0x1ff);	/* 192..200 */
+	expect_ack(&rx, UINT32_MAX, 193, 0x1ff); /* 192..200 */
 	/* Past the highest received PSN: back to cack + 1. */
 	expect_ack(&rx, UINT32_MAX, 1, ~UINT64_C(1));
 	expect_ack(&rx, UINT32_MAX, 65, UINT64_MAX);
@@ -288,8 +286,7 @@ START_TEST(test_rx_growth_keeps_received_state)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("pds_rx");
 	TCase *tc = tcase_create("rx");

@@ -17,9 +17,9 @@ struct retired_log {
 	bool rtt_valid[256];
 };
 
-static void
-log_retired(void *ctx, uint32_t psn, const struct uet_pds_tx_packet *pkt,
-	    bool rtt_sample_valid)
+static void log_retired(void *ctx, uint32_t psn,
+			const struct uet_pds_tx_packet *pkt,
+			bool rtt_sample_valid)
 {
 	struct retired_log *log = ctx;
 
@@ -30,8 +30,7 @@ log_retired(void *ctx, uint32_t psn, const struct uet_pds_tx_packet *pkt,
 	log->n++;
 }
 
-static void
-tx_new(struct uet_pds_tx *tx, uint32_t start)
+static void tx_new(struct uet_pds_tx *tx, uint32_t start)
 {
 	struct uet_pds_params p = {
 		.ack_request_every_nth = 1,
@@ -42,8 +41,7 @@ tx_new(struct uet_pds_tx *tx, uint32_t start)
 	ck_assert_int_eq(uet_pds_tx_init(tx, &p, start, 0), 0);
 }
 
-static uint32_t
-take(struct uet_pds_tx *tx, uint32_t payload_bytes)
+static uint32_t take(struct uet_pds_tx *tx, uint32_t payload_bytes)
 {
 	struct uet_pds_tx_segment seg = {
 		.payload_bytes = payload_bytes,
@@ -56,8 +54,8 @@ take(struct uet_pds_tx *tx, uint32_t payload_bytes)
 	return psn;
 }
 
-static void
-send(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy, uet_time_t now)
+static void send(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy,
+		 uet_time_t now)
 {
 	bool ar;
 
@@ -65,8 +63,7 @@ send(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy, uet_time_t now)
 }
 
 /* Take and send n full packets; returns the first PSN. */
-static uint32_t
-send_n(struct uet_pds_tx *tx, unsigned n)
+static uint32_t send_n(struct uet_pds_tx *tx, unsigned n)
 {
 	uint32_t first = tx->next_psn;
 	unsigned i;
@@ -76,9 +73,9 @@ send_n(struct uet_pds_tx *tx, unsigned n)
 	return first;
 }
 
-static int
-ack(struct uet_pds_tx *tx, uint32_t cack, int16_t offset, uint64_t bitmap,
-    struct retired_log *log, struct uet_pds_tx_ack_result *res)
+static int ack(struct uet_pds_tx *tx, uint32_t cack, int16_t offset,
+	       uint64_t bitmap, struct retired_log *log,
+	       struct uet_pds_tx_ack_result *res)
 {
 	struct uet_pds_ack_info a = {
 		.cack_psn = cack,
@@ -206,8 +203,7 @@ START_TEST(test_tx_sack_retires_listed_psns)
 	ck_assert_uint_eq(tx.in_flight_bytes, 5 * NOMINAL_BYTES);
 	/* The window does not move past an unacknowledged PSN 0. */
 	ck_assert_uint_eq(tx.base_psn, 0);
-	ck_assert_uint_eq(uet_pds_tx_packet(&tx, 3)->state,
-			  UET_PDS_TX_RETIRED);
+	ck_assert_uint_eq(uet_pds_tx_packet(&tx, 3)->state, UET_PDS_TX_RETIRED);
 
 	/* cack 1 plus a SACK repeating 2, 3 and adding 4: PSNs 0, 1, 4. */
 	ck_assert_int_eq(ack(&tx, 1, 1, 0x7, &log, &res), 0);
@@ -466,8 +462,7 @@ START_TEST(test_tx_window_grows_and_wraps)
 END_TEST
 
 /* A small deterministic generator for the loss pattern. */
-static uint32_t
-next_rand(uint64_t *state)
+static uint32_t next_rand(uint64_t *state)
 {
 	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
 	return (uint32_t)(*state >> 33);
@@ -508,8 +503,8 @@ START_TEST(test_tx_every_psn_retired_exactly_once)
 					uet_pds_tx_packet(&tx, p);
 
 				if (pkt->state == UET_PDS_TX_IN_FLIGHT) {
-					uet_pds_tx_timeout(
-						&tx, p, pkt->transmit_count);
+					uet_pds_tx_timeout(&tx, p,
+							   pkt->transmit_count);
 					break;
 				}
 			}
@@ -526,10 +521,9 @@ START_TEST(test_tx_every_psn_retired_exactly_once)
 			ck_assert_int_ge(uet_pds_rx_receive(&rx, psn), 0);
 			uet_pds_rx_ack(&rx, &a);
 			if (next_rand(&seed) % 4 != 0)
-				ck_assert_int_eq(
-					uet_pds_tx_ack(&tx, &a, NULL, NULL,
-						       NULL),
-					0);
+				ck_assert_int_eq(uet_pds_tx_ack(&tx, &a, NULL,
+								NULL, NULL),
+						 0);
 		}
 	}
 	ck_assert_uint_eq(uet_pds_tx_outstanding(&tx), 0);
@@ -549,8 +543,8 @@ END_TEST
 
 START_TEST(test_tx_init_rejects_bad_params)
 {
-	struct uet_pds_params p = { .ack_request_every_nth = 0,
-				    .initial_rto_ps = 1 };
+	struct uet_pds_params p = {.ack_request_every_nth = 0,
+				   .initial_rto_ps = 1};
 	struct uet_pds_tx tx;
 
 	ck_assert_int_eq(uet_pds_tx_init(&tx, &p, 0, 0), -EINVAL);
@@ -558,8 +552,7 @@ START_TEST(test_tx_init_rejects_bad_params)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("pds_tx");
 	TCase *tc = tcase_create("tx");
