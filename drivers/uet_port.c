@@ -76,6 +76,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	uint16_t nb_txd = conf->nb_tx_desc ? conf->nb_tx_desc :
 					     UET_PORT_DEFAULT_DESC;
 	uint16_t mtu = conf->mtu_bytes ? conf->mtu_bytes : UET_PORT_MTU_BYTES;
+	uint16_t cfg_mtu;
 	int socket = rte_eth_dev_socket_id(p->port_id);
 	int ret;
 
@@ -93,29 +94,41 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	/* Ask for the MTU at configure time too, so that PMDs without an
-	 * MTU operation (net_ring) report what they carry. */
-	if (mtu > info.max_mtu)
-		mtu = info.max_mtu;
-	if ((uint32_t)mtu + UET_PORT_L2_OVERHEAD_BYTES > info.max_rx_pktlen &&
+	/* The MTU is asked for at configure time, which is how ethdev
+	 * applies it (and what PMDs without an MTU operation, net_ring,
+	 * report), lowered to what the PMD says it can receive. */
+	cfg_mtu = mtu;
+	if (cfg_mtu > info.max_mtu)
+		cfg_mtu = info.max_mtu;
+	if ((uint32_t)cfg_mtu + UET_PORT_L2_OVERHEAD_BYTES >
+		    info.max_rx_pktlen &&
 	    info.max_rx_pktlen > UET_PORT_L2_OVERHEAD_BYTES)
-		mtu = (uint16_t)(info.max_rx_pktlen -
-				 UET_PORT_L2_OVERHEAD_BYTES);
-	if (mtu < info.min_mtu)
-		mtu = info.min_mtu;
-	eth_conf.rxmode.mtu = mtu;
+		cfg_mtu = (uint16_t)(info.max_rx_pktlen -
+				     UET_PORT_L2_OVERHEAD_BYTES);
+	if (cfg_mtu < info.min_mtu)
+		cfg_mtu = info.min_mtu;
+	eth_conf.rxmode.mtu = cfg_mtu;
 	ret = rte_eth_dev_configure(p->port_id, 1, 1, &eth_conf);
 	if (ret < 0) {
 		UET_DRV_LOG(ERR, "port %s: configure failed: %s", p->name,
 			    rte_strerror(-ret));
 		return ret;
 	}
-
-	/* Kernel-backed PMDs (af_packet) set the interface MTU here. */
-	ret = rte_eth_dev_set_mtu(p->port_id, mtu);
-	if (ret < 0 && ret != -ENOTSUP)
-		UET_DRV_LOG(WARNING, "port %s: cannot set MTU %u: %s", p->name,
-			    mtu, rte_strerror(-ret));
+	if (cfg_mtu == mtu) {
+		/* Kernel-backed PMDs set the interface's MTU here. */
+		ret = rte_eth_dev_set_mtu(p->port_id, mtu);
+		if (ret < 0 && ret != -ENOTSUP)
+			UET_DRV_LOG(WARNING, "port %s: cannot set MTU %u: %s",
+				    p->name, mtu, rte_strerror(-ret));
+	} else {
+		/* af_packet says 1,518-byte frames yet carries whatever the
+		 * kernel interface's MTU allows; setting its MTU through the
+		 * PMD would shrink the interface, so leave it alone. */
+		UET_DRV_LOG(INFO,
+			    "port %s: PMD limits the MTU to %u; the "
+			    "interface's own MTU applies",
+			    p->name, cfg_mtu);
+	}
 
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
 	if (ret < 0)

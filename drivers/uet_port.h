@@ -118,8 +118,11 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  * is also set there.
  *
  * One rx and one tx queue are configured; promiscuous mode is enabled where
- * the PMD supports it; the MTU is set to conf->mtu_bytes (or the PMD's
- * maximum if lower; ignored where the PMD cannot set it).
+ * the PMD supports it; the MTU is set to conf->mtu_bytes, or to the PMD's
+ * limit when that is lower. af_packet claims 1,518-byte frames at most but
+ * carries what the kernel interface's MTU allows: its interface MTU is left
+ * as it is (set it with ip link; see docs/ports.md) and uet_port_link
+ * reports 1500.
  *
  * @param portp
  *   Set to the new port on success.
