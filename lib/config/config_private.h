@@ -62,6 +62,16 @@ __attribute__((format(printf, 7, 8))) int
 cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
 	 const char *key, const char *value, bool is_default, const char *fmt,
 	 ...);
+/* 1-based line of a node. */
+unsigned int cfg_node_line(const yaml_node_t *n);
+/* A scalar's text, or "(a mapping)" / "(a list)" for messages. */
+const char *cfg_node_text(const yaml_node_t *n);
+/*
+ * Parse the scalar n as a value of row a and store it in the field at base
+ * (a scenario or a message); key is the path errors name.
+ */
+int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
+		    const yaml_node_t *n, const char *key, void *base);
 /* Check the cross-attribute rules of a loaded, derived scenario. */
 int cfg_check_rules(struct cfg_ctx *c);
 

@@ -26,70 +26,6 @@ static const char *const workload_keys[] = {"messages", "chakra", "matrix",
 					    "generate"};
 #define N_WORKLOAD_KEYS (sizeof(workload_keys) / sizeof(workload_keys[0]))
 
-static void copy_str(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src ? src : "");
-}
-
-int cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
-	     const char *key, const char *value, bool is_default,
-	     const char *fmt, ...)
-{
-	struct uet_config_error *e = c->err;
-	char where[300];
-	va_list ap;
-
-	if (e == NULL)
-		return -EINVAL;
-	memset(e, 0, sizeof(*e));
-	e->line = line;
-	e->column = column;
-	copy_str(e->key, sizeof(e->key), key);
-	copy_str(e->value, sizeof(e->value), value);
-	va_start(ap, fmt);
-	vsnprintf(e->rule, sizeof(e->rule), fmt, ap);
-	va_end(ap);
-
-	if (line != 0 && column != 0)
-		snprintf(where, sizeof(where), "%s:%u:%u", c->name, line,
-			 column);
-	else if (line != 0)
-		snprintf(where, sizeof(where), "%s:%u", c->name, line);
-	else
-		snprintf(where, sizeof(where), "%s", c->name);
-
-	if (key != NULL && value != NULL)
-		snprintf(e->message, sizeof(e->message), "%s: %s = %s%s: %s",
-			 where, key, value, is_default ? " (default)" : "",
-			 e->rule);
-	else if (key != NULL)
-		snprintf(e->message, sizeof(e->message), "%s: %s: %s", where,
-			 key, e->rule);
-	else
-		snprintf(e->message, sizeof(e->message), "%s: %s", where,
-			 e->rule);
-	return -EINVAL;
-}
-
-static unsigned int node_line(const yaml_node_t *n)
-{
-	return (unsigned int)n->start_mark.line + 1;
-}
-
-static const char *node_text(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return (const char *)n->data.scalar.value;
-	case YAML_MAPPING_NODE:
-		return "(a mapping)";
-	case YAML_SEQUENCE_NODE:
-		return "(a list)";
-	default:
-		return "(nothing)";
-	}
-}
-
 /* An empty value ("nic:" with nothing after it) reads as an empty map. */
 static bool node_is_empty(const yaml_node_t *n)
 {
@@ -166,181 +102,17 @@ static int fail_unknown_key(struct cfg_ctx *c, const yaml_node_t *k,
 			names[n++] = c->attrs[i].name;
 	hint = closest(key, names, n);
 	if (hint != NULL)
-		return cfg_fail(c, node_line(k), 0, path, NULL, false,
+		return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
 				"unknown key; did you mean '%s'?", hint);
 	for (i = 0; i < c->n_attrs; i++)
 		if (strcmp(c->attrs[i].name, key) == 0)
-			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
+					false,
 					"unknown key; %s belongs in section "
 					"'%s'",
 					key, c->attrs[i].section);
-	return cfg_fail(c, node_line(k), 0, path, NULL, false,
+	return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
 			"unknown key in section '%s'", section);
-}
-
-static int parse_uint(const char *t, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (*t == '\0')
-		return -EINVAL;
-	for (; *t != '\0'; t++) {
-		unsigned int d;
-
-		if (*t < '0' || *t > '9')
-			return -EINVAL;
-		d = (unsigned int)(*t - '0');
-		if (x > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
-
-static int fail_range(struct cfg_ctx *c, const struct uet_attr *a,
-		      unsigned int line, const char *key, const char *text)
-{
-	char lo[CFG_VALUE_LEN], hi[CFG_VALUE_LEN];
-
-	cfg_format_value(a, a->min, lo, sizeof(lo));
-	cfg_format_value(a, a->max, hi, sizeof(hi));
-	if (a->max == UINT64_MAX)
-		return cfg_fail(c, line, 0, key, text, false,
-				"out of range: must be at least %s", lo);
-	return cfg_fail(c, line, 0, key, text, false,
-			"out of range: must be between %s and %s", lo, hi);
-}
-
-static void enum_list(const struct uet_attr *a, unsigned int n, char *buf,
-		      size_t len)
-{
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && a->enum_names[i] != NULL; i++) {
-		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 a->enum_names[i]);
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
-	}
-}
-
-/*
- * Parse one scalar of the row's type into *v (or into the field directly,
- * for paths and strings). key is the full path for messages.
- */
-static int parse_value(struct cfg_ctx *c, const struct uet_attr *a,
-		       const yaml_node_t *n, const char *key, void *base)
-{
-	const char *text = node_text(n);
-	unsigned int line = node_line(n);
-	const char *reason = NULL;
-	uint64_t v = 0;
-	uint32_t ppm;
-	char list[128];
-	unsigned int i;
-	int rc = 0;
-
-	if (n->type != YAML_SCALAR_NODE)
-		return cfg_fail(c, line, 0, key, text, false,
-				"wrong type: expected a %s, not %s",
-				uet_attr_type_name(a->type),
-				n->type == YAML_MAPPING_NODE ? "a mapping"
-							     : "a list");
-
-	switch (a->type) {
-	case UET_ATTR_DURATION:
-		rc = uet_time_parse(text, &v, &reason);
-		if (rc < 0)
-			return cfg_fail(c, line, 0, key, text, false,
-					"not a duration (%s); write a number "
-					"and a unit: ps, ns, us, ms or s",
-					reason ? reason : "bad value");
-		break;
-	case UET_ATTR_RATE:
-		rc = uet_rate_parse(text, &v, &reason);
-		if (rc < 0)
-			return cfg_fail(c, line, 0, key, text, false,
-					"not a rate (%s); write a number and "
-					"a unit: bps, kbps, Mbps, Gbps or Tbps",
-					reason ? reason : "bad value");
-		break;
-	case UET_ATTR_SIZE:
-		rc = uet_size_parse(text, &v, &reason);
-		if (rc < 0)
-			return cfg_fail(c, line, 0, key, text, false,
-					"not a size (%s); write bytes, or a "
-					"number and a unit: B, KiB, MiB, GiB, "
-					"kB, MB or GB",
-					reason ? reason : "bad value");
-		break;
-	case UET_ATTR_PPM:
-		rc = uet_ppm_parse(text, &ppm, &reason);
-		if (rc < 0)
-			return cfg_fail(c, line, 0, key, text, false,
-					"not a fraction (%s); write 0.01, 1%% "
-					"or 10000ppm",
-					reason ? reason : "bad value");
-		v = ppm;
-		break;
-	case UET_ATTR_BOOL:
-		if (strcmp(text, "true") == 0)
-			v = 1;
-		else if (strcmp(text, "false") == 0)
-			v = 0;
-		else
-			return cfg_fail(c, line, 0, key, text, false,
-					"wrong type: expected a bool, true or "
-					"false");
-		break;
-	case UET_ATTR_UINT:
-		rc = parse_uint(text, &v);
-		if (rc == -ERANGE)
-			return fail_range(c, a, line, key, text);
-		if (rc < 0)
-			return cfg_fail(c, line, 0, key, text, false,
-					"wrong type: expected an unsigned "
-					"integer");
-		break;
-	case UET_ATTR_ENUM:
-		for (i = 0; a->enum_names[i] != NULL; i++)
-			if (strcmp(text, a->enum_names[i]) == 0)
-				break;
-		if (a->enum_names[i] == NULL) {
-			enum_list(a, a->enum_supported, list, sizeof(list));
-			return cfg_fail(c, line, 0, key, text, false,
-					"must be one of: %s", list);
-		}
-		if (i >= a->enum_supported) {
-			enum_list(a, a->enum_supported, list, sizeof(list));
-			return cfg_fail(c, line, 0, key, text, false,
-					"not supported yet; supported: %s",
-					list);
-		}
-		v = i;
-		break;
-	case UET_ATTR_PATH:
-	case UET_ATTR_STRING:
-		if (a->type == UET_ATTR_PATH && text[0] == '\0')
-			return cfg_fail(c, line, 0, key, text, false,
-					"a path must not be empty");
-		if (n->data.scalar.length >= a->width ||
-		    strlen(text) != n->data.scalar.length)
-			return cfg_fail(c, line, 0, key, text, false,
-					"too long or holds a NUL: at most %zu "
-					"bytes",
-					a->width - 1);
-		memset((char *)base + a->offset, 0, a->width);
-		memcpy((char *)base + a->offset, text, n->data.scalar.length);
-		return 0;
-	}
-	if (v < a->min || v > a->max)
-		return fail_range(c, a, line, key, text);
-	cfg_field_set(a, base, v);
-	return 0;
 }
 
 /* Walk a mapping's pairs as (key node, value node). */
@@ -351,9 +123,9 @@ static int parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 static int check_key(struct cfg_ctx *c, const yaml_node_t *k, const char *where)
 {
 	if (k->type != YAML_SCALAR_NODE)
-		return cfg_fail(c, node_line(k), 0, where, NULL, false,
+		return cfg_fail(c, cfg_node_line(k), 0, where, NULL, false,
 				"keys must be plain names, not %s",
-				node_text(k));
+				cfg_node_text(k));
 	return 0;
 }
 
@@ -368,8 +140,8 @@ static int load_section(struct cfg_ctx *c, const char *section,
 	if (node_is_empty(map))
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, node_line(map), 0, section, node_text(map),
-				false,
+		return cfg_fail(c, cfg_node_line(map), 0, section,
+				cfg_node_text(map), false,
 				"wrong type: a section must be a mapping of "
 				"attributes");
 	FOR_PAIRS(c->doc, map, p)
@@ -395,14 +167,15 @@ static int load_section(struct cfg_ctx *c, const char *section,
 			return fail_unknown_key(c, k, section, name);
 		snprintf(path, sizeof(path), "%s.%s", section, name);
 		if (c->src[i].line != 0)
-			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
+					false,
 					"duplicate key: already set at line %u",
 					c->src[i].line);
-		rc = parse_value(c, a, v, path, c->s);
+		rc = cfg_parse_value(c, a, v, path, c->s);
 		if (rc < 0)
 			return rc;
-		c->src[i].line = node_line(k);
-		c->src[i].text = node_text(v);
+		c->src[i].line = cfg_node_line(k);
+		c->src[i].text = cfg_node_text(v);
 	}
 	return 0;
 }
@@ -439,10 +212,10 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 	int rc;
 
 	snprintf(item_path, sizeof(item_path), "workload.messages[%u]", idx);
-	ms->line = node_line(item);
+	ms->line = cfg_node_line(item);
 	if (item->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, node_line(item), 0, item_path,
-				node_text(item), false,
+		return cfg_fail(c, cfg_node_line(item), 0, item_path,
+				cfg_node_text(item), false,
 				"wrong type: a message is a mapping {src, dst, "
 				"size, at}");
 	message_defaults(c, m);
@@ -473,35 +246,37 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 			const char *hint = closest(name, names, 4);
 
 			if (hint != NULL)
-				return cfg_fail(c, node_line(k), 0, path, NULL,
-						false,
+				return cfg_fail(c, cfg_node_line(k), 0, path,
+						NULL, false,
 						"unknown key; did you mean "
 						"'%s'?",
 						hint);
-			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
+					false,
 					"unknown key: a message has src, dst, "
 					"size and at");
 		}
 		if (row < 8 && seen[row] != 0)
-			return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
+					false,
 					"duplicate key: already set at line %u",
 					seen[row]);
-		rc = parse_value(c, a, v, path, m);
+		rc = cfg_parse_value(c, a, v, path, m);
 		if (rc < 0)
 			return rc;
 		if (row < 8)
-			seen[row] = node_line(k);
+			seen[row] = cfg_node_line(k);
 		if (strcmp(name, "src") == 0)
-			ms->src_line = node_line(k);
+			ms->src_line = cfg_node_line(k);
 		else if (strcmp(name, "dst") == 0)
-			ms->dst_line = node_line(k);
+			ms->dst_line = cfg_node_line(k);
 	}
 	for (i = 0, row = 0; i < c->n_attrs; i++) {
 		if (strcmp(c->attrs[i].section, "workload.messages"))
 			continue;
 		if (c->attrs[i].def == NULL && row < 8 && seen[row] == 0)
-			return cfg_fail(c, node_line(item), 0, item_path, NULL,
-					false, "missing key '%s'",
+			return cfg_fail(c, cfg_node_line(item), 0, item_path,
+					NULL, false, "missing key '%s'",
 					c->attrs[i].name);
 		row++;
 	}
@@ -519,14 +294,14 @@ static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
 	if (node_is_empty(seq))
 		return 0;
 	if (seq->type != YAML_SEQUENCE_NODE)
-		return cfg_fail(c, node_line(seq), 0, "workload.messages",
-				node_text(seq), false,
+		return cfg_fail(c, cfg_node_line(seq), 0, "workload.messages",
+				cfg_node_text(seq), false,
 				"wrong type: expected a list of messages");
 	n = (size_t)(seq->data.sequence.items.top -
 		     seq->data.sequence.items.start);
 	if (n > UET_CONFIG_MESSAGES_MAX)
-		return cfg_fail(c, node_line(seq), 0, "workload.messages", NULL,
-				false, "too many messages: at most %u",
+		return cfg_fail(c, cfg_node_line(seq), 0, "workload.messages",
+				NULL, false, "too many messages: at most %u",
 				UET_CONFIG_MESSAGES_MAX);
 	if (n == 0)
 		return 0;
@@ -553,8 +328,8 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 	if (node_is_empty(map))
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, node_line(map), 0, "workload",
-				node_text(map), false,
+		return cfg_fail(c, cfg_node_line(map), 0, "workload",
+				cfg_node_text(map), false,
 				"wrong type: a section must be a mapping");
 	FOR_PAIRS(c->doc, map, p)
 	{
@@ -571,12 +346,12 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 		snprintf(path, sizeof(path), "workload.%s", name);
 		if (strcmp(name, "messages") == 0) {
 			if (messages_line != 0)
-				return cfg_fail(c, node_line(k), 0, path, NULL,
-						false,
+				return cfg_fail(c, cfg_node_line(k), 0, path,
+						NULL, false,
 						"duplicate key: already set at "
 						"line %u",
 						messages_line);
-			messages_line = node_line(k);
+			messages_line = cfg_node_line(k);
 			rc = load_messages(c, v);
 			if (rc < 0)
 				return rc;
@@ -584,16 +359,16 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 		}
 		for (i = 1; i < N_WORKLOAD_KEYS; i++)
 			if (strcmp(name, workload_keys[i]) == 0)
-				return cfg_fail(c, node_line(k), 0, path, NULL,
-						false,
+				return cfg_fail(c, cfg_node_line(k), 0, path,
+						NULL, false,
 						"not supported yet; use "
 						"workload.messages");
 		hint = closest(name, workload_keys, N_WORKLOAD_KEYS);
 		if (hint != NULL)
-			return cfg_fail(c, node_line(k), 0, path, NULL, false,
-					"unknown key; did you mean '%s'?",
-					hint);
-		return cfg_fail(c, node_line(k), 0, path, NULL, false,
+			return cfg_fail(
+				c, cfg_node_line(k), 0, path, NULL, false,
+				"unknown key; did you mean '%s'?", hint);
+		return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
 				"unknown key in section 'workload'");
 	}
 	return 0;
@@ -610,7 +385,7 @@ static int load_root(struct cfg_ctx *c)
 	if (root == NULL || node_is_empty(root))
 		return 0; /* an empty file: every default */
 	if (root->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, node_line(root), 0, NULL, NULL, false,
+		return cfg_fail(c, cfg_node_line(root), 0, NULL, NULL, false,
 				"the top level must be a mapping of sections: "
 				"run, topology, nic, pds, switch, records, "
 				"workload");
@@ -630,21 +405,23 @@ static int load_root(struct cfg_ctx *c)
 		if (i == N_SECTIONS) {
 			hint = closest(name, sections, N_SECTIONS);
 			if (hint != NULL)
-				return cfg_fail(c, node_line(k), 0, name, NULL,
-						false,
+				return cfg_fail(c, cfg_node_line(k), 0, name,
+						NULL, false,
 						"unknown section; did you mean "
 						"'%s'?",
 						hint);
-			return cfg_fail(c, node_line(k), 0, name, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, name, NULL,
+					false,
 					"unknown section; sections are run, "
 					"topology, nic, pds, switch, records "
 					"and workload");
 		}
 		if (seen[i] != 0)
-			return cfg_fail(c, node_line(k), 0, name, NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, name, NULL,
+					false,
 					"duplicate section: already at line %u",
 					seen[i]);
-		seen[i] = node_line(k);
+		seen[i] = cfg_node_line(k);
 		if (strcmp(name, "workload") == 0)
 			rc = load_workload(c, v);
 		else
