@@ -189,16 +189,21 @@ function uetlock.dissector(tvb, pinfo, tree)
 		t:add_proto_expert_info(le.bad, "Unknown version")
 	end
 
+	-- The body length the type requires; ABORT: 8 + text_len.
 	local want = LOCK_BODY_LEN[ltype]
-	if ltype == 6 then
-		want = (len >= LOCK_HDR_LEN + 6) and
-			8 + tvb(LOCK_HDR_LEN + 4, 2):uint() or nil
+	if ltype == 6 and blen >= 8 and len >= LOCK_HDR_LEN + 6 then
+		local text_len = tvb(LOCK_HDR_LEN + 4, 2):uint()
+		want = 8 + text_len
+		if text_len > 200 then
+			t:add_proto_expert_info(le.bad, "ABORT text longer than 200 bytes")
+		end
 	end
+	local valid = LOCK_TYPES[ltype] ~= nil and want ~= nil and blen == want
 	if LOCK_TYPES[ltype] == nil then
 		t:add_proto_expert_info(le.bad, "Unknown type")
-	elseif want ~= nil and blen ~= want then
+	elseif not valid then
 		t:add_proto_expert_info(le.bad, string.format(
-			"body_len %u, but %s carries %u bytes", blen, name, want))
+			"body_len %u does not fit a %s body", blen, name))
 	end
 
 	local off = LOCK_HDR_LEN
@@ -210,7 +215,7 @@ function uetlock.dissector(tvb, pinfo, tree)
 		end
 		return len
 	end
-	if LOCK_TYPES[ltype] ~= nil and (want == nil or blen == want) then
+	if valid then
 		lock_body(tvb, t, ltype, off, blen)
 	elseif blen > 0 then
 		t:add(lf.reserved, tvb(off, blen)):set_text("Body (not decoded)")

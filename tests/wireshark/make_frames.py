@@ -17,9 +17,15 @@ describes field by field:
   15 UUD_REQ cut short by the capture's snap length (a really truncated frame)
 
 Everything is built with struct; the pcap uses the nanosecond magic, as the
-emulator's captures do. Usage: make_frames.py OUTPUT.pcap
+emulator's captures do. Usage: make_frames.py [--odd] OUTPUT.pcap
+
+With --odd it writes instead a seeded set of short and nonsensical frames
+(every PDS type with random bytes at many lengths, lockstep control frames
+with wrong lengths, types and magic, trailers that are not ours, captures
+cut by the snap length) that the dissector must decode without one error.
 """
 
+import random
 import struct
 import sys
 
@@ -198,6 +204,47 @@ def build():
     return frames
 
 
+ODD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 11, 12, 13, 15, 16, 17, 20, 23, 24,
+               31, 32, 33, 39, 40, 44, 47, 56, 60, 64, 80, 100)
+
+
+def build_odd():
+    rng = random.Random(4793)
+    frames = []
+    for ptype in range(32):
+        for n in ODD_LENGTHS:
+            body = bytearray(rng.randbytes(n))
+            if n >= 1:
+                body[0] = (ptype << 3) | (body[0] & 0x07)
+            frames.append(data_frame(bytes(body), rng.randrange(64),
+                                     rng.randrange(4), 0x1000 + n,
+                                     rng.choice((None, rng.getrandbits(64)))))
+    for ltype in range(9):
+        for blen in (0, 1, 8, 19, 20, 24, 30, 44, 300):
+            for cut in (0, 10, 31, 40):
+                body = rng.randbytes(max(0, blen - cut))
+                hdr = b"UECT" + struct.pack(">BBHQQIHH", 1, ltype, 1, 2, 3, 4,
+                                            blen, 0)
+                frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5, hdr + body)[:14 + 32 + len(body)]
+                              if cut else eth(MAC_NIC0, MAC_SW, 0x88B5,
+                                              hdr + body))
+    for n in range(0, 40, 3):   # control frames shorter than the header
+        frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5,
+                          rng.choice((b"UECT", b"XXXX")) + rng.randbytes(n)))
+    abort = (b"UECT" + struct.pack(">BBHQQIHH", 2, 6, 1, 2, 3, 4, 8 + 250, 0) +
+             struct.pack(">IHH", 9, 250, 0) + bytes([0xff, 0xfe]) * 125)
+    frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5, abort))
+    for tr in (b"UEV", b"UEVT", b"UEVT1234", b"UEVX12345678",
+               b"UEVT" + bytes(8) + b"xx", bytes(12)):   # trailers not ours
+        frames.append(data_frame(bytes(16), 1, 0, 0x2000, None) + tr)
+    # snap-length cuts of the well-formed frames at every length
+    for fr in build():
+        data, orig = (fr if isinstance(fr, tuple) else (fr, len(fr)))
+        for cut in range(14, len(data), 5):
+            frames.append((data[:cut], orig))
+    return frames
+
+
 def write_pcap(path, frames):
     with open(path, "wb") as f:
         # nanosecond-resolution pcap, snaplen 65535, Ethernet
@@ -211,6 +258,10 @@ def write_pcap(path, frames):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: make_frames.py OUTPUT.pcap")
-    write_pcap(sys.argv[1], build())
+    args = sys.argv[1:]
+    odd = args[:1] == ["--odd"]
+    if odd:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit("usage: make_frames.py [--odd] OUTPUT.pcap")
+    write_pcap(args[0], build_odd() if odd else build())
