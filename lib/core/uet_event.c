@@ -116,7 +116,8 @@ int uet_evq_reserve(struct uet_evq *q, uint64_t n)
 /* Make room for one more slot, doubling the array: amortised O(1). */
 static int evq_grow(struct uet_evq *q)
 {
-	uint64_t cap = q->cap < EVQ_MIN_CAP ? EVQ_MIN_CAP : 2 * (uint64_t)q->cap;
+	uint64_t cap =
+		q->cap < EVQ_MIN_CAP ? EVQ_MIN_CAP : 2 * (uint64_t)q->cap;
 
 	if (q->len >= EVQ_MAX_LEN)
 		return -ENOMEM;
@@ -133,10 +134,6 @@ void uet_event_init(struct uet_event *ev, uet_event_fn fn, void *arg)
 int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 		     uet_time_t time_ps)
 {
-	struct uet_evq_slot *s;
-	uet_time_t old_ps;
-	int rc;
-
 	if (ev->fn == NULL || time_ps < q->now_ps || time_ps == UET_TIME_NEVER)
 		return -EINVAL;
 	if (ev->q != NULL && ev->q != q)
@@ -144,8 +141,9 @@ int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 
 	if (ev->q == q) {
 		/* Move in place: a new key, then restore the heap order. */
-		s = &q->heap[ev->heap_index];
-		old_ps = s->time_ps;
+		struct uet_evq_slot *s = &q->heap[ev->heap_index];
+		uet_time_t old_ps = s->time_ps;
+
 		ev->time_ps = s->time_ps = time_ps;
 		ev->seq = s->seq = q->next_seq++;
 		if (time_ps < old_ps)
@@ -157,7 +155,8 @@ int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 	}
 
 	if (q->len == q->cap) {
-		rc = evq_grow(q);
+		int rc = evq_grow(q);
+
 		if (rc < 0)
 			return rc;
 	}

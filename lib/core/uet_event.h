@@ -37,18 +37,18 @@ typedef void (*uet_event_fn)(struct uet_evq *q, struct uet_event *ev,
  * never allocates or frees one. Initialise with uet_event_init().
  */
 struct uet_event {
-	uet_time_t time_ps;  /**< ps, virtual time it runs at, while pending */
-	uint64_t seq;	     /**< the queue's insertion count when scheduled */
-	uet_event_fn fn;     /**< the handler */
-	void *arg;	     /**< the handler's argument */
-	struct uet_evq *q;   /**< the queue that holds it, NULL if not pending */
+	uet_time_t time_ps; /**< ps, virtual time it runs at, while pending */
+	uint64_t seq;	    /**< the queue's insertion count when scheduled */
+	uet_event_fn fn;    /**< the handler */
+	void *arg;	    /**< the handler's argument */
+	struct uet_evq *q;  /**< the queue that holds it, NULL if not pending */
 	uint32_t heap_index; /**< its slot in q's heap, while pending */
 };
 
 /** One heap slot: the ordering key beside the event, for cache locality. */
 struct uet_evq_slot {
-	uet_time_t time_ps; /**< ps, copy of ev->time_ps */
-	uint64_t seq;	    /**< copy of ev->seq */
+	uet_time_t time_ps;   /**< ps, copy of ev->time_ps */
+	uint64_t seq;	      /**< copy of ev->seq */
 	struct uet_event *ev; /**< the event */
 };
 

@@ -8,17 +8,17 @@
 #include "uet_log.h"
 
 static const char *const type_names[UET_LOGTYPE_MAX] = {
-	[UET_LOGTYPE_CORE] = "core",	 [UET_LOGTYPE_WIRE] = "wire",
-	[UET_LOGTYPE_PCIE] = "pcie",	 [UET_LOGTYPE_PDS] = "pds",
-	[UET_LOGTYPE_SES] = "ses",	 [UET_LOGTYPE_CC] = "cc",
-	[UET_LOGTYPE_LB] = "lb",	 [UET_LOGTYPE_NIC] = "nic",
-	[UET_LOGTYPE_FABRIC] = "fabric", [UET_LOGTYPE_CONFIG] = "config",
-	[UET_LOGTYPE_RECORD] = "record", [UET_LOGTYPE_SYNC] = "sync",
+	[UET_LOGTYPE_CORE] = "core",	   [UET_LOGTYPE_WIRE] = "wire",
+	[UET_LOGTYPE_PCIE] = "pcie",	   [UET_LOGTYPE_PDS] = "pds",
+	[UET_LOGTYPE_SES] = "ses",	   [UET_LOGTYPE_CC] = "cc",
+	[UET_LOGTYPE_LB] = "lb",	   [UET_LOGTYPE_NIC] = "nic",
+	[UET_LOGTYPE_FABRIC] = "fabric",   [UET_LOGTYPE_CONFIG] = "config",
+	[UET_LOGTYPE_RECORD] = "record",   [UET_LOGTYPE_SYNC] = "sync",
 	[UET_LOGTYPE_DRIVERS] = "drivers", [UET_LOGTYPE_APP] = "app",
 };
 
 static const char *const level_names[] = {
-	[UET_LOG_NONE] = "none",	[UET_LOG_ERROR] = "error",
+	[UET_LOG_NONE] = "none",       [UET_LOG_ERROR] = "error",
 	[UET_LOG_WARNING] = "warning", [UET_LOG_INFO] = "info",
 	[UET_LOG_DEBUG] = "debug",
 };
@@ -29,8 +29,8 @@ static void stderr_sink(void *arg, enum uet_log_level level,
 			enum uet_log_type type, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "uet %s %s: %s\n", type_names[type],
-		level_names[level], msg);
+	fprintf(stderr, "uet %s %s: %s\n", type_names[type], level_names[level],
+		msg);
 }
 
 /*
@@ -124,8 +124,8 @@ int uet_log_level_from_name(const char *name)
 	return -EINVAL;
 }
 
-void uet_log(enum uet_log_level level, enum uet_log_type type,
-	     const char *fmt, ...)
+void uet_log(enum uet_log_level level, enum uet_log_type type, const char *fmt,
+	     ...)
 {
 	char msg[UET_LOG_MSG_LEN];
 	va_list ap;

@@ -171,8 +171,8 @@ int uet_log_level_from_name(const char *name);
  * @param fmt
  *   printf format, without a trailing newline.
  */
-void uet_log(enum uet_log_level level, enum uet_log_type type,
-	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void uet_log(enum uet_log_level level, enum uet_log_type type, const char *fmt,
+	     ...) __attribute__((format(printf, 3, 4)));
 
 /**
  * Log a message: UET_LOG(WARNING, PDS, "pdc %u: %s", id, why).
@@ -180,11 +180,11 @@ void uet_log(enum uet_log_level level, enum uet_log_type type,
  * suffixes; the rest is a printf format and its arguments, with no
  * trailing newline.
  */
-#define UET_LOG(level, type, ...)                                             \
-	do {                                                                  \
-		if (uet_log_enabled(UET_LOG_##level, UET_LOGTYPE_##type))     \
-			uet_log(UET_LOG_##level, UET_LOGTYPE_##type,          \
-				__VA_ARGS__);                                 \
+#define UET_LOG(level, type, ...)                                              \
+	do {                                                                   \
+		if (uet_log_enabled(UET_LOG_##level, UET_LOGTYPE_##type))      \
+			uet_log(UET_LOG_##level, UET_LOGTYPE_##type,           \
+				__VA_ARGS__);                                  \
 	} while (0)
 
 #ifdef __cplusplus

@@ -75,7 +75,7 @@ static inline uint64_t uet_rng_u64(struct uet_rng *r)
 static inline uint64_t uet_rng_bounded(struct uet_rng *r, uint64_t n)
 {
 	unsigned __int128 m;
-	uint64_t low, threshold;
+	uint64_t low;
 
 	if (n == 0)
 		return 0;
@@ -83,7 +83,8 @@ static inline uint64_t uet_rng_bounded(struct uet_rng *r, uint64_t n)
 	low = (uint64_t)m;
 	if (low < n) {
 		/* 2^64 mod n: the low products that would bias the result. */
-		threshold = -n % n;
+		const uint64_t threshold = (UINT64_MAX - n + 1) % n;
+
 		while (low < threshold) {
 			m = (unsigned __int128)uet_rng_u64(r) * n;
 			low = (uint64_t)m;

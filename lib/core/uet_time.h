@@ -16,11 +16,11 @@ extern "C" {
 /** Virtual time or a duration, in picoseconds. */
 typedef uint64_t uet_time_t;
 
-#define UET_PS_PER_NS UINT64_C(1000)		 /**< ps in one nanosecond */
-#define UET_PS_PER_US UINT64_C(1000000)		 /**< ps in one microsecond */
-#define UET_PS_PER_MS UINT64_C(1000000000)	 /**< ps in one millisecond */
+#define UET_PS_PER_NS UINT64_C(1000)	     /**< ps in one nanosecond */
+#define UET_PS_PER_US UINT64_C(1000000)	     /**< ps in one microsecond */
+#define UET_PS_PER_MS UINT64_C(1000000000)   /**< ps in one millisecond */
 #define UET_PS_PER_S UINT64_C(1000000000000) /**< ps in one second */
-#define UET_BITS_PER_BYTE 8		 /**< bits in one byte (octet) */
+#define UET_BITS_PER_BYTE 8		     /**< bits in one byte (octet) */
 
 /** A time that never comes: "no event pending", "no horizon". */
 #define UET_TIME_NEVER UINT64_MAX

@@ -112,7 +112,6 @@ static int parse_quantity(const struct quantity *qty, const char *str,
 	uet_u128 integer = 0, fraction = 0, pow10 = 1, total;
 	uint64_t base_units = 0;
 	unsigned int frac_digits;
-	size_t i;
 
 	if (str == NULL || value == NULL)
 		return fail(reason, "no text to parse");
@@ -157,7 +156,7 @@ static int parse_quantity(const struct quantity *qty, const char *str,
 			return 0;
 		}
 	} else {
-		for (i = 0; i < qty->n_units; i++) {
+		for (size_t i = 0; i < qty->n_units; i++) {
 			if (strcmp(p, qty->units[i].name) == 0) {
 				base_units = qty->units[i].base_units;
 				break;
@@ -183,8 +182,9 @@ static int parse_quantity(const struct quantity *qty, const char *str,
 /* Write value / base_units exactly in decimal, then the unit, into out. */
 static size_t format_in_unit(uint64_t value, const struct unit *u, char *out)
 {
+	const uint64_t base = u->base_units; /* never 0 */
 	char digits[24];
-	uint64_t whole = value / u->base_units, rem = value % u->base_units;
+	uint64_t whole = value / base, rem = value % base;
 	size_t n = 0, k = 0;
 
 	do {
@@ -199,11 +199,11 @@ static size_t format_in_unit(uint64_t value, const struct unit *u, char *out)
 		 * Every unit is 2^a * 5^b base units, so the expansion ends,
 		 * after at most 40 digits. rem * 10 < 2^45 cannot overflow.
 		 */
-		while (rem != 0) {
+		do {
 			rem *= 10;
-			out[n++] = (char)('0' + rem / u->base_units);
-			rem %= u->base_units;
-		}
+			out[n++] = (char)('0' + rem / base);
+			rem %= base;
+		} while (rem != 0);
 	}
 	k = strlen(u->name);
 	memcpy(out + n, u->name, k);

@@ -20,7 +20,7 @@ extern "C" {
 #define UET_BPS_PER_GBPS UINT64_C(1000000000)	 /**< bps in one Gbps */
 #define UET_BPS_PER_TBPS UINT64_C(1000000000000) /**< bps in one Tbps */
 
-#define UET_BYTES_PER_KIB UINT64_C(1024)       /**< bytes in one KiB */
+#define UET_BYTES_PER_KIB UINT64_C(1024)      /**< bytes in one KiB */
 #define UET_BYTES_PER_MIB (UINT64_C(1) << 20) /**< bytes in one MiB */
 #define UET_BYTES_PER_GIB (UINT64_C(1) << 30) /**< bytes in one GiB */
 

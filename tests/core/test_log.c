@@ -141,8 +141,8 @@ START_TEST(test_log_names_round_trip)
 		ck_assert_int_eq(uet_log_type_from_name(uet_log_type_name(t)),
 				 t);
 	for (l = UET_LOG_NONE; l <= UET_LOG_DEBUG; l++)
-		ck_assert_int_eq(
-			uet_log_level_from_name(uet_log_level_name(l)), l);
+		ck_assert_int_eq(uet_log_level_from_name(uet_log_level_name(l)),
+				 l);
 	ck_assert_int_eq(uet_log_type_from_name("pdc"), -EINVAL);
 	ck_assert_int_eq(uet_log_type_from_name(NULL), -EINVAL);
 	ck_assert_int_eq(uet_log_level_from_name("verbose"), -EINVAL);

@@ -78,8 +78,8 @@ END_TEST
 
 START_TEST(test_rng_bounded_in_range)
 {
-	static const uint64_t bounds[] = {1, 2, 3, 7, 1000, 1000000,
-					  (UINT64_C(1) << 63) + 1, UINT64_MAX};
+	static const uint64_t bounds[] = {
+		1, 2, 3, 7, 1000, 1000000, (UINT64_C(1) << 63) + 1, UINT64_MAX};
 	struct uet_rng r;
 	uint64_t hist[7] = {0};
 	size_t b;

@@ -45,8 +45,8 @@ START_TEST(test_time_parse_exact)
 
 		ck_assert_msg(uet_time_parse(cases[i].text, &ps, &why) == 0,
 			      "%s: %s", cases[i].text, why);
-		ck_assert_msg(ps == cases[i].ps, "%s gave %llu",
-			      cases[i].text, (unsigned long long)ps);
+		ck_assert_msg(ps == cases[i].ps, "%s gave %llu", cases[i].text,
+			      (unsigned long long)ps);
 	}
 }
 END_TEST
@@ -91,8 +91,7 @@ START_TEST(test_time_parse_rejects_with_reason)
 	/* The reason is optional. */
 	ck_assert_int_eq(uet_time_parse("-1ns", &(uet_time_t){0}, NULL),
 			 -EINVAL);
-	ck_assert_int_eq(uet_time_parse(NULL, &(uet_time_t){0}, NULL),
-			 -EINVAL);
+	ck_assert_int_eq(uet_time_parse(NULL, &(uet_time_t){0}, NULL), -EINVAL);
 }
 END_TEST
 
@@ -199,10 +198,11 @@ START_TEST(test_ppm_parse)
 		const char *text;
 		uint32_t ppm;
 	} cases[] = {
-		{"25%", 250000},  {"0.01", 10000}, {"1", 1000000},
-		{"100%", 1000000}, {"0.5%", 5000}, {"0.0001%", 1},
-		{"150ppm", 150},  {"150%", 1500000}, {"0", 0},
-		{"4294967295ppm", UINT32_MAX},
+		{"25%", 250000}, {"0.01", 10000},
+		{"1", 1000000},	 {"100%", 1000000},
+		{"0.5%", 5000},	 {"0.0001%", 1},
+		{"150ppm", 150}, {"150%", 1500000},
+		{"0", 0},	 {"4294967295ppm", UINT32_MAX},
 	};
 	const char *why = NULL;
 	uint32_t ppm = 4;
@@ -291,8 +291,8 @@ END_TEST
 
 START_TEST(test_round_trip_text)
 {
-	static const char *const times[] = {"84.04ns", "1.5us", "0ps",
-					    "250ps",   "10ms",  "1s",
+	static const char *const times[] = {"84.04ns", "1.5us",	  "0ps",
+					    "250ps",   "10ms",	  "1s",
 					    "1.24ns",  "336.16ns"};
 	static const char *const rates[] = {"400Gbps", "31.52Gbps", "100Mbps",
 					    "1Tbps", "800bps"};
@@ -371,7 +371,7 @@ START_TEST(test_serialization_ps_page_figures)
 	ck_assert_uint_eq(uet_serialization_ps(62, g400), 1240);
 	ck_assert_uint_eq(uet_serialization_ps(4202, g100), 336160);
 	ck_assert_uint_eq(uet_serialization_ps(0, g400), 0);
-	/* One 64-byte TLP-sized transfer on 16 lanes of 31.52 Gbps. */
+	/* A 64-byte read request + 34 bytes of TLP overhead, 16 x 31.52 Gbps. */
 	ck_assert_uint_eq(uet_serialization_ps(98, 16 * UINT64_C(31520000000)),
 			  1555);
 }
@@ -382,8 +382,7 @@ START_TEST(test_serialization_ps_rounds_up)
 	/* 8 bits at 3 bps: 2.666... s, so 2,666,666,666,667 ps. */
 	ck_assert_uint_eq(uet_serialization_ps(1, 3), UINT64_C(2666666666667));
 	/* 1 byte at 3 Tbps: 2.666... ps -> 3 ps. */
-	ck_assert_uint_eq(uet_serialization_ps(1, UINT64_C(3000000000000)),
-			  3);
+	ck_assert_uint_eq(uet_serialization_ps(1, UINT64_C(3000000000000)), 3);
 	/* Exact results are not rounded: 1 byte at 8 bps is 1 s. */
 	ck_assert_uint_eq(uet_serialization_ps(1, 8), UET_PS_PER_S);
 }
