@@ -47,7 +47,7 @@ static unsigned int edit_distance(const char *a, const char *b)
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
-		unsigned int diag = row[0], tmp;
+		unsigned int diag = row[0];
 
 		row[0] = i;
 		for (j = 1; j <= lb; j++) {
@@ -59,9 +59,10 @@ static unsigned int edit_distance(const char *a, const char *b)
 				best = row[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
-			tmp = row[j];
+			unsigned int up = row[j];
+
 			row[j] = best;
-			diag = tmp;
+			diag = up;
 		}
 	}
 	return row[lb];
@@ -135,7 +136,6 @@ static int load_section(struct cfg_ctx *c, const char *section,
 {
 	yaml_node_pair_t *p;
 	size_t i;
-	int rc;
 
 	if (node_is_empty(map))
 		return 0;
@@ -151,8 +151,8 @@ static int load_section(struct cfg_ctx *c, const char *section,
 		const struct uet_attr *a = NULL;
 		const char *name;
 		char path[160];
+		int rc = check_key(c, k, section);
 
-		rc = check_key(c, k, section);
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
@@ -209,7 +209,6 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 	char item_path[64];
 	yaml_node_pair_t *p;
 	size_t i, row;
-	int rc;
 
 	snprintf(item_path, sizeof(item_path), "workload.messages[%u]", idx);
 	ms->line = cfg_node_line(item);
@@ -226,8 +225,8 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 		const struct uet_attr *a = NULL;
 		char path[160];
 		const char *name;
+		int rc = check_key(c, k, item_path);
 
-		rc = check_key(c, k, item_path);
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
@@ -289,7 +288,6 @@ static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
 	yaml_node_item_t *it;
 	size_t n;
 	uint32_t i = 0;
-	int rc;
 
 	if (node_is_empty(seq))
 		return 0;
@@ -312,7 +310,8 @@ static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
 	w->message_count = (uint32_t)n;
 	for (it = seq->data.sequence.items.start;
 	     it < seq->data.sequence.items.top; it++, i++) {
-		rc = load_message(c, yaml_document_get_node(c->doc, *it), i);
+		int rc =
+			load_message(c, yaml_document_get_node(c->doc, *it), i);
 		if (rc < 0)
 			return rc;
 	}
@@ -323,7 +322,6 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 {
 	unsigned int messages_line = 0;
 	yaml_node_pair_t *p;
-	int rc;
 
 	if (node_is_empty(map))
 		return 0;
@@ -338,8 +336,7 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 		const char *name, *hint;
 		char path[160];
 		size_t i;
-
-		rc = check_key(c, k, "workload");
+		int rc = check_key(c, k, "workload");
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
@@ -380,7 +377,6 @@ static int load_root(struct cfg_ctx *c)
 	unsigned int seen[N_SECTIONS] = {0};
 	yaml_node_pair_t *p;
 	size_t i;
-	int rc;
 
 	if (root == NULL || node_is_empty(root))
 		return 0; /* an empty file: every default */
@@ -393,9 +389,8 @@ static int load_root(struct cfg_ctx *c)
 	{
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
-		const char *name, *hint;
-
-		rc = check_key(c, k, "(top level)");
+		const char *name;
+		int rc = check_key(c, k, "(top level)");
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
@@ -403,7 +398,8 @@ static int load_root(struct cfg_ctx *c)
 			if (strcmp(name, sections[i]) == 0)
 				break;
 		if (i == N_SECTIONS) {
-			hint = closest(name, sections, N_SECTIONS);
+			const char *hint = closest(name, sections, N_SECTIONS);
+
 			if (hint != NULL)
 				return cfg_fail(c, cfg_node_line(k), 0, name,
 						NULL, false,

@@ -171,14 +171,12 @@ static int parse_default(const struct uet_attr *a, uint64_t *v)
 
 void cfg_derive(struct uet_scenario *s)
 {
-	uint64_t bdp_bytes;
-
 	/* 1.5 x DataRate x InitialBaseRTT when no window is set. */
 	if (s->pds.fixed_window_bytes != 0) {
 		s->derived.fixed_window_bytes = s->pds.fixed_window_bytes;
 	} else {
-		bdp_bytes = uet_bytes_in_duration(s->pds.initial_base_rtt_ps,
-						  s->nic.data_rate_bps);
+		uint64_t bdp_bytes = uet_bytes_in_duration(
+			s->pds.initial_base_rtt_ps, s->nic.data_rate_bps);
 		s->derived.fixed_window_bytes = bdp_bytes > UINT64_MAX / 3
 							? UINT64_MAX
 							: bdp_bytes * 3 / 2;
@@ -319,7 +317,7 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 int uet_scenario_hash(const struct uet_scenario *s, uint64_t *hash)
 {
 	char *text = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	uint64_t h = FNV64_OFFSET;
 	FILE *f;
 	int rc;
@@ -331,7 +329,7 @@ int uet_scenario_hash(const struct uet_scenario *s, uint64_t *hash)
 	if (fclose(f) != 0 && rc == 0)
 		rc = -ENOMEM;
 	if (rc == 0) {
-		for (i = 0; i < len; i++) {
+		for (size_t i = 0; i < len; i++) {
 			h ^= (unsigned char)text[i];
 			h *= FNV64_PRIME;
 		}
