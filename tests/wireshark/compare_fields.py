@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Decode a pcap with tshark and a Lua dissector; compare fields per frame.
 
-usage: compare_fields.py --lua SCRIPT PCAP EXPECTED [--tshark PATH]
+usage: compare_fields.py --lua SCRIPT [--lua SCRIPT...] PCAP EXPECTED
+                         [--tshark PATH]
 
 EXPECTED is a text file of blocks, one or more per frame:
 
@@ -15,7 +16,8 @@ EXPECTED is a text file of blocks, one or more per frame:
     uet.pds.dpdcid = <absent>    # the field must not be in the frame
     _ws.expert.message = a|b     # several occurrences, in tshark's order
 
-Later blocks for the same frame add fields or override earlier values.
+Later blocks for the same frame add fields or override earlier values. A
+field tshark does not know at all passes as <absent> and fails otherwise.
 Every field of every frame is checked; a mismatch is reported as
 "frame N: FIELD: expected X, got Y". Whatever EXPECTED says, the pcap must
 decode with no malformed frame (_ws.malformed), no error-severity expert
@@ -118,20 +120,31 @@ def same(expected, got):
     return True
 
 
-def run_tshark(tshark, lua, pcap, args):
-    cmd = [tshark, "-n", "-X", "lua_script:" + lua, "-r", pcap] + args
+class UnknownFields(Exception):
+    def __init__(self, names):
+        super().__init__(", ".join(names))
+        self.names = names
+
+
+def run_tshark(tshark, luas, pcap, args):
+    cmd = [tshark, "-n"]
+    for lua in luas:    # loaded in this order
+        cmd += ["-X", "lua_script:" + lua]
+    cmd += ["-r", pcap] + args
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     errors = [l for l in p.stderr.splitlines()
               if l.strip() and not l.startswith("Running as user")]
+    if errors and "Some fields aren't valid" in errors[0]:
+        raise UnknownFields([l.strip() for l in errors[1:]])
     if p.returncode != 0 or any("Lua" in l or "rror" in l for l in errors):
         raise RuntimeError("tshark failed: " + " ".join(cmd) + "\n" +
                            "\n".join(errors))
     return p.stdout
 
 
-def count_matching(tshark, lua, pcap, display_filter):
-    out = run_tshark(tshark, lua, pcap,
+def count_matching(tshark, luas, pcap, display_filter):
+    out = run_tshark(tshark, luas, pcap,
                      ["-Y", display_filter, "-T", "fields", "-e",
                       "frame.number"])
     return [l for l in out.splitlines() if l.strip()]
@@ -139,7 +152,8 @@ def count_matching(tshark, lua, pcap, display_filter):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--lua", required=True, help="dissector script")
+    ap.add_argument("--lua", required=True, action="append",
+                    help="Lua script to load (repeat to load several)")
     ap.add_argument("--tshark", default="tshark")
     ap.add_argument("pcap")
     ap.add_argument("expected")
@@ -157,12 +171,32 @@ def main():
 
     failures = []
     try:
-        args = ["-T", "fields", "-E", "separator=,", "-E", "quote=d",
-                "-E", "occurrence=a", "-E", "aggregator=" + AGGREGATOR,
-                "-e", "frame.number"]
-        for name in fields:
-            args += ["-e", name]
-        out = run_tshark(tshark, a.lua, a.pcap, args)
+        # A field tshark does not know (its protocol is not registered) can
+        # only be expected <absent>; it is dropped from the command line.
+        unknown = set()
+        while True:
+            args = ["-T", "fields", "-E", "separator=,", "-E", "quote=d",
+                    "-E", "occurrence=a", "-E", "aggregator=" + AGGREGATOR,
+                    "-e", "frame.number"]
+            for name in fields:
+                if name not in unknown:
+                    args += ["-e", name]
+            try:
+                out = run_tshark(tshark, a.lua, a.pcap, args)
+                break
+            except UnknownFields as e:
+                new = set(e.names) - unknown
+                if not new:
+                    raise RuntimeError("tshark rejects fields: " + str(e))
+                unknown |= new
+        fields = [n for n in fields if n not in unknown]
+        for fr in sorted(expect):
+            for name in sorted(set(expect[fr]) & unknown):
+                if expect[fr][name] != ABSENT:
+                    failures.append(f"frame {fr}: {name}: expected "
+                                    f"{expect[fr][name]!r}, but tshark does "
+                                    f"not know the field")
+                del expect[fr][name]
         rows = list(csv.reader(io.StringIO(out)))
         rows = [r for r in rows if r]
         if count is not None and len(rows) != count:
@@ -193,7 +227,7 @@ def main():
             hits = count_matching(tshark, a.lua, a.pcap, flt)
             if hits:
                 failures.append(f"frames {','.join(hits)} match '{flt}'")
-    except RuntimeError as e:
+    except (RuntimeError, UnknownFields) as e:
         print(f"FAIL: {e}")
         return 1
 
