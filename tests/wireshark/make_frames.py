@@ -225,9 +225,10 @@ def build_odd():
                 body = rng.randbytes(max(0, blen - cut))
                 hdr = b"UECT" + struct.pack(">BBHQQIHH", 1, ltype, 1, 2, 3, 4,
                                             blen, 0)
-                frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5, hdr + body)[:14 + 32 + len(body)]
-                              if cut else eth(MAC_NIC0, MAC_SW, 0x88B5,
-                                              hdr + body))
+                if cut:     # body shorter than body_len, no padding
+                    frames.append(MAC_NIC0 + MAC_SW + b"\x88\xb5" + hdr + body)
+                else:
+                    frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5, hdr + body))
     for n in range(0, 40, 3):   # control frames shorter than the header
         frames.append(eth(MAC_NIC0, MAC_SW, 0x88B5,
                           rng.choice((b"UECT", b"XXXX")) + rng.randbytes(n)))
