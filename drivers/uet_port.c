@@ -19,7 +19,7 @@
 #include <rte_ring.h>
 
 #include "uet_port.h"
-#include "uet_drivers_log.h"
+#include "uet_log.h"
 
 #define UET_PORT_DEFAULT_DESC 1024u
 #define UET_PAIR_DEFAULT_RING 4096u
@@ -52,8 +52,6 @@ struct uet_port {
 	uint64_t tx_timeouts;
 	uint64_t tx_dropped;
 };
-
-RTE_LOG_REGISTER_DEFAULT(uet_drivers_logtype, NOTICE);
 
 struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
 					 int socket_id)
@@ -110,7 +108,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	eth_conf.rxmode.mtu = cfg_mtu;
 	ret = rte_eth_dev_configure(p->port_id, 1, 1, &eth_conf);
 	if (ret < 0) {
-		UET_DRV_LOG(ERR, "port %s: configure failed: %s", p->name,
+		UET_LOG(ERROR, DRIVERS, "port %s: configure failed: %s", p->name,
 			    rte_strerror(-ret));
 		return ret;
 	}
@@ -118,13 +116,13 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		/* Kernel-backed PMDs set the interface's MTU here. */
 		ret = rte_eth_dev_set_mtu(p->port_id, mtu);
 		if (ret < 0 && ret != -ENOTSUP)
-			UET_DRV_LOG(WARNING, "port %s: cannot set MTU %u: %s",
+			UET_LOG(WARNING, DRIVERS, "port %s: cannot set MTU %u: %s",
 				    p->name, mtu, rte_strerror(-ret));
 	} else {
 		/* af_packet says 1,518-byte frames yet carries whatever the
 		 * kernel interface's MTU allows; setting its MTU through the
 		 * PMD would shrink the interface, so leave it alone. */
-		UET_DRV_LOG(INFO,
+		UET_LOG(INFO, DRIVERS,
 			    "port %s: PMD limits the MTU to %u; the "
 			    "interface's own MTU applies",
 			    p->name, cfg_mtu);
@@ -136,27 +134,27 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	ret = rte_eth_rx_queue_setup(p->port_id, 0, nb_rxd, (unsigned)socket,
 				     NULL, conf->pool);
 	if (ret < 0) {
-		UET_DRV_LOG(ERR, "port %s: rx queue setup failed: %s", p->name,
+		UET_LOG(ERROR, DRIVERS, "port %s: rx queue setup failed: %s", p->name,
 			    rte_strerror(-ret));
 		return ret;
 	}
 	ret = rte_eth_tx_queue_setup(p->port_id, 0, nb_txd, (unsigned)socket,
 				     NULL);
 	if (ret < 0) {
-		UET_DRV_LOG(ERR, "port %s: tx queue setup failed: %s", p->name,
+		UET_LOG(ERROR, DRIVERS, "port %s: tx queue setup failed: %s", p->name,
 			    rte_strerror(-ret));
 		return ret;
 	}
 	ret = rte_eth_dev_start(p->port_id);
 	if (ret < 0) {
-		UET_DRV_LOG(ERR, "port %s: start failed: %s", p->name,
+		UET_LOG(ERROR, DRIVERS, "port %s: start failed: %s", p->name,
 			    rte_strerror(-ret));
 		return ret;
 	}
 	/* Frames are addressed to emulated NICs' MACs, not the port's. */
 	ret = rte_eth_promiscuous_enable(p->port_id);
 	if (ret < 0 && ret != -ENOTSUP)
-		UET_DRV_LOG(WARNING, "port %s: no promiscuous mode: %s",
+		UET_LOG(WARNING, DRIVERS, "port %s: no promiscuous mode: %s",
 			    p->name, rte_strerror(-ret));
 	return 0;
 }
@@ -170,12 +168,12 @@ static void port_teardown(struct uet_port *p)
 	(void)rte_eth_dev_stop(p->port_id);
 	ret = rte_eth_dev_close(p->port_id);
 	if (ret < 0)
-		UET_DRV_LOG(WARNING, "port %s: close: %s", p->name,
+		UET_LOG(WARNING, DRIVERS, "port %s: close: %s", p->name,
 			    rte_strerror(-ret));
 	if (p->remove_on_close && p->dev != NULL) {
 		ret = rte_dev_remove(p->dev);
 		if (ret < 0)
-			UET_DRV_LOG(WARNING, "port %s: remove: %s", p->name,
+			UET_LOG(WARNING, DRIVERS, "port %s: remove: %s", p->name,
 				    rte_strerror(-ret));
 	}
 }
@@ -204,7 +202,7 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 	if (rte_eth_dev_get_port_by_name(p->name, &p->port_id) != 0) {
 		ret = rte_dev_probe(devargs);
 		if (ret < 0) {
-			UET_DRV_LOG(ERR, "port %s: probe \"%s\" failed: %s",
+			UET_LOG(ERROR, DRIVERS, "port %s: probe \"%s\" failed: %s",
 				    p->name, devargs, rte_strerror(-ret));
 			free(p);
 			return ret;
@@ -224,7 +222,7 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 				}
 			}
 			if (!found) {
-				UET_DRV_LOG(ERR, "port %s: no ethdev after probe",
+				UET_LOG(ERROR, DRIVERS, "port %s: no ethdev after probe",
 					    p->name);
 				free(p);
 				return -ENODEV;
@@ -282,7 +280,7 @@ static int ring_port_create(struct uet_port **portp, const char *name,
 	id = rte_eth_from_rings(name, &rx, 1, &tx, 1, rte_socket_id());
 	if (id < 0) {
 		ret = rte_errno ? -rte_errno : -ENODEV;
-		UET_DRV_LOG(ERR, "ring port %s: %s", name, rte_strerror(-ret));
+		UET_LOG(ERROR, DRIVERS, "ring port %s: %s", name, rte_strerror(-ret));
 		free(p);
 		return ret;
 	}
@@ -400,7 +398,7 @@ int uet_port_tx_all(struct uet_port *port, struct rte_mbuf **pkts, uint16_t n,
 
 			port->tx_timeouts++;
 			port->tx_dropped += n - sent;
-			UET_DRV_LOG(ERR,
+			UET_LOG(ERROR, DRIVERS,
 				    "port %s: tx stalled: %u of %u frames not "
 				    "taken after %" PRIu32 " ms",
 				    port->name, n - sent, n, timeout_ms);
