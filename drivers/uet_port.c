@@ -48,6 +48,8 @@ struct uet_port {
 	/** Counters kept by this layer (see struct uet_port_stats). */
 	uint64_t rx_frames;
 	uint64_t tx_frames;
+	uint64_t rx_frame_bytes;
+	uint64_t tx_frame_bytes;
 	uint64_t tx_partial;
 	uint64_t tx_timeouts;
 	uint64_t tx_dropped;
@@ -357,17 +359,29 @@ uint16_t uet_port_rx_burst(struct uet_port *port, struct rte_mbuf **pkts,
 			   uint16_t n)
 {
 	uint16_t nb = rte_eth_rx_burst(port->port_id, 0, pkts, n);
+	uint16_t i;
 
 	port->rx_frames += nb;
+	for (i = 0; i < nb; i++)
+		port->rx_frame_bytes += pkts[i]->pkt_len;
 	return nb;
 }
 
 uint16_t uet_port_tx_burst(struct uet_port *port, struct rte_mbuf **pkts,
 			   uint16_t n)
 {
-	uint16_t nb = rte_eth_tx_burst(port->port_id, 0, pkts, n);
+	uint64_t bytes = 0;
+	uint16_t nb, i;
 
+	/* Sum before sending: the frames taken belong to the port after the
+	 * call (af_packet frees them at once); the rest are still ours. */
+	for (i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len;
+	nb = rte_eth_tx_burst(port->port_id, 0, pkts, n);
+	for (i = nb; i < n; i++)
+		bytes -= pkts[i]->pkt_len;
 	port->tx_frames += nb;
+	port->tx_frame_bytes += bytes;
 	if (nb < n)
 		port->tx_partial++;
 	return nb;
@@ -457,6 +471,8 @@ int uet_port_stats(const struct uet_port *port, struct uet_port_stats *stats)
 	stats->rx_nombuf = s.rx_nombuf;
 	stats->rx_frames = port->rx_frames;
 	stats->tx_frames = port->tx_frames;
+	stats->rx_frame_bytes = port->rx_frame_bytes;
+	stats->tx_frame_bytes = port->tx_frame_bytes;
 	stats->tx_partial = port->tx_partial;
 	stats->tx_timeouts = port->tx_timeouts;
 	stats->tx_dropped = port->tx_dropped;

@@ -81,6 +81,11 @@ struct uet_port_stats {
 	uint64_t rx_frames;
 	/** Frames uet_port_tx_burst and uet_port_tx_all got the port to take. */
 	uint64_t tx_frames;
+	/** Bytes (pkt_len) of the frames in rx_frames; counted here because
+	 * some PMDs (net_ring) count no bytes. */
+	uint64_t rx_frame_bytes;
+	/** Bytes (pkt_len) of the frames in tx_frames. */
+	uint64_t tx_frame_bytes;
 	/** Tx bursts the port took only part of (each retry counts once). */
 	uint64_t tx_partial;
 	/** uet_port_tx_all calls that hit their wall-clock limit. */

@@ -40,8 +40,9 @@ static void ring_env_close(struct ring_env *env)
 	rte_mempool_free(env->mp);
 }
 
+/* Counters after frames of len bytes went tx -> rx and as many back. */
 static void check_counts(struct uet_port *tx, struct uet_port *rx,
-			 uint64_t frames)
+			 uint64_t frames, uint32_t len)
 {
 	struct uet_port_stats st;
 
@@ -51,6 +52,10 @@ static void check_counts(struct uet_port *tx, struct uet_port *rx,
 	ck_assert_uint_eq(st.rx_frames, frames);
 	ck_assert_uint_eq(st.tx_timeouts, 0);
 	ck_assert_uint_eq(st.tx_dropped, 0);
+	ck_assert_uint_eq(st.tx_frame_bytes, frames * len);
+	ck_assert_uint_eq(st.rx_frame_bytes, frames * len);
+	/* net_ring counts packets, not bytes. */
+	ck_assert_uint_eq(st.tx_bytes, 0);
 	ck_assert_int_eq(uet_port_stats(rx, &st), 0);
 	ck_assert_uint_eq(st.rx_frames, frames);
 	ck_assert_uint_eq(st.rx_packets, frames);
@@ -69,8 +74,8 @@ START_TEST(test_ring_pair_carries_4202_byte_frames_both_ways)
 	ck_assert_uint_eq(drv_test_exchange(env.mp, env.b, env.a, 1, 300,
 					    DRV_TEST_BIG_BYTES, 300),
 			  0);
-	check_counts(env.a, env.b, 300);
-	check_counts(env.b, env.a, 300);
+	check_counts(env.a, env.b, 300, DRV_TEST_BIG_BYTES);
+	check_counts(env.b, env.a, 300, DRV_TEST_BIG_BYTES);
 	ring_env_close(&env);
 }
 END_TEST
@@ -86,8 +91,8 @@ START_TEST(test_ring_pair_carries_60_byte_frames_both_ways)
 	ck_assert_uint_eq(drv_test_exchange(env.mp, env.b, env.a, 1, 400,
 					    DRV_TEST_SMALL_BYTES, 400),
 			  0);
-	check_counts(env.a, env.b, 400);
-	check_counts(env.b, env.a, 400);
+	check_counts(env.a, env.b, 400, DRV_TEST_SMALL_BYTES);
+	check_counts(env.b, env.a, 400, DRV_TEST_SMALL_BYTES);
 	ring_env_close(&env);
 }
 END_TEST
@@ -141,6 +146,7 @@ START_TEST(test_tx_all_times_out_on_a_full_ring_and_frees_the_rest)
 	ck_assert_uint_eq(st.tx_frames, 63);
 	ck_assert_uint_eq(st.tx_timeouts, 1);
 	ck_assert_uint_eq(st.tx_dropped, 37);
+	ck_assert_uint_eq(st.tx_frame_bytes, 63 * DRV_TEST_SMALL_BYTES);
 	ck_assert_uint_ge(st.tx_partial, 1);
 	/* The 37 frames not taken went back to the pool. */
 	ck_assert_uint_eq(rte_mempool_in_use_count(env.mp), 63);

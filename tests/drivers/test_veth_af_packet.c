@@ -165,13 +165,17 @@ static void veth_env_close(struct veth_env *env)
 	rte_mempool_free(env->mp);
 }
 
-static void check_tx_counts(struct uet_port *p, uint64_t frames)
+static void check_tx_counts(struct uet_port *p, uint64_t frames,
+			    uint32_t len)
 {
 	struct uet_port_stats st;
 
 	ck_assert_int_eq(uet_port_stats(p, &st), 0);
 	ck_assert_uint_eq(st.tx_frames, frames);
 	ck_assert_uint_eq(st.tx_packets, frames);
+	ck_assert_uint_eq(st.tx_frame_bytes, frames * len);
+	/* af_packet counts bytes itself. */
+	ck_assert_uint_eq(st.tx_bytes, frames * len);
 	ck_assert_uint_eq(st.tx_errors, 0);
 	ck_assert_uint_eq(st.tx_timeouts, 0);
 }
@@ -189,8 +193,8 @@ static void exchange_both_ways(struct veth_env *env, uint32_t count,
 				    count, len, CHUNK);
 	foreign += drv_test_exchange(env->mp, env->port[1], env->port[0], 1,
 				     count, len, CHUNK);
-	check_tx_counts(env->port[0], count);
-	check_tx_counts(env->port[1], count);
+	check_tx_counts(env->port[0], count, len);
+	check_tx_counts(env->port[1], count, len);
 	ck_assert_int_eq(uet_port_stats(env->port[0], &s0), 0);
 	ck_assert_int_eq(uet_port_stats(env->port[1], &s1), 0);
 	ck_assert_uint_eq(s0.rx_frames + s1.rx_frames, 2ull * count + foreign);
