@@ -787,12 +787,12 @@ local function add_role(tree, tvb)
 	local dscp = vals[#vals].value
 	local p = uet.prefs
 	local roles = {
-		{ p.dscp_no_trim, "no_trim" },
+		{ p.dscp_no_trim, "no-trim" },
 		{ p.dscp_trimmable, "trimmable" },
-		{ p.dscp_trimmable_rtx, "trimmable_rtx" },
+		{ p.dscp_trimmable_rtx, "trimmable-retransmission" },
 		{ p.dscp_control, "control" },
 		{ p.dscp_trimmed, "trimmed" },
-		{ p.dscp_trimmed_last_hop, "trimmed_last_hop" },
+		{ p.dscp_trimmed_last_hop, "trimmed-last-hop" },
 	}
 	for _, r in ipairs(roles) do
 		if r[1] == dscp then
