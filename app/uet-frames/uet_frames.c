@@ -406,6 +406,7 @@ sink_put(struct sink *s, uet_time_t t_ps, const uint8_t *frame, size_t len)
 {
 	struct rte_mbuf *m;
 	char *dst;
+	int rc;
 
 	s->frames++;
 	if (s->cap != NULL)
@@ -420,7 +421,8 @@ sink_put(struct sink *s, uet_time_t t_ps, const uint8_t *frame, size_t len)
 		return -EMSGSIZE;
 	}
 	memcpy(dst, frame, len);
-	return uet_port_tx_all(s->port, &m, 1, 1000);
+	rc = uet_port_tx_all(s->port, &m, 1, 1000);
+	return rc < 0 ? rc : 0;
 }
 
 static int
