@@ -229,7 +229,8 @@ int uet_scenario_defaults(struct uet_scenario *s);
  * Load and validate a scenario file.
  *
  * @param s
- *   Filled on success; left with defaults and no messages on failure.
+ *   Overwritten: filled on success, left with the defaults and no messages
+ *   on failure. Free an earlier load's messages first.
  * @param path
  *   YAML file.
  * @param err

@@ -601,6 +601,36 @@ START_TEST(test_yaml_syntax_error_line_and_column)
 }
 END_TEST
 
+/* Every cut of a valid file either loads or fails with a whole message. */
+START_TEST(test_every_prefix_loads_or_fails_cleanly)
+{
+	size_t len = strlen(every_attribute), cut;
+	unsigned int loaded = 0, refused = 0;
+
+	for (cut = 0; cut <= len; cut++) {
+		struct uet_scenario s;
+		struct uet_config_error e;
+		int rc = uet_scenario_load_string(&s, "cut.yaml",
+						  every_attribute, cut, &e);
+
+		if (rc == 0) {
+			loaded++;
+			uet_scenario_free(&s);
+			continue;
+		}
+		ck_assert_int_eq(rc, -EINVAL);
+		ck_assert_msg(strncmp(e.message, "cut.yaml", 8) == 0, "%s",
+			      e.message);
+		ck_assert_uint_gt(strlen(e.rule), 0);
+		ck_assert_uint_eq(s.workload.message_count, 0);
+		refused++;
+	}
+	/* Cuts at line ends load (an empty file too); cuts mid-key do not. */
+	ck_assert_uint_gt(loaded, 0);
+	ck_assert_uint_gt(refused, 0);
+}
+END_TEST
+
 static char *print_to_string(const struct uet_scenario *s)
 {
 	char *text = NULL;
@@ -796,6 +826,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_rule_on_default_value);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_yaml_syntax_error_line_and_column);
+	tcase_add_test(tc, test_every_prefix_loads_or_fails_cleanly);
 	tcase_add_test(tc, test_print_config_round_trip);
 	tcase_add_test(tc, test_print_config_shows_units_and_derived);
 	tcase_add_test(tc, test_hash_changes_with_any_attribute);
