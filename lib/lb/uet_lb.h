@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Entropy selection of a PDC group behind one interface (the data-path
+ * page's "Multipath" hooks). The entropy value is the UDP source port of a
+ * data packet; switches hash it into their choice of path. The NIC stores
+ * the value per packet, so feedback always concerns the right one.
+ * Single path and oblivious spraying now; Recycled Entropy Packet Spraying
+ * comes later behind the same ops table.
+ */
+#ifndef UET_LB_H
+#define UET_LB_H
+
+#include <stdint.h>
+
+#include "uet_rng.h"
+#include "uet_time.h"
+
+/** Which balancer a group uses. */
+enum uet_lb_algo {
+	UET_LB_SINGLE_PATH = 0,	/**< one entropy value per group */
+	UET_LB_OBLIVIOUS,	/**< a new value for every packet */
+	UET_LB_REPS,		/**< reserved: a later issue */
+};
+
+/** What happened to a packet that carried an entropy value. */
+enum uet_lb_feedback {
+	UET_LB_GOOD = 0,	/**< ACKed without ECN */
+	UET_LB_ECN,		/**< ACKed with the M flag */
+	UET_LB_TRIMMED,		/**< NACK: trimmed on the way */
+	UET_LB_TRIMMED_LASTHOP,	/**< NACK: trimmed on the last hop */
+	UET_LB_TIMEOUT,		/**< retransmission timer */
+};
+
+/** Settings of a group's balancer. */
+struct uet_lb_params {
+	enum uet_lb_algo algo;
+	/** Entropy values are drawn from [base, base + span): keeps the UDP
+	 * source port out of the well-known range. */
+	uint16_t entropy_base;
+	uint16_t entropy_span;
+};
+
+struct uet_lb;
+
+/** A balancer. */
+struct uet_lb_ops {
+	const char *name;
+	uint16_t (*next_entropy)(struct uet_lb *lb, uet_time_t now_ps);
+	void (*feedback)(struct uet_lb *lb, uint16_t entropy,
+			 enum uet_lb_feedback what, uet_time_t now_ps);
+};
+
+/** A group's balancer. State of every algorithm lives here (no heap). */
+struct uet_lb {
+	const struct uet_lb_ops *ops;
+	struct uet_lb_params params;
+	struct uet_rng rng;	/**< the group's own stream */
+	uint16_t path_entropy;	/**< single path: the group's value */
+	/** Counters (land in the records). */
+	uint64_t n_chosen, n_feedback[UET_LB_TIMEOUT + 1];
+};
+
+/**
+ * Set up a group's balancer.
+ * @param seed  scenario seed; @param stream  distinct per group (NIC and
+ *   group ids), so every group draws its own values.
+ * @return 0, or -EINVAL.
+ */
+int uet_lb_init(struct uet_lb *lb, const struct uet_lb_params *params,
+		uint64_t seed, uint64_t stream);
+
+/** The entropy value for the next packet (a new one for a retransmission). */
+static inline uint16_t
+uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
+{
+	lb->n_chosen++;
+	return lb->ops->next_entropy(lb, now_ps);
+}
+
+/** Report what happened to a packet that carried entropy. */
+void uet_lb_feedback(struct uet_lb *lb, uint16_t entropy,
+		     enum uet_lb_feedback what, uet_time_t now_ps);
+
+#endif /* UET_LB_H */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Records of a run (the data-path page's "Records"): CSV files with a header
+ * row, one file per record kind, in the run's output folder.
+ *
+ *   uet-transport-stats.csv  one row per NIC every NDStatsReportInterval:
+ *                            cumulative columns and their ivl_ twins
+ *   uet-events.csv           PDC created/closed, message posted, the three
+ *                            completions
+ *   uet-monitor.csv          one row per packet sent or received
+ *   flows.csv                one row per message
+ *
+ * NICs are named by IPv4 address, PDCs by the NIC's address and the PDC
+ * number. Model code fills the plain structs below; this library formats
+ * and writes them, and keeps what the ivl_ columns need. docs/records.md
+ * names every column and its unit.
+ */
+#ifndef UET_RECORD_H
+#define UET_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_time.h"
+
+/**
+ * Counters of one NIC, all PDCs combined. Every field is cumulative since
+ * the start of the run, except the gauges at the end. The stats row prints
+ * each counter twice: as is, and as ivl_<name>, its increase since the NIC's
+ * previous row.
+ */
+struct uet_transport_stats {
+	uint64_t msgs_posted;		/**< messages the host posted */
+	uint64_t msgs_completed;	/**< sender completions (last ACK) */
+	uint64_t msgs_arrived;		/**< receiver: message arrived */
+	uint64_t pdcs_created;		/**< both sides */
+	uint64_t pdcs_closed;
+	uint64_t data_pkts_sent;	/**< first transmissions and retransmissions */
+	uint64_t data_payload_bytes_sent;
+	uint64_t retransmits;		/**< data packets sent again */
+	uint64_t rto_expiries;		/**< timers that queued a retransmission */
+	uint64_t acks_sent;
+	uint64_t acks_received;
+	uint64_t nacks_sent;
+	uint64_t nacks_received;
+	uint64_t probes_sent;
+	uint64_t probe_acks_received;
+	uint64_t data_pkts_received;	/**< untrimmed data packets accepted */
+	uint64_t data_payload_bytes_delivered; /**< new payload written to host */
+	uint64_t duplicates_received;
+	uint64_t ooo_events;		/**< packets beyond the next expected PSN */
+	uint64_t trimmed_received;
+	uint64_t ingress_drops;		/**< receive pool full */
+	uint64_t malformed_frames;	/**< counted and dropped */
+	uint64_t pcie_read_bytes;	/**< payload fetched from host */
+	uint64_t pcie_write_bytes;	/**< payload written to host */
+	/* gauges, printed once (no ivl_ twin): */
+	uint64_t in_flight_bytes;	/**< nominal bytes, all groups */
+	uint64_t egress_pool_used_bytes;
+	uint64_t ingress_pool_used_bytes;
+	uint64_t pdcs_open;
+};
+
+/** Kinds of uet-events rows. */
+enum uet_event_kind {
+	UET_EV_PDC_CREATED = 0,
+	UET_EV_PDC_CLOSED,
+	UET_EV_MSG_POSTED,
+	UET_EV_MSG_SENT,	/**< the sender's transmit completion */
+	UET_EV_MSG_ARRIVED,	/**< the receiver: every byte arrived */
+	UET_EV_MSG_COMPLETED,	/**< the sender: last acknowledgement */
+	UET_EV_KIND_COUNT
+};
+
+/** One uet-events row. */
+struct uet_event_row {
+	uet_time_t time_ps;
+	uint32_t nic_ip;	/**< host order: the NIC writing the row */
+	uint16_t pdc;		/**< that NIC's PDC number */
+	uint32_t peer_ip;	/**< host order */
+	uint64_t msg_id;	/**< scenario-wide message number */
+	uint64_t bytes;		/**< message size */
+	enum uet_event_kind kind;
+};
+
+/** Kinds of packets in uet-monitor rows. */
+enum uet_monitor_pkt {
+	UET_MON_DATA = 0,
+	UET_MON_ACK,
+	UET_MON_NACK,
+	UET_MON_PROBE,
+	UET_MON_TRIMMED,
+	UET_MON_PKT_COUNT
+};
+
+/** One uet-monitor row: a packet sent (tx) or received (rx) by a NIC. */
+struct uet_monitor_row {
+	uet_time_t time_ps;
+	uint32_t nic_ip;	/**< host order */
+	uint16_t pdc;
+	bool tx;		/**< sent by this NIC, else received */
+	enum uet_monitor_pkt pkt;
+	uint32_t psn;		/**< data/trimmed/NACK: the packet's PSN */
+	bool ar;		/**< ACK-request flag */
+	bool retx;		/**< retransmit flag */
+	uint8_t dscp;		/**< codepoint */
+	uint16_t entropy;	/**< UDP source port */
+	uint32_t wire_bytes;	/**< size on the wire, FCS counted */
+	/* ACK rows only: */
+	uint32_t cack_psn;
+	uint32_t sack_base_psn;
+	uint64_t sack_bitmap;
+	uint16_t service_time;	/**< in 128 ns steps */
+	/* NACK rows only: */
+	uint8_t nack_code;
+};
+
+/** One flows.csv row: a message, written when its sender completes. */
+struct uet_flow_row {
+	uint64_t msg_id;
+	uint32_t src_ip, dst_ip;	/**< host order */
+	uint16_t src_pdc, dst_pdc;
+	uint64_t bytes;
+	uint32_t packets;
+	uet_time_t posted_ps;
+	uet_time_t sent_ps;		/**< transmit completion */
+	uet_time_t arrived_ps;		/**< receiver's arrival completion */
+	uet_time_t completed_ps;	/**< last acknowledgement */
+	uint32_t retransmits;
+	uint32_t trims;			/**< trimmed packets NACKed */
+	uint32_t nacks;
+	uint32_t timeouts;
+};
+
+/** Which records a run writes (the scenario's records: section). */
+struct uet_record_conf {
+	const char *out_dir;		/**< created if missing */
+	bool transport_stats;		/**< EnableTransportStats */
+	uet_time_t stats_interval_ps;	/**< NDStatsReportInterval */
+	bool events;			/**< EnableEventLogging */
+	bool monitor;			/**< EnableUetMonitor */
+	bool flows;			/**< EnableFlowSummary */
+};
+
+struct uet_record;
+
+/**
+ * Open the record files of a run (headers written at once).
+ * @return 0, or a negative errno (the folder or a file cannot be created).
+ */
+int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c);
+
+/** Flush and close every file; safe on NULL. @return 0 or -EIO. */
+int uet_record_close(struct uet_record *rec);
+
+/** Flush every file now (records written so far are complete files). */
+int uet_record_flush(struct uet_record *rec);
+
+/** @return whether a kind is enabled (callers skip work when it is not). */
+bool uet_record_monitor_on(const struct uet_record *rec);
+
+/**
+ * Write one uet-transport-stats row for a NIC. ivl_ columns are computed
+ * against the previous row written for the same nic_ip.
+ */
+int uet_record_transport_stats(struct uet_record *rec, uet_time_t time_ps,
+			       uint32_t nic_ip,
+			       const struct uet_transport_stats *s);
+
+int uet_record_event(struct uet_record *rec, const struct uet_event_row *r);
+int uet_record_monitor(struct uet_record *rec,
+		       const struct uet_monitor_row *r);
+int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r);
+
+/** Names used in the CSVs ("pdc_created", "data", ...). */
+const char *uet_event_kind_name(enum uet_event_kind k);
+const char *uet_monitor_pkt_name(enum uet_monitor_pkt p);
+
+#endif /* UET_RECORD_H */
