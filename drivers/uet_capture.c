@@ -73,7 +73,8 @@ fail:
 
 /* Write caplen bytes of a frame that had len_bytes on the wire. */
 static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
-			  const void *frame, uint32_t caplen, uint32_t len_bytes)
+			  const void *frame, uint32_t caplen,
+			  uint32_t len_bytes)
 {
 	struct pcap_pkthdr hdr;
 

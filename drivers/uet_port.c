@@ -71,10 +71,10 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 {
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf eth_conf;
-	uint16_t nb_rxd = conf->nb_rx_desc ? conf->nb_rx_desc :
-					     UET_PORT_DEFAULT_DESC;
-	uint16_t nb_txd = conf->nb_tx_desc ? conf->nb_tx_desc :
-					     UET_PORT_DEFAULT_DESC;
+	uint16_t nb_rxd =
+		conf->nb_rx_desc ? conf->nb_rx_desc : UET_PORT_DEFAULT_DESC;
+	uint16_t nb_txd =
+		conf->nb_tx_desc ? conf->nb_tx_desc : UET_PORT_DEFAULT_DESC;
 	uint16_t mtu = conf->mtu_bytes ? conf->mtu_bytes : UET_PORT_MTU_BYTES;
 	uint16_t cfg_mtu;
 	int socket = rte_eth_dev_socket_id(p->port_id);
@@ -110,24 +110,25 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	eth_conf.rxmode.mtu = cfg_mtu;
 	ret = rte_eth_dev_configure(p->port_id, 1, 1, &eth_conf);
 	if (ret < 0) {
-		UET_LOG(ERROR, DRIVERS, "port %s: configure failed: %s", p->name,
-			    rte_strerror(-ret));
+		UET_LOG(ERROR, DRIVERS, "port %s: configure failed: %s",
+			p->name, rte_strerror(-ret));
 		return ret;
 	}
 	if (cfg_mtu == mtu) {
 		/* Kernel-backed PMDs set the interface's MTU here. */
 		ret = rte_eth_dev_set_mtu(p->port_id, mtu);
 		if (ret < 0 && ret != -ENOTSUP)
-			UET_LOG(WARNING, DRIVERS, "port %s: cannot set MTU %u: %s",
-				    p->name, mtu, rte_strerror(-ret));
+			UET_LOG(WARNING, DRIVERS,
+				"port %s: cannot set MTU %u: %s", p->name, mtu,
+				rte_strerror(-ret));
 	} else {
 		/* af_packet says 1,518-byte frames yet carries whatever the
 		 * kernel interface's MTU allows; setting its MTU through the
 		 * PMD would shrink the interface, so leave it alone. */
 		UET_LOG(INFO, DRIVERS,
-			    "port %s: PMD limits the MTU to %u; the "
-			    "interface's own MTU applies",
-			    p->name, cfg_mtu);
+			"port %s: PMD limits the MTU to %u; the "
+			"interface's own MTU applies",
+			p->name, cfg_mtu);
 	}
 
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
@@ -136,28 +137,28 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	ret = rte_eth_rx_queue_setup(p->port_id, 0, nb_rxd, (unsigned)socket,
 				     NULL, conf->pool);
 	if (ret < 0) {
-		UET_LOG(ERROR, DRIVERS, "port %s: rx queue setup failed: %s", p->name,
-			    rte_strerror(-ret));
+		UET_LOG(ERROR, DRIVERS, "port %s: rx queue setup failed: %s",
+			p->name, rte_strerror(-ret));
 		return ret;
 	}
 	ret = rte_eth_tx_queue_setup(p->port_id, 0, nb_txd, (unsigned)socket,
 				     NULL);
 	if (ret < 0) {
-		UET_LOG(ERROR, DRIVERS, "port %s: tx queue setup failed: %s", p->name,
-			    rte_strerror(-ret));
+		UET_LOG(ERROR, DRIVERS, "port %s: tx queue setup failed: %s",
+			p->name, rte_strerror(-ret));
 		return ret;
 	}
 	ret = rte_eth_dev_start(p->port_id);
 	if (ret < 0) {
 		UET_LOG(ERROR, DRIVERS, "port %s: start failed: %s", p->name,
-			    rte_strerror(-ret));
+			rte_strerror(-ret));
 		return ret;
 	}
 	/* Frames are addressed to emulated NICs' MACs, not the port's. */
 	ret = rte_eth_promiscuous_enable(p->port_id);
 	if (ret < 0 && ret != -ENOTSUP)
 		UET_LOG(WARNING, DRIVERS, "port %s: no promiscuous mode: %s",
-			    p->name, rte_strerror(-ret));
+			p->name, rte_strerror(-ret));
 	return 0;
 }
 
@@ -171,12 +172,12 @@ static void port_teardown(struct uet_port *p)
 	ret = rte_eth_dev_close(p->port_id);
 	if (ret < 0)
 		UET_LOG(WARNING, DRIVERS, "port %s: close: %s", p->name,
-			    rte_strerror(-ret));
+			rte_strerror(-ret));
 	if (p->remove_on_close && p->dev != NULL) {
 		ret = rte_dev_remove(p->dev);
 		if (ret < 0)
-			UET_LOG(WARNING, DRIVERS, "port %s: remove: %s", p->name,
-				    rte_strerror(-ret));
+			UET_LOG(WARNING, DRIVERS, "port %s: remove: %s",
+				p->name, rte_strerror(-ret));
 	}
 }
 
@@ -204,8 +205,9 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 	if (rte_eth_dev_get_port_by_name(p->name, &p->port_id) != 0) {
 		ret = rte_dev_probe(devargs);
 		if (ret < 0) {
-			UET_LOG(ERROR, DRIVERS, "port %s: probe \"%s\" failed: %s",
-				    p->name, devargs, rte_strerror(-ret));
+			UET_LOG(ERROR, DRIVERS,
+				"port %s: probe \"%s\" failed: %s", p->name,
+				devargs, rte_strerror(-ret));
 			free(p);
 			return ret;
 		}
@@ -217,15 +219,17 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 			uint16_t pid;
 			bool found = false;
 
-			RTE_ETH_FOREACH_MATCHING_DEV(pid, devargs, &it) {
+			RTE_ETH_FOREACH_MATCHING_DEV(pid, devargs, &it)
+			{
 				if (!found) {
 					p->port_id = pid;
 					found = true;
 				}
 			}
 			if (!found) {
-				UET_LOG(ERROR, DRIVERS, "port %s: no ethdev after probe",
-					    p->name);
+				UET_LOG(ERROR, DRIVERS,
+					"port %s: no ethdev after probe",
+					p->name);
 				free(p);
 				return -ENODEV;
 			}
@@ -282,7 +286,8 @@ static int ring_port_create(struct uet_port **portp, const char *name,
 	id = rte_eth_from_rings(name, &rx, 1, &tx, 1, rte_socket_id());
 	if (id < 0) {
 		ret = rte_errno ? -rte_errno : -ENODEV;
-		UET_LOG(ERROR, DRIVERS, "ring port %s: %s", name, rte_strerror(-ret));
+		UET_LOG(ERROR, DRIVERS, "ring port %s: %s", name,
+			rte_strerror(-ret));
 		free(p);
 		return ret;
 	}
@@ -328,9 +333,9 @@ int uet_port_pair_create(struct uet_port **ap, struct uet_port **bp,
 			 i == 0 ? 'f' : 'r');
 		/* Single producer and consumer: one thread sends on a port
 		 * and one receives on the other (see the header). */
-		rp->rings[i] = rte_ring_create(rname, ring_size,
-					       rte_socket_id(),
-					       RING_F_SP_ENQ | RING_F_SC_DEQ);
+		rp->rings[i] =
+			rte_ring_create(rname, ring_size, rte_socket_id(),
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (rp->rings[i] == NULL) {
 			ret = -rte_errno;
 			rp->refs = 1;
@@ -413,9 +418,9 @@ int uet_port_tx_all(struct uet_port *port, struct rte_mbuf **pkts, uint16_t n,
 			port->tx_timeouts++;
 			port->tx_dropped += n - sent;
 			UET_LOG(ERROR, DRIVERS,
-				    "port %s: tx stalled: %u of %u frames not "
-				    "taken after %" PRIu32 " ms",
-				    port->name, n - sent, n, timeout_ms);
+				"port %s: tx stalled: %u of %u frames not "
+				"taken after %" PRIu32 " ms",
+				port->name, n - sent, n, timeout_ms);
 			for (i = sent; i < n; i++)
 				rte_pktmbuf_free(pkts[i]);
 			return -ETIMEDOUT;
@@ -503,10 +508,10 @@ int uet_eal_init_default(const char *prefix)
 {
 	char file_prefix[128];
 	char *argv[] = {
-		"uetemu",     "--no-huge",	"-m",
-		"512",	      "--no-pci",	"--no-shconf",
-		"-l",	      "0",		"--log-level=*:warning",
-		file_prefix,  NULL,
+		"uetemu",    "--no-huge", "-m",
+		"512",	     "--no-pci",  "--no-shconf",
+		"-l",	     "0",	  "--log-level=*:warning",
+		file_prefix, NULL,
 	};
 	int argc = (int)RTE_DIM(argv) - 1;
 	int ret;

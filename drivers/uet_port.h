@@ -79,7 +79,8 @@ struct uet_port_stats {
 	uint64_t rx_nombuf;
 	/** Frames uet_port_rx_burst returned. */
 	uint64_t rx_frames;
-	/** Frames uet_port_tx_burst and uet_port_tx_all got the port to take. */
+	/** Frames uet_port_tx_burst and uet_port_tx_all got the port to take.
+	 */
 	uint64_t tx_frames;
 	/** Bytes (pkt_len) of the frames in rx_frames; counted here because
 	 * some PMDs (net_ring) count no bytes. */

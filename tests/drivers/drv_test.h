@@ -75,9 +75,8 @@ static inline void drv_test_fill(uint8_t *buf, uint8_t dir, uint32_t seq,
 }
 
 /* A one-segment mbuf holding the test frame (dir, seq) of len bytes. */
-static inline struct rte_mbuf *drv_test_mbuf(struct rte_mempool *mp,
-					     uint8_t dir, uint32_t seq,
-					     uint32_t len)
+static inline struct rte_mbuf *
+drv_test_mbuf(struct rte_mempool *mp, uint8_t dir, uint32_t seq, uint32_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 	uint8_t *p;

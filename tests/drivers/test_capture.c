@@ -23,11 +23,11 @@ static const struct {
 	uint32_t len;
 } frames[] = {
 	{0, 0, 0, DRV_TEST_SMALL_BYTES},
-	{999, 0, 0, DRV_TEST_SMALL_BYTES},	   /* 0.999 ns -> 0 */
-	{1000, 0, 1, DRV_TEST_BIG_BYTES},	   /* 1 ns */
+	{999, 0, 0, DRV_TEST_SMALL_BYTES},	    /* 0.999 ns -> 0 */
+	{1000, 0, 1, DRV_TEST_BIG_BYTES},	    /* 1 ns */
 	{123456789, 0, 123456, DRV_TEST_BIG_BYTES}, /* 123.456789 us */
-	{1550, 0, 1, 61},			   /* 1.55 ns: page's read */
-	{1000000000999ull, 1, 0, 1500},		   /* 1 s + 999 ps */
+	{1550, 0, 1, 61},			    /* 1.55 ns: page's read */
+	{1000000000999ull, 1, 0, 1500},		    /* 1 s + 999 ps */
 	{5000000007000ull, 5, 7, DRV_TEST_BIG_BYTES},
 	{3600123456789123ull, 3600, 123456789, 9000},
 };
@@ -84,10 +84,9 @@ static void check_file(const char *path, uint32_t n)
 	ck_assert_int_eq(uet_capture_reader_open(&r, path), 0);
 	for (i = 0; i < n; i++) {
 		ck_assert_int_eq(uet_capture_reader_next(r, &f), 1);
-		ck_assert_uint_eq(f.time_ps,
-				  (frames[i].sec * 1000000000ull +
-				   frames[i].nsec) *
-					  1000u);
+		ck_assert_uint_eq(f.time_ps, (frames[i].sec * 1000000000ull +
+					      frames[i].nsec) *
+						     1000u);
 		ck_assert_uint_eq(f.len_bytes, frames[i].len);
 		ck_assert_uint_eq(f.caplen_bytes, frames[i].len);
 		for (j = 0; j < f.caplen_bytes; j++)
@@ -152,9 +151,9 @@ START_TEST(test_tshark_reads_exact_ns_timestamps)
 	ck_assert_ptr_nonnull(p);
 	while (fgets(line, sizeof(line), p) != NULL) {
 		ck_assert_uint_lt(i, NB_FRAMES);
-		snprintf(want, sizeof(want), "%" PRIu64 ".%09" PRIu64 "\t%u\t%u\n",
-			 frames[i].sec, frames[i].nsec, frames[i].len,
-			 frames[i].len);
+		snprintf(want, sizeof(want),
+			 "%" PRIu64 ".%09" PRIu64 "\t%u\t%u\n", frames[i].sec,
+			 frames[i].nsec, frames[i].len, frames[i].len);
 		ck_assert_str_eq(line, want);
 		i++;
 	}

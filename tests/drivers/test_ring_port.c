@@ -107,15 +107,15 @@ START_TEST(test_ring_pair_interleaved_sizes_keep_order)
 	ring_env_open(&env, "ringmix", 0);
 	for (i = 0; i < 64; i++)
 		pkts[i] = drv_test_mbuf(env.mp, 0, i,
-					i % 2 ? DRV_TEST_SMALL_BYTES :
-						DRV_TEST_BIG_BYTES);
+					i % 2 ? DRV_TEST_SMALL_BYTES
+					      : DRV_TEST_BIG_BYTES);
 	ck_assert_int_eq(uet_port_tx_all(env.a, pkts, 64, 1000), 64);
 	nb = uet_port_rx_burst(env.b, pkts, 64);
 	ck_assert_uint_eq(nb, 64);
 	for (i = 0; i < 64; i++) {
 		drv_test_check(pkts[i], 0, i,
-			       i % 2 ? DRV_TEST_SMALL_BYTES :
-				       DRV_TEST_BIG_BYTES);
+			       i % 2 ? DRV_TEST_SMALL_BYTES
+				     : DRV_TEST_BIG_BYTES);
 		rte_pktmbuf_free(pkts[i]);
 	}
 	/* Nothing came back the other way. */
@@ -230,8 +230,9 @@ static Suite *ring_port_suite(void)
 	tcase_add_test(tc, test_ring_pair_interleaved_sizes_keep_order);
 	tcase_add_test(tc,
 		       test_tx_all_times_out_on_a_full_ring_and_frees_the_rest);
-	tcase_add_test(tc,
-		       test_ring_frames_left_in_flight_return_to_the_pool_on_close);
+	tcase_add_test(
+		tc,
+		test_ring_frames_left_in_flight_return_to_the_pool_on_close);
 	tcase_add_test(tc, test_ring_port_link_and_names);
 	tcase_add_test(tc, test_open_rejects_bad_arguments);
 	suite_add_tcase(s, tc);

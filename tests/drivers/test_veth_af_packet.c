@@ -25,8 +25,8 @@
 /* The namespaces and interfaces of this run. Static because the signal
  * handler that removes them has no other way to find them. */
 static struct {
-	pid_t owner;	/* the process that created them; only it removes */
-	char ns[2][32]; /* uetd<pid>a, uetd<pid>b */
+	pid_t owner;	 /* the process that created them; only it removes */
+	char ns[2][32];	 /* uetd<pid>a, uetd<pid>b */
 	char ifc[2][16]; /* ud<pid>a, ud<pid>b (15 characters at most) */
 } net;
 
@@ -93,7 +93,8 @@ static int net_create(void)
 {
 	int i;
 
-	if (sh("ip netns add %s", net.ns[0]) || sh("ip netns add %s", net.ns[1]))
+	if (sh("ip netns add %s", net.ns[0]) ||
+	    sh("ip netns add %s", net.ns[1]))
 		return -1;
 	if (sh("ip link add %s netns %s type veth peer name %s netns %s",
 	       net.ifc[0], net.ns[0], net.ifc[1], net.ns[1]))
@@ -165,8 +166,7 @@ static void veth_env_close(struct veth_env *env)
 	rte_mempool_free(env->mp);
 }
 
-static void check_tx_counts(struct uet_port *p, uint64_t frames,
-			    uint32_t len)
+static void check_tx_counts(struct uet_port *p, uint64_t frames, uint32_t len)
 {
 	struct uet_port_stats st;
 
@@ -241,8 +241,7 @@ START_TEST(test_veth_af_packet_link_up_interface_mac_and_mtu_kept)
 		ck_assert_ptr_nonnull(p);
 		ck_assert_ptr_nonnull(fgets(line, sizeof(line), p));
 		pclose(p);
-		snprintf(want, sizeof(want),
-			 "%02x:%02x:%02x:%02x:%02x:%02x\n",
+		snprintf(want, sizeof(want), "%02x:%02x:%02x:%02x:%02x:%02x\n",
 			 link.mac.addr_bytes[0], link.mac.addr_bytes[1],
 			 link.mac.addr_bytes[2], link.mac.addr_bytes[3],
 			 link.mac.addr_bytes[4], link.mac.addr_bytes[5]);
@@ -288,11 +287,14 @@ static Suite *veth_suite(void)
 	TCase *tc = tcase_create("veth");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_veth_af_packet_carries_4202_byte_frames_both_ways);
-	tcase_add_test(tc, test_veth_af_packet_carries_60_byte_frames_both_ways);
+	tcase_add_test(tc,
+		       test_veth_af_packet_carries_4202_byte_frames_both_ways);
+	tcase_add_test(tc,
+		       test_veth_af_packet_carries_60_byte_frames_both_ways);
 	tcase_add_test(tc,
 		       test_veth_af_packet_link_up_interface_mac_and_mtu_kept);
-	tcase_add_test(tc, test_af_packet_probe_sees_only_the_current_namespace);
+	tcase_add_test(tc,
+		       test_af_packet_probe_sees_only_the_current_namespace);
 	suite_add_tcase(s, tc);
 	return s;
 }
