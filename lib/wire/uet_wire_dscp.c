@@ -4,8 +4,7 @@
 
 #include "uet_wire_dscp.h"
 
-void
-uet_dscp_map_default(struct uet_dscp_map *map)
+void uet_dscp_map_default(struct uet_dscp_map *map)
 {
 	map->codepoint[UET_DSCP_NO_TRIM] = UET_DSCP_DEFAULT_NO_TRIM;
 	map->codepoint[UET_DSCP_TRIMMABLE] = UET_DSCP_DEFAULT_TRIMMABLE;
@@ -16,8 +15,7 @@ uet_dscp_map_default(struct uet_dscp_map *map)
 		UET_DSCP_DEFAULT_TRIMMED_LASTHOP;
 }
 
-int
-uet_dscp_map_validate(const struct uet_dscp_map *map)
+int uet_dscp_map_validate(const struct uet_dscp_map *map)
 {
 	unsigned int i, j;
 
@@ -33,8 +31,7 @@ uet_dscp_map_validate(const struct uet_dscp_map *map)
 	return 0;
 }
 
-int
-uet_dscp_role_of(const struct uet_dscp_map *map, uint8_t dscp)
+int uet_dscp_role_of(const struct uet_dscp_map *map, uint8_t dscp)
 {
 	unsigned int i;
 
@@ -44,8 +41,7 @@ uet_dscp_role_of(const struct uet_dscp_map *map, uint8_t dscp)
 	return -ENOENT;
 }
 
-const char *
-uet_dscp_role_name(enum uet_dscp_role role)
+const char *uet_dscp_role_name(enum uet_dscp_role role)
 {
 	static const char *const names[UET_DSCP_ROLE_COUNT] = {
 		[UET_DSCP_NO_TRIM] = "no-trim",

@@ -11,12 +11,12 @@
 
 /** The role a DSCP codepoint names. */
 enum uet_dscp_role {
-	UET_DSCP_NO_TRIM = 0,		/**< data a switch must not trim */
-	UET_DSCP_TRIMMABLE,		/**< data a switch may trim */
-	UET_DSCP_TRIMMABLE_RTX,		/**< a retransmission, trimmable */
-	UET_DSCP_CONTROL,		/**< ACK, NACK, probe */
-	UET_DSCP_TRIMMED,		/**< written by a trimming switch */
-	UET_DSCP_TRIMMED_LASTHOP,	/**< trimmed on a NIC-facing port */
+	UET_DSCP_NO_TRIM = 0,	  /**< data a switch must not trim */
+	UET_DSCP_TRIMMABLE,	  /**< data a switch may trim */
+	UET_DSCP_TRIMMABLE_RTX,	  /**< a retransmission, trimmable */
+	UET_DSCP_CONTROL,	  /**< ACK, NACK, probe */
+	UET_DSCP_TRIMMED,	  /**< written by a trimming switch */
+	UET_DSCP_TRIMMED_LASTHOP, /**< trimmed on a NIC-facing port */
 	UET_DSCP_ROLE_COUNT
 };
 

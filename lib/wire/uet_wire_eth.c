@@ -10,16 +10,14 @@
 #define IPV4_MF 0x2000
 #define IPV4_FRAG_MASK 0x1fff
 
-static int
-reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
+static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 {
 	if (reason != NULL)
 		*reason = why;
 	return -EBADMSG;
 }
 
-uint16_t
-uet_inet_checksum(const uint8_t *buf, size_t len)
+uint16_t uet_inet_checksum(const uint8_t *buf, size_t len)
 {
 	uint32_t sum = 0;
 	size_t i;
@@ -33,8 +31,7 @@ uet_inet_checksum(const uint8_t *buf, size_t len)
 	return (uint16_t)~sum;
 }
 
-int
-uet_eth_build(uint8_t *buf, size_t cap, const struct uet_eth_hdr *h)
+int uet_eth_build(uint8_t *buf, size_t cap, const struct uet_eth_hdr *h)
 {
 	if (cap < UET_ETH_HDR_BYTES)
 		return -ENOSPC;
@@ -44,9 +41,8 @@ uet_eth_build(uint8_t *buf, size_t cap, const struct uet_eth_hdr *h)
 	return UET_ETH_HDR_BYTES;
 }
 
-int
-uet_eth_parse(const uint8_t *buf, size_t len, struct uet_eth_hdr *h,
-	      enum uet_wire_reason *reason)
+int uet_eth_parse(const uint8_t *buf, size_t len, struct uet_eth_hdr *h,
+		  enum uet_wire_reason *reason)
 {
 	if (len < UET_ETH_HDR_BYTES)
 		return reject(reason, UET_WIRE_ETH_SHORT);
@@ -56,8 +52,7 @@ uet_eth_parse(const uint8_t *buf, size_t len, struct uet_eth_hdr *h,
 	return UET_ETH_HDR_BYTES;
 }
 
-int
-uet_ipv4_build(uint8_t *buf, size_t cap, const struct uet_ipv4_hdr *h)
+int uet_ipv4_build(uint8_t *buf, size_t cap, const struct uet_ipv4_hdr *h)
 {
 	if (cap < UET_IPV4_HDR_BYTES)
 		return -ENOSPC;
@@ -78,9 +73,8 @@ uet_ipv4_build(uint8_t *buf, size_t cap, const struct uet_ipv4_hdr *h)
 	return UET_IPV4_HDR_BYTES;
 }
 
-int
-uet_ipv4_parse(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *h,
-	       enum uet_wire_reason *reason)
+int uet_ipv4_parse(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *h,
+		   enum uet_wire_reason *reason)
 {
 	size_t hlen;
 	uint16_t frag;
@@ -117,8 +111,7 @@ uet_ipv4_parse(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *h,
 	return (int)hlen;
 }
 
-int
-uet_udp_build(uint8_t *buf, size_t cap, const struct uet_udp_hdr *h)
+int uet_udp_build(uint8_t *buf, size_t cap, const struct uet_udp_hdr *h)
 {
 	if (cap < UET_UDP_HDR_BYTES)
 		return -ENOSPC;
@@ -131,9 +124,8 @@ uet_udp_build(uint8_t *buf, size_t cap, const struct uet_udp_hdr *h)
 	return UET_UDP_HDR_BYTES;
 }
 
-int
-uet_udp_parse(const uint8_t *buf, size_t len, struct uet_udp_hdr *h,
-	      enum uet_wire_reason *reason)
+int uet_udp_parse(const uint8_t *buf, size_t len, struct uet_udp_hdr *h,
+		  enum uet_wire_reason *reason)
 {
 	if (len < UET_UDP_HDR_BYTES)
 		return reject(reason, UET_WIRE_UDP_SHORT);

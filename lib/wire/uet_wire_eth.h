@@ -13,17 +13,17 @@
 #include "uet_wire_reason.h"
 
 #define UET_ETH_ADDR_LEN 6
-#define UET_ETH_HDR_BYTES 14	/**< dst, src, EtherType */
-#define UET_ETH_FCS_BYTES 4	/**< counted in wire sizes, rarely carried */
+#define UET_ETH_HDR_BYTES 14	   /**< dst, src, EtherType */
+#define UET_ETH_FCS_BYTES 4	   /**< counted in wire sizes, rarely carried */
 #define UET_ETH_MIN_FRAME_BYTES 60 /**< minimum frame without the FCS */
-#define UET_IPV4_HDR_BYTES 20	/**< IHL 5, no options */
+#define UET_IPV4_HDR_BYTES 20	   /**< IHL 5, no options */
 #define UET_UDP_HDR_BYTES 8
 
 #define UET_ETHERTYPE_IPV4 0x0800
 #define UET_ETHERTYPE_MAC_CONTROL 0x8808
 #define UET_ETHERTYPE_LOCKSTEP 0x88B5
 #define UET_IPPROTO_UDP 17
-#define UET_UDP_PORT_UET 4793	/**< default UET destination port */
+#define UET_UDP_PORT_UET 4793 /**< default UET destination port */
 
 /* IPv4 ECN field values (RFC 3168). */
 #define UET_ECN_NOT_ECT 0
@@ -40,27 +40,27 @@ struct uet_eth_hdr {
 
 /** IPv4 header fields (host order). */
 struct uet_ipv4_hdr {
-	uint8_t ihl;		/**< header length in 32-bit words; 5 on build */
-	uint8_t dscp;		/**< 6 bits */
-	uint8_t ecn;		/**< 2 bits, UET_ECN_* */
+	uint8_t ihl;  /**< header length in 32-bit words; 5 on build */
+	uint8_t dscp; /**< 6 bits */
+	uint8_t ecn;  /**< 2 bits, UET_ECN_* */
 	uint16_t total_length_bytes; /**< IP header + payload */
-	uint16_t id;		/**< identification */
-	bool df;		/**< don't fragment */
-	bool mf;		/**< more fragments (parse only; 0 on build) */
-	uint16_t frag_offset;	/**< in 8-byte units (parse only; 0 on build) */
+	uint16_t id;		     /**< identification */
+	bool df;		     /**< don't fragment */
+	bool mf;	      /**< more fragments (parse only; 0 on build) */
+	uint16_t frag_offset; /**< in 8-byte units (parse only; 0 on build) */
 	uint8_t ttl;
 	uint8_t protocol;
-	uint16_t checksum;	/**< as found on parse; computed on build */
-	uint32_t src;		/**< source address, host order */
-	uint32_t dst;		/**< destination address, host order */
+	uint16_t checksum; /**< as found on parse; computed on build */
+	uint32_t src;	   /**< source address, host order */
+	uint32_t dst;	   /**< destination address, host order */
 };
 
 /** UDP header fields (host order). */
 struct uet_udp_hdr {
-	uint16_t sport;		/**< the entropy value in UET */
+	uint16_t sport; /**< the entropy value in UET */
 	uint16_t dport;
-	uint16_t length_bytes;	/**< UDP header + payload */
-	uint16_t checksum;	/**< 0 on build; any value accepted on parse */
+	uint16_t length_bytes; /**< UDP header + payload */
+	uint16_t checksum;     /**< 0 on build; any value accepted on parse */
 };
 
 /**

@@ -7,15 +7,13 @@
 #include "uet_wire_be.h"
 #include "uet_wire_frame.h"
 
-void
-uet_wire_cfg_default(struct uet_wire_cfg *cfg)
+void uet_wire_cfg_default(struct uet_wire_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->udp_dport = UET_UDP_PORT_UET;
 }
 
-void
-uet_frame_addr_default(struct uet_frame_addr *a)
+void uet_frame_addr_default(struct uet_frame_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->ecn = UET_ECN_ECT1;
@@ -23,9 +21,9 @@ uet_frame_addr_default(struct uet_frame_addr *a)
 	a->udp_dport = UET_UDP_PORT_UET;
 }
 
-int
-uet_frame_build_l2l4(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
-		     size_t udp_payload_bytes)
+int uet_frame_build_l2l4(uint8_t *buf, size_t cap,
+			 const struct uet_frame_addr *a,
+			 size_t udp_payload_bytes)
 {
 	struct uet_eth_hdr eth;
 	struct uet_ipv4_hdr ip;
@@ -43,9 +41,9 @@ uet_frame_build_l2l4(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
 	memset(&ip, 0, sizeof(ip));
 	ip.dscp = a->dscp;
 	ip.ecn = a->ecn;
-	ip.total_length_bytes = (uint16_t)(UET_IPV4_HDR_BYTES +
-					   UET_UDP_HDR_BYTES +
-					   udp_payload_bytes);
+	ip.total_length_bytes =
+		(uint16_t)(UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES +
+			   udp_payload_bytes);
 	ip.id = a->ip_id;
 	ip.df = true;
 	ip.ttl = a->ttl;
@@ -55,7 +53,7 @@ uet_frame_build_l2l4(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
 	udp.sport = a->entropy;
 	udp.dport = a->udp_dport;
 	udp.length_bytes = (uint16_t)(UET_UDP_HDR_BYTES + udp_payload_bytes);
-	udp.checksum = 0;	/* UET 1.0.3 3.5.10.1: zero on send */
+	udp.checksum = 0; /* UET 1.0.3 3.5.10.1: zero on send */
 
 	uet_eth_build(buf, cap, &eth);
 	rc = uet_ipv4_build(buf + UET_ETH_HDR_BYTES, cap - UET_ETH_HDR_BYTES,
@@ -67,10 +65,10 @@ uet_frame_build_l2l4(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
 	return UET_FRAME_PDS_OFFSET;
 }
 
-int
-uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
-		const struct uet_pds_hdr *pds, const struct uet_ses_hdr *ses,
-		const void *payload, size_t payload_bytes)
+int uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
+		    const struct uet_pds_hdr *pds,
+		    const struct uet_ses_hdr *ses, const void *payload,
+		    size_t payload_bytes)
 {
 	struct uet_pds_hdr p = *pds;
 	size_t pds_bytes = uet_pds_hdr_bytes(pds->type);
@@ -82,7 +80,7 @@ uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
 		return -ENOTSUP;
 	if (ses != NULL) {
 		if (pds->type == UET_PDS_TYPE_CP)
-			return -EINVAL;	/* its next_hdr bits are ctl_type */
+			return -EINVAL; /* its next_hdr bits are ctl_type */
 		ses_bytes = uet_ses_hdr_bytes(ses->kind);
 		if (ses_bytes == 0)
 			return -EINVAL;
@@ -114,26 +112,23 @@ uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
 }
 
 /* Checked IPv4 header of an Ethernet frame: its length, or -EBADMSG. */
-static int
-frame_ipv4(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *ip)
+static int frame_ipv4(const uint8_t *buf, size_t len, struct uet_ipv4_hdr *ip)
 {
 	if (len < UET_ETH_HDR_BYTES ||
 	    uet_be16_load(buf + 12) != UET_ETHERTYPE_IPV4)
 		return -EBADMSG;
-	return uet_ipv4_parse(buf + UET_ETH_HDR_BYTES,
-			      len - UET_ETH_HDR_BYTES, ip, NULL);
+	return uet_ipv4_parse(buf + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
+			      ip, NULL);
 }
 
-static void
-ipv4_rewrite_tos(uint8_t *iph, size_t hlen, uint8_t tos)
+static void ipv4_rewrite_tos(uint8_t *iph, size_t hlen, uint8_t tos)
 {
 	iph[1] = tos;
 	uet_be16_store(iph + 10, 0);
 	uet_be16_store(iph + 10, uet_inet_checksum(iph, hlen));
 }
 
-int
-uet_frame_trim(uint8_t *buf, size_t len, uint8_t dscp)
+int uet_frame_trim(uint8_t *buf, size_t len, uint8_t dscp)
 {
 	struct uet_ipv4_hdr ip;
 	struct uet_udp_hdr udp;
@@ -166,8 +161,7 @@ uet_frame_trim(uint8_t *buf, size_t len, uint8_t dscp)
 	return (int)(UET_ETH_HDR_BYTES + keep);
 }
 
-int
-uet_frame_set_dscp(uint8_t *buf, size_t len, uint8_t dscp)
+int uet_frame_set_dscp(uint8_t *buf, size_t len, uint8_t dscp)
 {
 	struct uet_ipv4_hdr ip;
 	int rc;
@@ -182,8 +176,7 @@ uet_frame_set_dscp(uint8_t *buf, size_t len, uint8_t dscp)
 	return 0;
 }
 
-int
-uet_frame_mark_ce(uint8_t *buf, size_t len)
+int uet_frame_mark_ce(uint8_t *buf, size_t len)
 {
 	struct uet_ipv4_hdr ip;
 	int rc;
@@ -201,8 +194,7 @@ uet_frame_mark_ce(uint8_t *buf, size_t len)
 /* Which PDS types are followed by the SES header their next_hdr names.
  * NACKs and CPs are not: a CP's bits are its ctl_type and some senders put
  * next_hdr on NACKs that carry nothing we need. */
-static bool
-pds_carries_ses(unsigned int type)
+static bool pds_carries_ses(unsigned int type)
 {
 	switch (type) {
 	case UET_PDS_TYPE_NACK:
@@ -214,9 +206,8 @@ pds_carries_ses(unsigned int type)
 	}
 }
 
-static int
-parse_uet(const uint8_t *buf, size_t udp_end, struct uet_frame *out,
-	  enum uet_wire_reason *reason)
+static int parse_uet(const uint8_t *buf, size_t udp_end, struct uet_frame *out,
+		     enum uet_wire_reason *reason)
 {
 	size_t off = out->pds_offset;
 	int rc;
@@ -246,9 +237,9 @@ parse_uet(const uint8_t *buf, size_t udp_end, struct uet_frame *out,
 	return 0;
 }
 
-static int
-parse_ipv4(const struct uet_wire_cfg *cfg, const uint8_t *buf, size_t len,
-	   struct uet_frame *out, enum uet_wire_reason *reason)
+static int parse_ipv4(const struct uet_wire_cfg *cfg, const uint8_t *buf,
+		      size_t len, struct uet_frame *out,
+		      enum uet_wire_reason *reason)
 {
 	size_t l3 = UET_ETH_HDR_BYTES, l4, udp_end;
 	int rc;
@@ -261,9 +252,8 @@ parse_ipv4(const struct uet_wire_cfg *cfg, const uint8_t *buf, size_t len,
 	out->ip_end = l3 + out->ip.total_length_bytes;
 	if (len - out->ip_end >= 4 &&
 	    memcmp(buf + out->ip_end, UET_LS_TRAILER_MAGIC, 4) == 0) {
-		rc = uet_ls_trailer_parse(buf + out->ip_end,
-					  len - out->ip_end, &out->arrival_ps,
-					  reason);
+		rc = uet_ls_trailer_parse(buf + out->ip_end, len - out->ip_end,
+					  &out->arrival_ps, reason);
 		if (rc < 0)
 			return rc;
 		out->has_trailer = true;
@@ -283,10 +273,9 @@ parse_ipv4(const struct uet_wire_cfg *cfg, const uint8_t *buf, size_t len,
 	return parse_uet(buf, udp_end, out, reason);
 }
 
-int
-uet_frame_parse_cfg(const struct uet_wire_cfg *cfg, const uint8_t *buf,
-		    size_t len, struct uet_frame *out,
-		    enum uet_wire_reason *reason)
+int uet_frame_parse_cfg(const struct uet_wire_cfg *cfg, const uint8_t *buf,
+			size_t len, struct uet_frame *out,
+			enum uet_wire_reason *reason)
 {
 	int rc;
 
@@ -323,9 +312,8 @@ uet_frame_parse_cfg(const struct uet_wire_cfg *cfg, const uint8_t *buf,
 	return rc;
 }
 
-int
-uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
-		enum uet_wire_reason *reason)
+int uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
+		    enum uet_wire_reason *reason)
 {
 	struct uet_wire_cfg cfg;
 
@@ -333,8 +321,7 @@ uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
 	return uet_frame_parse_cfg(&cfg, buf, len, out, reason);
 }
 
-const char *
-uet_frame_kind_name(unsigned int kind)
+const char *uet_frame_kind_name(unsigned int kind)
 {
 	static const char *const names[] = {"OTHER", "UET", "PFC", "LOCKSTEP"};
 

@@ -20,7 +20,7 @@
 #include "uet_wire_ses.h"
 
 /** Bytes before the PDS header of a UET frame: Ethernet, IPv4, UDP. */
-#define UET_FRAME_PDS_OFFSET \
+#define UET_FRAME_PDS_OFFSET                                                   \
 	(UET_ETH_HDR_BYTES + UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES)
 
 /** Headers of a data packet at the IP layer: IPv4 + UDP + RUD_CC_REQ + SES
@@ -36,29 +36,26 @@
 #define UET_TRIMMED_WIRE_BYTES 62
 
 /** Wire size of an IP datagram: + 14-byte Ethernet header + 4-byte FCS. */
-static inline uint32_t
-uet_wire_bytes_of_ip(uint32_t ip_bytes)
+static inline uint32_t uet_wire_bytes_of_ip(uint32_t ip_bytes)
 {
 	return ip_bytes + UET_ETH_HDR_BYTES + UET_ETH_FCS_BYTES;
 }
 
 /** IP size of a data packet (its nominal size): payload + 88 bytes. */
-static inline uint32_t
-uet_data_ip_bytes(uint32_t payload_bytes)
+static inline uint32_t uet_data_ip_bytes(uint32_t payload_bytes)
 {
 	return payload_bytes + UET_DATA_HDR_IP_BYTES;
 }
 
 /** Wire size of a data packet, FCS counted: payload + 106 bytes. */
-static inline uint32_t
-uet_data_wire_bytes(uint32_t payload_bytes)
+static inline uint32_t uet_data_wire_bytes(uint32_t payload_bytes)
 {
 	return payload_bytes + UET_DATA_HDR_WIRE_BYTES;
 }
 
 /** Settings shared by the frame builders and the top-level parser. */
 struct uet_wire_cfg {
-	uint16_t udp_dport;	/**< UET's UDP destination port (4793) */
+	uint16_t udp_dport; /**< UET's UDP destination port (4793) */
 };
 
 /**
@@ -73,14 +70,14 @@ void uet_wire_cfg_default(struct uet_wire_cfg *cfg);
 struct uet_frame_addr {
 	uint8_t dst_mac[UET_ETH_ADDR_LEN];
 	uint8_t src_mac[UET_ETH_ADDR_LEN];
-	uint32_t src_ip;	/**< host order */
-	uint32_t dst_ip;	/**< host order */
-	uint8_t dscp;		/**< codepoint of the packet's role */
-	uint8_t ecn;		/**< UET_ECN_ECT1 by default */
-	uint8_t ttl;		/**< 255 by default */
-	uint16_t ip_id;		/**< 0 by default (RFC 6864: DF is set) */
-	uint16_t entropy;	/**< UDP source port */
-	uint16_t udp_dport;	/**< 4793 by default */
+	uint32_t src_ip;    /**< host order */
+	uint32_t dst_ip;    /**< host order */
+	uint8_t dscp;	    /**< codepoint of the packet's role */
+	uint8_t ecn;	    /**< UET_ECN_ECT1 by default */
+	uint8_t ttl;	    /**< 255 by default */
+	uint16_t ip_id;	    /**< 0 by default (RFC 6864: DF is set) */
+	uint16_t entropy;   /**< UDP source port */
+	uint16_t udp_dport; /**< 4793 by default */
 };
 
 /**
@@ -143,8 +140,9 @@ int uet_frame_build_l2l4(uint8_t *buf, size_t cap,
  *   (-ENOSPC, -EINVAL, -ENOTSUP).
  */
 int uet_frame_build(uint8_t *buf, size_t cap, const struct uet_frame_addr *a,
-		    const struct uet_pds_hdr *pds, const struct uet_ses_hdr *ses,
-		    const void *payload, size_t payload_bytes);
+		    const struct uet_pds_hdr *pds,
+		    const struct uet_ses_hdr *ses, const void *payload,
+		    size_t payload_bytes);
 
 /**
  * Trim a UET request frame in place, as a switch does: cut it right after
@@ -195,24 +193,24 @@ int uet_frame_mark_ce(uint8_t *buf, size_t len);
 
 /** What a frame is. */
 enum uet_frame_kind {
-	UET_FRAME_OTHER = 0,	/**< anything else (parsed as far as known) */
-	UET_FRAME_UET,		/**< IPv4/UDP to the UET port */
-	UET_FRAME_PFC,		/**< 802.1Qbb PFC */
-	UET_FRAME_LOCKSTEP,	/**< lockstep control frame */
+	UET_FRAME_OTHER = 0, /**< anything else (parsed as far as known) */
+	UET_FRAME_UET,	     /**< IPv4/UDP to the UET port */
+	UET_FRAME_PFC,	     /**< 802.1Qbb PFC */
+	UET_FRAME_LOCKSTEP,  /**< lockstep control frame */
 };
 
 /** A parsed frame. Offsets are from the start of the frame. */
 struct uet_frame {
-	uint8_t kind;		/**< enum uet_frame_kind */
+	uint8_t kind; /**< enum uet_frame_kind */
 	struct uet_eth_hdr eth;
 	bool has_ipv4;
 	struct uet_ipv4_hdr ip;
-	size_t ip_end;		/**< offset just past the IP datagram */
+	size_t ip_end; /**< offset just past the IP datagram */
 	bool has_udp;
 	struct uet_udp_hdr udp;
 	/** A lockstep trailer follows the IP datagram. */
 	bool has_trailer;
-	uet_time_t arrival_ps;	/**< the trailer's time */
+	uet_time_t arrival_ps; /**< the trailer's time */
 	/* UET frames: */
 	size_t pds_offset;
 	struct uet_pds_hdr pds;
@@ -222,8 +220,8 @@ struct uet_frame {
 	bool has_ses;
 	size_t ses_offset;
 	struct uet_ses_hdr ses;
-	size_t payload_offset;	/**< after the last header parsed */
-	size_t payload_bytes;	/**< to the end of the UDP payload */
+	size_t payload_offset; /**< after the last header parsed */
+	size_t payload_bytes;  /**< to the end of the UDP payload */
 	/* PFC and lockstep control frames: */
 	union {
 		struct uet_pfc pfc;

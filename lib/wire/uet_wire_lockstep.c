@@ -6,16 +6,14 @@
 #include "uet_wire_be.h"
 #include "uet_wire_lockstep.h"
 
-static int
-reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
+static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 {
 	if (reason != NULL)
 		*reason = why;
 	return -EBADMSG;
 }
 
-static int
-body_bytes(unsigned int type, uint16_t text_len)
+static int body_bytes(unsigned int type, uint16_t text_len)
 {
 	switch (type) {
 	case UET_LS_HELLO:
@@ -35,18 +33,16 @@ body_bytes(unsigned int type, uint16_t text_len)
 	}
 }
 
-int
-uet_ls_body_bytes(const struct uet_ls_ctrl *c)
+int uet_ls_body_bytes(const struct uet_ls_ctrl *c)
 {
 	return body_bytes(c->type,
 			  c->type == UET_LS_ABORT ? c->u.abort.text_len : 0);
 }
 
-int
-uet_ls_ctrl_build(uint8_t *buf, size_t cap,
-		  const uint8_t dst[UET_ETH_ADDR_LEN],
-		  const uint8_t src[UET_ETH_ADDR_LEN],
-		  const struct uet_ls_ctrl *c)
+int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
+		      const uint8_t dst[UET_ETH_ADDR_LEN],
+		      const uint8_t src[UET_ETH_ADDR_LEN],
+		      const struct uet_ls_ctrl *c)
 {
 	int body = uet_ls_body_bytes(c);
 	size_t len, framed;
@@ -105,9 +101,8 @@ uet_ls_ctrl_build(uint8_t *buf, size_t cap,
 	return (int)framed;
 }
 
-int
-uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
-		  enum uet_wire_reason *reason)
+int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
+		      enum uet_wire_reason *reason)
 {
 	const uint8_t *h, *b;
 	uint16_t body_len, text_len = 0;
@@ -120,7 +115,7 @@ uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 	if (len < UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES)
 		return reject(reason, UET_WIRE_LS_SHORT);
 	h = buf + UET_ETH_HDR_BYTES;
-	b = h + UET_LS_HDR_BYTES;	/* may be the end of the frame */
+	b = h + UET_LS_HDR_BYTES; /* may be the end of the frame */
 	if (memcmp(h, UET_LS_CTRL_MAGIC, 4) != 0)
 		return reject(reason, UET_WIRE_LS_MAGIC);
 	if (h[4] != UET_LS_VERSION)
@@ -184,8 +179,7 @@ uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 	return 0;
 }
 
-int
-uet_ls_trailer_build(uint8_t *buf, size_t cap, uet_time_t arrival_ps)
+int uet_ls_trailer_build(uint8_t *buf, size_t cap, uet_time_t arrival_ps)
 {
 	if (cap < UET_LS_TRAILER_BYTES)
 		return -ENOSPC;
@@ -194,9 +188,8 @@ uet_ls_trailer_build(uint8_t *buf, size_t cap, uet_time_t arrival_ps)
 	return UET_LS_TRAILER_BYTES;
 }
 
-int
-uet_ls_trailer_parse(const uint8_t *buf, size_t len, uet_time_t *arrival_ps,
-		     enum uet_wire_reason *reason)
+int uet_ls_trailer_parse(const uint8_t *buf, size_t len, uet_time_t *arrival_ps,
+			 enum uet_wire_reason *reason)
 {
 	if (len < UET_LS_TRAILER_BYTES)
 		return reject(reason, UET_WIRE_LS_TRAILER_SHORT);
@@ -207,8 +200,7 @@ uet_ls_trailer_parse(const uint8_t *buf, size_t len, uet_time_t *arrival_ps,
 }
 
 /* Offset just past the IP datagram of an Ethernet/IPv4 frame. */
-static int
-ip_end(const uint8_t *buf, size_t len, size_t *end)
+static int ip_end(const uint8_t *buf, size_t len, size_t *end)
 {
 	struct uet_ipv4_hdr ip;
 
@@ -222,9 +214,8 @@ ip_end(const uint8_t *buf, size_t len, size_t *end)
 	return 0;
 }
 
-int
-uet_ls_trailer_append(uint8_t *buf, size_t len, size_t cap,
-		      uet_time_t arrival_ps)
+int uet_ls_trailer_append(uint8_t *buf, size_t len, size_t cap,
+			  uet_time_t arrival_ps)
 {
 	size_t end;
 	int rc;
@@ -240,8 +231,7 @@ uet_ls_trailer_append(uint8_t *buf, size_t len, size_t cap,
 	return (int)(end + UET_LS_TRAILER_BYTES);
 }
 
-int
-uet_ls_trailer_strip(const uint8_t *buf, size_t len, uet_time_t *arrival_ps)
+int uet_ls_trailer_strip(const uint8_t *buf, size_t len, uet_time_t *arrival_ps)
 {
 	uet_time_t t;
 	size_t end;
@@ -257,8 +247,7 @@ uet_ls_trailer_strip(const uint8_t *buf, size_t len, uet_time_t *arrival_ps)
 	return (int)end;
 }
 
-const char *
-uet_ls_type_name(unsigned int type)
+const char *uet_ls_type_name(unsigned int type)
 {
 	static const char *const names[] = {
 		"UNKNOWN", "HELLO", "WELCOME", "GRANT", "DONE", "BYE", "ABORT",
@@ -269,12 +258,11 @@ uet_ls_type_name(unsigned int type)
 	return names[type];
 }
 
-const char *
-uet_ls_abort_code_name(uint32_t code)
+const char *uet_ls_abort_code_name(uint32_t code)
 {
 	static const char *const names[] = {
-		"UNKNOWN",	"SCENARIO_MISMATCH", "STALE_RUN", "PEER_TIMEOUT",
-		"FRAME_LOSS", "PROTOCOL",	  "USER",	   "INTERNAL",
+		"UNKNOWN",    "SCENARIO_MISMATCH", "STALE_RUN", "PEER_TIMEOUT",
+		"FRAME_LOSS", "PROTOCOL",	   "USER",	"INTERNAL",
 	};
 
 	if (code >= sizeof(names) / sizeof(names[0]))

@@ -18,7 +18,7 @@
 #define UET_LS_TRAILER_MAGIC "UEVT"
 #define UET_LS_CTRL_MAGIC "UECT"
 #define UET_LS_VERSION 1
-#define UET_LS_HDR_BYTES 32	/**< common control header */
+#define UET_LS_HDR_BYTES 32 /**< common control header */
 #define UET_LS_ABORT_TEXT_MAX 200
 
 /** Control frame types. */
@@ -44,15 +44,15 @@ enum uet_ls_abort_code {
 
 /** A control frame's common header and body. */
 struct uet_ls_ctrl {
-	uint8_t type;		/**< enum uet_ls_type */
+	uint8_t type; /**< enum uet_ls_type */
 	uint16_t nic_id;
-	uint64_t run_id;	/**< 0 in HELLO */
-	uint64_t nonce;		/**< 0 in HELLO */
-	uint32_t seq;		/**< per port, from 0 */
+	uint64_t run_id; /**< 0 in HELLO */
+	uint64_t nonce;	 /**< 0 in HELLO */
+	uint32_t seq;	 /**< per port, from 0 */
 	union {
 		struct {
 			uint64_t scenario_hash;
-			uint32_t ipv4;	/**< host order */
+			uint32_t ipv4; /**< host order */
 			uint8_t mac[UET_ETH_ADDR_LEN];
 		} hello;
 		struct {
@@ -63,19 +63,19 @@ struct uet_ls_ctrl {
 		struct {
 			uet_time_t window_start_ps; /**< T */
 			uet_time_t window_end_ps;   /**< T' */
-			uint32_t data_frames; /**< sent on this port since
-					       * the previous GRANT */
+			uint32_t data_frames;	    /**< sent on this port since
+						     * the previous GRANT */
 		} grant;
 		struct {
 			uet_time_t window_end_ps;
 			uet_time_t next_event_ps; /**< UINT64_MAX: none */
-			uint32_t data_frames; /**< sent in the window */
+			uint32_t data_frames;	  /**< sent in the window */
 		} done;
 		struct {
 			uet_time_t end_ps;
 		} bye;
 		struct {
-			uint32_t code; /**< enum uet_ls_abort_code */
+			uint32_t code;	   /**< enum uet_ls_abort_code */
 			uint16_t text_len; /**< <= UET_LS_ABORT_TEXT_MAX */
 			char text[UET_LS_ABORT_TEXT_MAX]; /**< UTF-8, no NUL */
 		} abort;
@@ -161,8 +161,8 @@ int uet_ls_trailer_build(uint8_t *buf, size_t cap, uet_time_t arrival_ps);
  * @return
  *   UET_LS_TRAILER_BYTES, or -EBADMSG (short or bad magic).
  */
-int uet_ls_trailer_parse(const uint8_t *buf, size_t len,
-			 uet_time_t *arrival_ps, enum uet_wire_reason *reason);
+int uet_ls_trailer_parse(const uint8_t *buf, size_t len, uet_time_t *arrival_ps,
+			 enum uet_wire_reason *reason);
 
 /**
  * Append a trailer right after the IP datagram of an Ethernet/IPv4 frame,

@@ -10,16 +10,14 @@
 #define SYN_PDC_INFO_SHIFT 12
 #define SYN_PSN_OFFSET_MASK 0x0fff
 
-static int
-reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
+static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 {
 	if (reason != NULL)
 		*reason = why;
 	return -EBADMSG;
 }
 
-size_t
-uet_pds_hdr_bytes(unsigned int type)
+size_t uet_pds_hdr_bytes(unsigned int type)
 {
 	switch (type) {
 	case UET_PDS_TYPE_RUD_REQ:
@@ -50,16 +48,14 @@ uet_pds_hdr_bytes(unsigned int type)
 	}
 }
 
-bool
-uet_pds_type_is_req(unsigned int type)
+bool uet_pds_type_is_req(unsigned int type)
 {
 	return type == UET_PDS_TYPE_RUD_REQ || type == UET_PDS_TYPE_ROD_REQ ||
 	       type == UET_PDS_TYPE_RUD_CC_REQ ||
 	       type == UET_PDS_TYPE_ROD_CC_REQ;
 }
 
-static bool
-is_cc_req(unsigned int type)
+static bool is_cc_req(unsigned int type)
 {
 	return type == UET_PDS_TYPE_RUD_CC_REQ ||
 	       type == UET_PDS_TYPE_ROD_CC_REQ;
@@ -68,9 +64,8 @@ is_cc_req(unsigned int type)
 /* Bytes 10-11 of a request or CP: the destination PDC, or with SYN set the
  * overlay. Only use_rsv_pdc of pdc_info is sent; the sources disagree on the
  * other bits (see docs/wire.md). */
-static int
-build_dpdcid_or_syn(uint8_t *p, bool syn, uint16_t dpdcid,
-		    const struct uet_pds_syn *s)
+static int build_dpdcid_or_syn(uint8_t *p, bool syn, uint16_t dpdcid,
+			       const struct uet_pds_syn *s)
 {
 	if (!syn) {
 		uet_be16_store(p, dpdcid);
@@ -83,9 +78,8 @@ build_dpdcid_or_syn(uint8_t *p, bool syn, uint16_t dpdcid,
 	return 0;
 }
 
-static void
-parse_dpdcid_or_syn(const uint8_t *p, bool syn, uint16_t *dpdcid,
-		    struct uet_pds_syn *s)
+static void parse_dpdcid_or_syn(const uint8_t *p, bool syn, uint16_t *dpdcid,
+				struct uet_pds_syn *s)
 {
 	uint16_t v = uet_be16_load(p);
 
@@ -100,8 +94,7 @@ parse_dpdcid_or_syn(const uint8_t *p, bool syn, uint16_t *dpdcid,
 	s->psn_offset = v & SYN_PSN_OFFSET_MASK;
 }
 
-static int
-build_req(uint8_t *buf, const struct uet_pds_hdr *h)
+static int build_req(uint8_t *buf, const struct uet_pds_hdr *h)
 {
 	const struct uet_pds_req *r = &h->u.req;
 
@@ -122,8 +115,7 @@ build_req(uint8_t *buf, const struct uet_pds_hdr *h)
 	return 0;
 }
 
-static void
-build_nscc(uint8_t *p, const struct uet_pds_nscc_state *s)
+static void build_nscc(uint8_t *p, const struct uet_pds_nscc_state *s)
 {
 	uet_be16_store(p, s->service_time);
 	p[2] = (uint8_t)((s->restore_cwnd ? 0x80 : 0) | s->rcv_cwnd_pend);
@@ -131,16 +123,14 @@ build_nscc(uint8_t *p, const struct uet_pds_nscc_state *s)
 	uet_be16_store(p + 6, s->ooo_count);
 }
 
-static void
-build_credit(uint8_t *p, const struct uet_pds_credit_state *s)
+static void build_credit(uint8_t *p, const struct uet_pds_credit_state *s)
 {
 	uet_be24_store(p, s->credit);
 	uet_be24_store(p + 3, s->rsvd);
 	uet_be16_store(p + 6, s->ooo_count);
 }
 
-static int
-build_ack(uint8_t *buf, uint8_t *flags, const struct uet_pds_hdr *h)
+static int build_ack(uint8_t *buf, uint8_t *flags, const struct uet_pds_hdr *h)
 {
 	const struct uet_pds_ack *a = &h->u.ack;
 	uint8_t f = h->flags & (uint8_t)~UET_PDS_ACK_F_REQ_MASK;
@@ -148,9 +138,9 @@ build_ack(uint8_t *buf, uint8_t *flags, const struct uet_pds_hdr *h)
 	if ((f & ~UET_PDS_ACK_F_MASK) || a->req > UET_PDS_ACK_REQ_CLOSE)
 		return -EINVAL;
 	*flags = (uint8_t)(f | a->req << UET_PDS_ACK_F_REQ_SHIFT);
-	uet_be16_store(buf + 2, (f & UET_PDS_ACK_F_P) ?
-					a->probe_opaque :
-					(uint16_t)a->ack_psn_offset);
+	uet_be16_store(buf + 2, (f & UET_PDS_ACK_F_P)
+					? a->probe_opaque
+					: (uint16_t)a->ack_psn_offset);
 	uet_be32_store(buf + 4, a->cack_psn);
 	uet_be16_store(buf + 8, a->spdcid);
 	uet_be16_store(buf + 10, a->dpdcid);
@@ -184,8 +174,7 @@ build_ack(uint8_t *buf, uint8_t *flags, const struct uet_pds_hdr *h)
 	return 0;
 }
 
-static int
-build_nack(uint8_t *buf, const struct uet_pds_hdr *h)
+static int build_nack(uint8_t *buf, const struct uet_pds_hdr *h)
 {
 	const struct uet_pds_nack *n = &h->u.nack;
 
@@ -206,8 +195,7 @@ build_nack(uint8_t *buf, const struct uet_pds_hdr *h)
 	return 0;
 }
 
-static int
-build_cp(uint8_t *buf, const struct uet_pds_hdr *h)
+static int build_cp(uint8_t *buf, const struct uet_pds_hdr *h)
 {
 	const struct uet_pds_cp *c = &h->u.cp;
 
@@ -223,8 +211,7 @@ build_cp(uint8_t *buf, const struct uet_pds_hdr *h)
 	return 0;
 }
 
-int
-uet_pds_build(uint8_t *buf, size_t cap, const struct uet_pds_hdr *h)
+int uet_pds_build(uint8_t *buf, size_t cap, const struct uet_pds_hdr *h)
 {
 	size_t n = uet_pds_hdr_bytes(h->type);
 	uint8_t flags = h->flags;
@@ -269,13 +256,12 @@ uet_pds_build(uint8_t *buf, size_t cap, const struct uet_pds_hdr *h)
 	}
 	if (rc < 0)
 		return rc;
-	uet_be16_store(buf, (uint16_t)(h->type << 11 | h->next_hdr << 7 |
-				       flags));
+	uet_be16_store(buf,
+		       (uint16_t)(h->type << 11 | h->next_hdr << 7 | flags));
 	return (int)n;
 }
 
-static void
-parse_ack(const uint8_t *buf, struct uet_pds_hdr *h)
+static void parse_ack(const uint8_t *buf, struct uet_pds_hdr *h)
 {
 	struct uet_pds_ack *a = &h->u.ack;
 	uint16_t v = uet_be16_load(buf + 2);
@@ -317,9 +303,8 @@ parse_ack(const uint8_t *buf, struct uet_pds_hdr *h)
 	}
 }
 
-int
-uet_pds_parse(const uint8_t *buf, size_t len, struct uet_pds_hdr *h,
-	      enum uet_wire_reason *reason)
+int uet_pds_parse(const uint8_t *buf, size_t len, struct uet_pds_hdr *h,
+		  enum uet_wire_reason *reason)
 {
 	uint16_t prologue;
 	size_t n;
@@ -396,20 +381,18 @@ uet_pds_parse(const uint8_t *buf, size_t len, struct uet_pds_hdr *h,
 	case UET_PDS_TYPE_RUDI_RESP:
 		h->u.rudi.pkt_id = uet_be32_load(buf + 4);
 		break;
-	default:	/* UUD: nothing past the prologue */
+	default: /* UUD: nothing past the prologue */
 		break;
 	}
 	return (int)n;
 }
 
-const char *
-uet_pds_type_name(unsigned int type)
+const char *uet_pds_type_name(unsigned int type)
 {
 	static const char *const names[] = {
-		"RESERVED",   "TSS",	  "RUD_REQ",   "ROD_REQ",
-		"RUDI_REQ",   "RUDI_RESP", "UUD_REQ",   "ACK",
-		"ACK_CC",     "ACK_CCX",   "NACK",	   "CP",
-		"NACK_CCX",   "RUD_CC_REQ", "ROD_CC_REQ",
+		"RESERVED",  "TSS",	"RUD_REQ",  "ROD_REQ",	  "RUDI_REQ",
+		"RUDI_RESP", "UUD_REQ", "ACK",	    "ACK_CC",	  "ACK_CCX",
+		"NACK",	     "CP",	"NACK_CCX", "RUD_CC_REQ", "ROD_CC_REQ",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]))
@@ -417,34 +400,21 @@ uet_pds_type_name(unsigned int type)
 	return names[type];
 }
 
-const char *
-uet_nack_code_name(unsigned int code)
+const char *uet_nack_code_name(unsigned int code)
 {
 	static const char *const names[] = {
-		[0x01] = "UET_TRIMMED",
-		[0x02] = "UET_TRIMMED_LASTHOP",
-		[0x03] = "TRIMMED_ACK",
-		[0x04] = "NO_PDC_AVAIL",
-		[0x05] = "NO_CCC_AVAIL",
-		[0x06] = "NO_BITMAP",
-		[0x07] = "NO_PKT_BUFFER",
-		[0x08] = "NO_GTD_DEL_AVAIL",
-		[0x09] = "NO_SES_MSG_AVAIL",
-		[0x0A] = "NO_RESOURCE",
-		[0x0B] = "PSN_OOR_WINDOW",
-		[0x0D] = "ROD_OOO",
-		[0x0E] = "INV_DPDCID",
-		[0x0F] = "PDC_HDR_MISMATCH",
-		[0x10] = "CLOSING",
-		[0x11] = "CLOSING_IN_ERR",
-		[0x12] = "PKT_NOT_RCVD",
-		[0x13] = "GTD_RESP_UNAVAIL",
-		[0x14] = "ACK_WITH_DATA",
-		[0x15] = "INVALID_SYN",
-		[0x16] = "PDC_MODE_MISMATCH",
-		[0x17] = "NEW_START_PSN",
-		[0x18] = "RCVD_SES_PROCG",
-		[0x19] = "UNEXP_EVENT",
+		[0x01] = "UET_TRIMMED",	      [0x02] = "UET_TRIMMED_LASTHOP",
+		[0x03] = "TRIMMED_ACK",	      [0x04] = "NO_PDC_AVAIL",
+		[0x05] = "NO_CCC_AVAIL",      [0x06] = "NO_BITMAP",
+		[0x07] = "NO_PKT_BUFFER",     [0x08] = "NO_GTD_DEL_AVAIL",
+		[0x09] = "NO_SES_MSG_AVAIL",  [0x0A] = "NO_RESOURCE",
+		[0x0B] = "PSN_OOR_WINDOW",    [0x0D] = "ROD_OOO",
+		[0x0E] = "INV_DPDCID",	      [0x0F] = "PDC_HDR_MISMATCH",
+		[0x10] = "CLOSING",	      [0x11] = "CLOSING_IN_ERR",
+		[0x12] = "PKT_NOT_RCVD",      [0x13] = "GTD_RESP_UNAVAIL",
+		[0x14] = "ACK_WITH_DATA",     [0x15] = "INVALID_SYN",
+		[0x16] = "PDC_MODE_MISMATCH", [0x17] = "NEW_START_PSN",
+		[0x18] = "RCVD_SES_PROCG",    [0x19] = "UNEXP_EVENT",
 		[0x1A] = "RCVR_INFER_LOSS",
 	};
 
@@ -461,12 +431,11 @@ uet_nack_code_name(unsigned int code)
 	return names[code];
 }
 
-const char *
-uet_cp_ctl_type_name(unsigned int ctl_type)
+const char *uet_cp_ctl_type_name(unsigned int ctl_type)
 {
 	static const char *const names[] = {
-		"NOOP",	 "ACK_REQ", "CLEAR",  "CLEAR_REQ",  "CLOSE",
-		"CLOSE_REQ", "PROBE", "CREDIT", "CREDIT_REQ", "NEGOTIATION",
+		"NOOP",	     "ACK_REQ", "CLEAR",  "CLEAR_REQ",	"CLOSE",
+		"CLOSE_REQ", "PROBE",	"CREDIT", "CREDIT_REQ", "NEGOTIATION",
 	};
 
 	if (ctl_type >= sizeof(names) / sizeof(names[0]))

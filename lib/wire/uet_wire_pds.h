@@ -16,7 +16,7 @@
 
 /** PDS packet types (prologue bits 15:11). */
 enum uet_pds_type {
-	UET_PDS_TYPE_TSS = 1,	/**< security header; not supported */
+	UET_PDS_TYPE_TSS = 1, /**< security header; not supported */
 	UET_PDS_TYPE_RUD_REQ = 2,
 	UET_PDS_TYPE_ROD_REQ = 3,
 	UET_PDS_TYPE_RUDI_REQ = 4,
@@ -33,9 +33,9 @@ enum uet_pds_type {
 };
 
 /* Header sizes in bytes, by type. */
-#define UET_PDS_REQ_BYTES 12	 /**< RUD_REQ, ROD_REQ */
-#define UET_PDS_CC_REQ_BYTES 16	 /**< RUD_CC_REQ, ROD_CC_REQ */
-#define UET_PDS_RUDI_BYTES 8	 /**< RUDI_REQ, RUDI_RESP */
+#define UET_PDS_REQ_BYTES 12	/**< RUD_REQ, ROD_REQ */
+#define UET_PDS_CC_REQ_BYTES 16 /**< RUD_CC_REQ, ROD_CC_REQ */
+#define UET_PDS_RUDI_BYTES 8	/**< RUDI_REQ, RUDI_RESP */
 #define UET_PDS_UUD_BYTES 4
 #define UET_PDS_ACK_BYTES 12
 #define UET_PDS_ACK_CC_BYTES 32
@@ -71,7 +71,7 @@ enum uet_pds_type {
 /* NACK flags (types 10, 12). */
 #define UET_PDS_NACK_F_M 0x20
 #define UET_PDS_NACK_F_RETX 0x10
-#define UET_PDS_NACK_F_NT 0x08	/**< 1: RUDI (nack_psn is a packet id) */
+#define UET_PDS_NACK_F_NT 0x08 /**< 1: RUDI (nack_psn is a packet id) */
 #define UET_PDS_NACK_F_MASK 0x38
 
 /* Control packet flags (type 11). */
@@ -82,7 +82,7 @@ enum uet_pds_type {
 #define UET_PDS_CP_F_MASK 0x3c
 
 /* RUDI flags (types 4, 5). */
-#define UET_PDS_RUDI_F_M 0x20	/**< meaningful on responses only */
+#define UET_PDS_RUDI_F_M 0x20 /**< meaningful on responses only */
 #define UET_PDS_RUDI_F_RETX 0x10
 #define UET_PDS_RUDI_F_MASK 0x30
 
@@ -90,7 +90,7 @@ enum uet_pds_type {
 enum uet_nack_code {
 	UET_NACK_TRIMMED = 0x01,
 	UET_NACK_TRIMMED_LASTHOP = 0x02,
-	UET_NACK_TRIMMED_ACK = 0x03,	/**< reserved from UET 1.0.3 */
+	UET_NACK_TRIMMED_ACK = 0x03, /**< reserved from UET 1.0.3 */
 	UET_NACK_NO_PDC_AVAIL = 0x04,
 	UET_NACK_NO_CCC_AVAIL = 0x05,
 	UET_NACK_NO_BITMAP = 0x06,
@@ -126,7 +126,7 @@ enum uet_cp_ctl_type {
 	UET_CP_CLEAR_REQ = 3,
 	UET_CP_CLOSE = 4,
 	UET_CP_CLOSE_REQ = 5,
-	UET_CP_PROBE = 6,	/**< base-RTT probe, answered by an ACK with P */
+	UET_CP_PROBE = 6, /**< base-RTT probe, answered by an ACK with P */
 	UET_CP_CREDIT = 7,
 	UET_CP_CREDIT_REQ = 8,
 	UET_CP_NEGOTIATION = 9,
@@ -137,10 +137,10 @@ enum uet_cp_ctl_type {
  * pdc_info[15:12] (use_rsv_pdc is bit 15) and psn_offset[11:0].
  */
 struct uet_pds_syn {
-	uint8_t pdc_info;	/**< the 4-bit nibble as received; built as 0
-				 * or 0x8 (use_rsv_pdc) */
-	bool use_rsv_pdc;	/**< bit 15: take the PDC from the reserved pool */
-	uint16_t psn_offset;	/**< PSN - Start_PSN, 12 bits */
+	uint8_t pdc_info;    /**< the 4-bit nibble as received; built as 0
+			      * or 0x8 (use_rsv_pdc) */
+	bool use_rsv_pdc;    /**< bit 15: take the PDC from the reserved pool */
+	uint16_t psn_offset; /**< PSN - Start_PSN, 12 bits */
 };
 
 /** RUD/ROD request, types 2, 3 (12 B) and 13, 14 (16 B). */
@@ -149,70 +149,70 @@ struct uet_pds_req {
 	uint32_t psn;
 	uint16_t spdcid;
 	uint16_t dpdcid;	/**< when SYN is clear */
-	struct uet_pds_syn syn;	/**< when SYN is set (dpdcid is then 0) */
+	struct uet_pds_syn syn; /**< when SYN is set (dpdcid is then 0) */
 	uint8_t ccc_id;		/**< _CC types only */
-	uint32_t credit_target;	/**< _CC types only, 24 bits */
+	uint32_t credit_target; /**< _CC types only, 24 bits */
 };
 
 /** NSCC state of an ACK_CC (cc_type 0). */
 struct uet_pds_nscc_state {
-	uint16_t service_time;	/**< receiver's ACK hold, in 128 ns steps */
+	uint16_t service_time; /**< receiver's ACK hold, in 128 ns steps */
 	bool restore_cwnd;
-	uint8_t rcv_cwnd_pend;	/**< 7 bits */
-	uint32_t rcvd_bytes;	/**< 24 bits */
+	uint8_t rcv_cwnd_pend; /**< 7 bits */
+	uint32_t rcvd_bytes;   /**< 24 bits */
 	uint16_t ooo_count;
 };
 
 /** Credit state of an ACK_CC (cc_type 1). */
 struct uet_pds_credit_state {
-	uint32_t credit;	/**< 24 bits */
-	uint32_t rsvd;		/**< 24 bits, 0 on build */
+	uint32_t credit; /**< 24 bits */
+	uint32_t rsvd;	 /**< 24 bits, 0 on build */
 	uint16_t ooo_count;
 };
 
 /** ACK, types 7 (12 B), 8 (32 B) and 9 (40 B). */
 struct uet_pds_ack {
-	int16_t ack_psn_offset;	/**< ACK_PSN = cack_psn + offset; P clear */
+	int16_t ack_psn_offset; /**< ACK_PSN = cack_psn + offset; P clear */
 	uint16_t probe_opaque;	/**< echoed from the probe; P set */
 	uint32_t cack_psn;	/**< cumulative ACK PSN */
 	uint16_t spdcid;
 	uint16_t dpdcid;
-	uint8_t req;		/**< UET_PDS_ACK_REQ_*, flags bits 2:1 */
+	uint8_t req; /**< UET_PDS_ACK_REQ_*, flags bits 2:1 */
 	/* ACK_CC and ACK_CCX only: */
-	uint8_t cc_type;	/**< 4 bits (ACK_CCX: ccx_type) */
-	uint8_t cc_flags;	/**< 4 bits */
-	uint8_t mpr;		/**< maximum PSN range */
+	uint8_t cc_type;	 /**< 4 bits (ACK_CCX: ccx_type) */
+	uint8_t cc_flags;	 /**< 4 bits */
+	uint8_t mpr;		 /**< maximum PSN range */
 	int16_t sack_psn_offset; /**< SACK base = cack_psn + offset */
-	uint64_t sack_bitmap;	/**< bit i (LSB first) = base + i received */
+	uint64_t sack_bitmap;	 /**< bit i (LSB first) = base + i received */
 	union {
-		struct uet_pds_nscc_state nscc;	  /**< ACK_CC, cc_type 0 */
+		struct uet_pds_nscc_state nscc;	    /**< ACK_CC, cc_type 0 */
 		struct uet_pds_credit_state credit; /**< ACK_CC, cc_type 1 */
 	} cc;
-	uint8_t cc_state[16];	/**< raw state: 8 B (ACK_CC; built from cc
-				 * when cc_type is 0 or 1) or 16 B (ACK_CCX) */
+	uint8_t cc_state[16]; /**< raw state: 8 B (ACK_CC; built from cc
+			       * when cc_type is 0 or 1) or 16 B (ACK_CCX) */
 };
 
 /** NACK, types 10 (16 B) and 12 (32 B). */
 struct uet_pds_nack {
-	uint8_t nack_code;	/**< enum uet_nack_code */
+	uint8_t nack_code; /**< enum uet_nack_code */
 	uint8_t vendor_code;
-	uint32_t nack_psn;	/**< the PSN, or the RUDI packet id when NT */
+	uint32_t nack_psn; /**< the PSN, or the RUDI packet id when NT */
 	uint16_t spdcid;
 	uint16_t dpdcid;
-	uint32_t payload;	/**< code-dependent */
+	uint32_t payload; /**< code-dependent */
 	/* NACK_CCX only: */
-	uint8_t nccx_type;	/**< bits 63:60 of byte 16 */
-	uint8_t ccx_state[16];	/**< bytes 16-31 raw (nccx_type included) */
+	uint8_t nccx_type;     /**< bits 63:60 of byte 16 */
+	uint8_t ccx_state[16]; /**< bytes 16-31 raw (nccx_type included) */
 };
 
 /** Control packet, type 11 (16 B). */
 struct uet_pds_cp {
-	uint16_t probe_opaque;	/**< PROBE; reserved for other types */
-	uint32_t psn;		/**< a CP takes a forward PSN */
+	uint16_t probe_opaque; /**< PROBE; reserved for other types */
+	uint32_t psn;	       /**< a CP takes a forward PSN */
 	uint16_t spdcid;
 	uint16_t dpdcid;	/**< when SYN is clear */
-	struct uet_pds_syn syn;	/**< when SYN is set */
-	uint32_t payload;	/**< ctl_type-dependent (PROBE: SACK base PSN) */
+	struct uet_pds_syn syn; /**< when SYN is set */
+	uint32_t payload; /**< ctl_type-dependent (PROBE: SACK base PSN) */
 };
 
 /** RUDI request or response, types 4, 5 (8 B). */
@@ -222,11 +222,11 @@ struct uet_pds_rudi {
 
 /** Any PDS header: the prologue and the type's fields. */
 struct uet_pds_hdr {
-	uint8_t type;		/**< enum uet_pds_type */
-	uint8_t next_hdr;	/**< SES header type; ctl_type for a CP */
-	uint8_t flags;		/**< 7 bits, all of them as on the wire
-				 * (for ACKs including the req bits) */
-	uint8_t hdr_bytes;	/**< header size (set by parse) */
+	uint8_t type;	   /**< enum uet_pds_type */
+	uint8_t next_hdr;  /**< SES header type; ctl_type for a CP */
+	uint8_t flags;	   /**< 7 bits, all of them as on the wire
+			    * (for ACKs including the req bits) */
+	uint8_t hdr_bytes; /**< header size (set by parse) */
 	union {
 		struct uet_pds_req req;
 		struct uet_pds_ack ack;

@@ -6,16 +6,14 @@
 #include "uet_wire_be.h"
 #include "uet_wire_pfc.h"
 
-static int
-reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
+static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 {
 	if (reason != NULL)
 		*reason = why;
 	return -EBADMSG;
 }
 
-int
-uet_pfc_build(uint8_t *buf, size_t cap, const struct uet_pfc *pfc)
+int uet_pfc_build(uint8_t *buf, size_t cap, const struct uet_pfc *pfc)
 {
 	static const uint8_t dst[UET_ETH_ADDR_LEN] = UET_PFC_DST_INIT;
 	unsigned int c;
@@ -33,9 +31,8 @@ uet_pfc_build(uint8_t *buf, size_t cap, const struct uet_pfc *pfc)
 	return UET_PFC_FRAME_BYTES;
 }
 
-int
-uet_pfc_parse(const uint8_t *buf, size_t len, struct uet_pfc *pfc,
-	      enum uet_wire_reason *reason)
+int uet_pfc_parse(const uint8_t *buf, size_t len, struct uet_pfc *pfc,
+		  enum uet_wire_reason *reason)
 {
 	unsigned int c;
 
@@ -56,8 +53,7 @@ uet_pfc_parse(const uint8_t *buf, size_t len, struct uet_pfc *pfc,
 	return 0;
 }
 
-uet_time_t
-uet_pfc_quanta_to_ps(uint16_t quanta, uint64_t rate_bps)
+uet_time_t uet_pfc_quanta_to_ps(uint16_t quanta, uint64_t rate_bps)
 {
 	/* bits * 1e12 exceeds 64 bits from about 18 Mbit of pause: compute
 	 * in 128 bits; only a rate of 1 bit/s can overflow the result. */

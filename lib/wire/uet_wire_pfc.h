@@ -16,20 +16,24 @@
 
 #define UET_PFC_OPCODE 0x0101
 #define UET_PFC_CLASSES 8
-#define UET_PFC_BYTES 34	/**< Ethernet + opcode + vector + quanta */
+#define UET_PFC_BYTES 34 /**< Ethernet + opcode + vector + quanta */
 #define UET_PFC_FRAME_BYTES UET_ETH_MIN_FRAME_BYTES /**< padded, no FCS */
 #define UET_PFC_QUANTUM_BITS 512
 
 /** The destination of every PFC frame, 01:80:c2:00:00:01. */
-#define UET_PFC_DST_INIT {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01}
+#define UET_PFC_DST_INIT                                                       \
+	{                                                                      \
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01                             \
+	}
 
 /** A PFC frame's contents. */
 struct uet_pfc {
 	uint8_t dst[UET_ETH_ADDR_LEN]; /**< set by parse; build always
 					* writes 01:80:c2:00:00:01 */
 	uint8_t src[UET_ETH_ADDR_LEN];
-	uint8_t class_enable;	/**< bit c: quanta[c] is valid */
-	uint16_t quanta[UET_PFC_CLASSES]; /**< pause time per class; 0 = resume */
+	uint8_t class_enable;		  /**< bit c: quanta[c] is valid */
+	uint16_t quanta[UET_PFC_CLASSES]; /**< pause time per class; 0 = resume
+					   */
 };
 
 /**

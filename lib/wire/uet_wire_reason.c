@@ -4,8 +4,7 @@
 
 #include "uet_wire_reason.h"
 
-const char *
-uet_wire_reason_str(enum uet_wire_reason reason)
+const char *uet_wire_reason_str(enum uet_wire_reason reason)
 {
 	static const char *const str[UET_WIRE_REASON_COUNT] = {
 		[UET_WIRE_OK] = "ok",
@@ -27,7 +26,8 @@ uet_wire_reason_str(enum uet_wire_reason reason)
 			"PDS type 1 (TSS security header) not supported",
 		[UET_WIRE_PDS_TYPE_UNKNOWN] = "unknown PDS type (15-31)",
 		[UET_WIRE_PDS_TRUNC] = "PDS header truncated",
-		[UET_WIRE_SES_NEXT_HDR_UNKNOWN] = "unknown SES next header (7-15)",
+		[UET_WIRE_SES_NEXT_HDR_UNKNOWN] =
+			"unknown SES next header (7-15)",
 		[UET_WIRE_SES_TRUNC] = "SES header truncated",
 		[UET_WIRE_SES_VERSION] = "SES version not 0",
 		[UET_WIRE_CRC_SHORT] = "CRC32C trailer truncated",

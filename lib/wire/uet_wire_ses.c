@@ -11,16 +11,14 @@
 #define LEN14_MASK 0x3fff
 #define ID12_MASK 0x0fff
 
-static int
-reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
+static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 {
 	if (reason != NULL)
 		*reason = why;
 	return -EBADMSG;
 }
 
-size_t
-uet_ses_hdr_bytes(unsigned int kind)
+size_t uet_ses_hdr_bytes(unsigned int kind)
 {
 	switch (kind) {
 	case UET_SES_REQUEST_SMALL:
@@ -42,10 +40,9 @@ uet_ses_hdr_bytes(unsigned int kind)
 
 /* The 12-byte prefix of the three requests; word2 is message_id (standard)
  * or the 14-bit request_length (small, medium). */
-static int
-build_prefix(uint8_t *p, uint8_t opcode, uint8_t flags, uint16_t word2,
-	     uint8_t ri_generation, uint32_t job_id, uint16_t pid_on_fep,
-	     uint16_t resource_index)
+static int build_prefix(uint8_t *p, uint8_t opcode, uint8_t flags,
+			uint16_t word2, uint8_t ri_generation, uint32_t job_id,
+			uint16_t pid_on_fep, uint16_t resource_index)
 {
 	if (opcode > 0x3f || flags > SES_FLAGS_MASK || job_id > 0xffffff ||
 	    pid_on_fep > ID12_MASK || resource_index > ID12_MASK)
@@ -60,8 +57,8 @@ build_prefix(uint8_t *p, uint8_t opcode, uint8_t flags, uint16_t word2,
 	return 0;
 }
 
-static int
-build_rsp_prefix(uint8_t *p, uint8_t list, uint8_t opcode, uint8_t rc)
+static int build_rsp_prefix(uint8_t *p, uint8_t list, uint8_t opcode,
+			    uint8_t rc)
 {
 	if (list > 3 || opcode > 0x3f || rc > 0x3f)
 		return -EINVAL;
@@ -70,8 +67,7 @@ build_rsp_prefix(uint8_t *p, uint8_t list, uint8_t opcode, uint8_t rc)
 	return 0;
 }
 
-int
-uet_ses_build(uint8_t *buf, size_t cap, const struct uet_ses_hdr *h)
+int uet_ses_build(uint8_t *buf, size_t cap, const struct uet_ses_hdr *h)
 {
 	size_t n = uet_ses_hdr_bytes(h->kind);
 	int rc = 0;
@@ -167,9 +163,8 @@ uet_ses_build(uint8_t *buf, size_t cap, const struct uet_ses_hdr *h)
 	return rc < 0 ? rc : (int)n;
 }
 
-int
-uet_ses_parse(unsigned int kind, const uint8_t *buf, size_t len,
-	      struct uet_ses_hdr *h, enum uet_wire_reason *reason)
+int uet_ses_parse(unsigned int kind, const uint8_t *buf, size_t len,
+		  struct uet_ses_hdr *h, enum uet_wire_reason *reason)
 {
 	size_t n = uet_ses_hdr_bytes(kind);
 
@@ -197,7 +192,8 @@ uet_ses_parse(unsigned int kind, const uint8_t *buf, size_t len,
 		s->memory_key = uet_be64_load(buf + 24);
 		s->header_data = uet_be64_load(buf + 32);
 		if (!(s->flags & UET_SES_F_SOM)) {
-			s->payload_length = uet_be16_load(buf + 34) & LEN14_MASK;
+			s->payload_length =
+				uet_be16_load(buf + 34) & LEN14_MASK;
 			s->message_offset = uet_be32_load(buf + 36);
 		}
 		s->request_length = uet_be32_load(buf + 40);
@@ -274,18 +270,25 @@ uet_ses_parse(unsigned int kind, const uint8_t *buf, size_t len,
 	return (int)n;
 }
 
-const char *
-uet_ses_opcode_name(unsigned int opcode)
+const char *uet_ses_opcode_name(unsigned int opcode)
 {
 	static const char *const names[] = {
-		"NO_OP",	   "WRITE",
-		"READ",		   "ATOMIC",
-		"FETCHING_ATOMIC", "SEND",
-		"RENDEZVOUS_SEND", "DATAGRAM_SEND",
-		"DEFERRABLE_SEND", "TAGGED_SEND",
-		"RENDEZVOUS_TSEND", "DEFERRABLE_TSEND",
-		"DEFERRABLE_RTR",  "TSEND_ATOMIC",
-		"TSEND_FETCH_ATOMIC", "MSG_ERROR",
+		"NO_OP",
+		"WRITE",
+		"READ",
+		"ATOMIC",
+		"FETCHING_ATOMIC",
+		"SEND",
+		"RENDEZVOUS_SEND",
+		"DATAGRAM_SEND",
+		"DEFERRABLE_SEND",
+		"TAGGED_SEND",
+		"RENDEZVOUS_TSEND",
+		"DEFERRABLE_TSEND",
+		"DEFERRABLE_RTR",
+		"TSEND_ATOMIC",
+		"TSEND_FETCH_ATOMIC",
+		"MSG_ERROR",
 	};
 
 	if (opcode < sizeof(names) / sizeof(names[0]))
@@ -299,11 +302,13 @@ uet_ses_opcode_name(unsigned int opcode)
 	return "INVALID";
 }
 
-const char *
-uet_ses_rsp_opcode_name(unsigned int opcode)
+const char *uet_ses_rsp_opcode_name(unsigned int opcode)
 {
 	static const char *const names[] = {
-		"DEFAULT_RESPONSE", "RESPONSE", "RESPONSE_W_DATA", "NO_RESPONSE",
+		"DEFAULT_RESPONSE",
+		"RESPONSE",
+		"RESPONSE_W_DATA",
+		"NO_RESPONSE",
 	};
 
 	if (opcode >= sizeof(names) / sizeof(names[0]))
@@ -311,8 +316,7 @@ uet_ses_rsp_opcode_name(unsigned int opcode)
 	return names[opcode];
 }
 
-const char *
-uet_ses_return_code_name(unsigned int code)
+const char *uet_ses_return_code_name(unsigned int code)
 {
 	static const char *const names[] = {
 		"NULL",

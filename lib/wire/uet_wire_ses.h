@@ -31,12 +31,12 @@ enum uet_ses_kind {
 #define UET_SES_RSP_DATA_SMALL_BYTES 12
 
 /* Request flags (byte 1, bits 5:0). */
-#define UET_SES_F_DC 0x20	/**< delivery complete */
-#define UET_SES_F_IE 0x10	/**< initiator error */
-#define UET_SES_F_REL 0x08	/**< relative addressing */
-#define UET_SES_F_HD 0x04	/**< header_data present */
-#define UET_SES_F_EOM 0x02	/**< end of message */
-#define UET_SES_F_SOM 0x01	/**< start of message */
+#define UET_SES_F_DC 0x20  /**< delivery complete */
+#define UET_SES_F_IE 0x10  /**< initiator error */
+#define UET_SES_F_REL 0x08 /**< relative addressing */
+#define UET_SES_F_HD 0x04  /**< header_data present */
+#define UET_SES_F_EOM 0x02 /**< end of message */
+#define UET_SES_F_SOM 0x01 /**< start of message */
 
 /** Request opcodes (6 bits). */
 enum uet_ses_opcode {
@@ -68,16 +68,16 @@ enum uet_ses_rsp_opcode {
 
 /** Standard request (next_hdr 3), 44 bytes. */
 struct uet_ses_std {
-	uint8_t opcode;		/**< 6 bits, enum uet_ses_opcode */
-	uint8_t flags;		/**< UET_SES_F_* (6 bits) */
+	uint8_t opcode; /**< 6 bits, enum uet_ses_opcode */
+	uint8_t flags;	/**< UET_SES_F_* (6 bits) */
 	uint16_t message_id;
 	uint8_t ri_generation;
-	uint32_t job_id;	/**< 24 bits */
-	uint16_t pid_on_fep;	/**< 12 bits */
+	uint32_t job_id;	 /**< 24 bits */
+	uint16_t pid_on_fep;	 /**< 12 bits */
 	uint16_t resource_index; /**< 12 bits */
 	uint64_t buffer_offset;
 	uint32_t initiator;
-	uint64_t memory_key;	/**< or match_bits */
+	uint64_t memory_key; /**< or match_bits */
 	/**
 	 * Bytes 32-39 as one value. SOM set: header_data, written as is.
 	 * SOM clear: built from payload_length and message_offset; on parse
@@ -110,19 +110,19 @@ struct uet_ses_medium {
 	uint32_t job_id;
 	uint16_t pid_on_fep;
 	uint16_t resource_index;
-	uint64_t buffer_offset;	/**< header_data when HD is set */
+	uint64_t buffer_offset; /**< header_data when HD is set */
 	uint32_t initiator;
-	uint64_t memory_key;	/**< or match_bits */
+	uint64_t memory_key; /**< or match_bits */
 };
 
 /** Response (next_hdr 4), 12 bytes. */
 struct uet_ses_rsp {
-	uint8_t list;		/**< 2 bits */
-	uint8_t opcode;		/**< 6 bits, enum uet_ses_rsp_opcode */
-	uint8_t return_code;	/**< 6 bits */
+	uint8_t list;	     /**< 2 bits */
+	uint8_t opcode;	     /**< 6 bits, enum uet_ses_rsp_opcode */
+	uint8_t return_code; /**< 6 bits */
 	uint16_t message_id;
 	uint8_t ri_generation;
-	uint32_t job_id;	/**< 24 bits */
+	uint32_t job_id; /**< 24 bits */
 	uint32_t modified_length;
 };
 
@@ -151,7 +151,7 @@ struct uet_ses_rsp_data_small {
 
 /** Any SES header, tagged by its next_hdr value. */
 struct uet_ses_hdr {
-	uint8_t kind;		/**< enum uet_ses_kind, 1-6 */
+	uint8_t kind; /**< enum uet_ses_kind, 1-6 */
 	union {
 		struct uet_ses_std std;
 		struct uet_ses_small small;

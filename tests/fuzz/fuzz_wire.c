@@ -15,8 +15,7 @@
 #define FUZZ_CAP 4096
 
 /* Parsers at one offset; results are only checked for sanity. */
-static void
-sub_parsers(const uint8_t *p, size_t n)
+static void sub_parsers(const uint8_t *p, size_t n)
 {
 	struct uet_udp_hdr udp;
 	struct uet_pds_hdr pds;
@@ -42,9 +41,8 @@ sub_parsers(const uint8_t *p, size_t n)
 	uet_ls_trailer_parse(p, n, &t, &why);
 }
 
-static void
-check_frame(const uint8_t *buf, size_t len, int rc,
-	    const struct uet_frame *f, enum uet_wire_reason why)
+static void check_frame(const uint8_t *buf, size_t len, int rc,
+			const struct uet_frame *f, enum uet_wire_reason why)
 {
 	if (rc == 0) {
 		if (why != UET_WIRE_OK)
@@ -62,8 +60,7 @@ check_frame(const uint8_t *buf, size_t len, int rc,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t offsets[] = {0, 14, 34, 42, 46, 50, 54, 58, 74};
 	struct uet_wire_cfg cfg;

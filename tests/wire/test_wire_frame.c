@@ -43,20 +43,20 @@ START_TEST(test_data_frame_4096_bytes_and_ipv4_header)
 
 	test_addr(&a, UET_DSCP_DEFAULT_TRIMMABLE, 0xc001);
 	test_data_hdrs(&pds, &ses, 4096);
-	pds.next_hdr = 0;	/* overwritten from ses->kind */
+	pds.next_hdr = 0; /* overwritten from ses->kind */
 	memset(frame, 0x5a, sizeof(frame));
-	len = uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL,
-			      4096);
+	len = uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL, 4096);
 	ck_assert_int_eq(len, 4198);
 	ck_assert_int_eq(len, 14 + (int)uet_data_ip_bytes(4096));
 	ck_assert_bytes_hex(frame + 14, 20,
 			    "4505 1058 0000 4000 ff11 df67 c6120001 c6120002");
 	/* UDP: entropy c001, port 4793 = 12b9, length 4164 = 1044, csum 0 */
 	ck_assert_bytes_hex(frame + 34, 8, "c001 12b9 1044 0000");
-	ck_assert_uint_eq(frame[42], 0x69);	/* type 13, nh 3 */
-	ck_assert_uint_eq(frame[43], 0x88);	/* nh low bit, AR */
-	ck_assert_uint_eq(frame[UET_DATA_HDR_FRAME_BYTES], 0x5a); /* payload
-								   * untouched */
+	ck_assert_uint_eq(frame[42], 0x69); /* type 13, nh 3 */
+	ck_assert_uint_eq(frame[43], 0x88); /* nh low bit, AR */
+	ck_assert_uint_eq(frame[UET_DATA_HDR_FRAME_BYTES],
+			  0x5a); /* payload
+				  * untouched */
 
 	ck_assert_int_eq(uet_frame_parse(frame, (size_t)len, &f, &why), 0);
 	ck_assert_int_eq(why, UET_WIRE_OK);
@@ -106,15 +106,18 @@ START_TEST(test_data_frame_copies_payload)
 	/* A CP has no SES: its next_hdr bits are the ctl_type. */
 	pds.type = UET_PDS_TYPE_CP;
 	pds.flags = 0;
-	ck_assert_int_eq(uet_frame_build(frame, sizeof(frame), &a, &pds, &ses,
-					 NULL, 0), -EINVAL);
+	ck_assert_int_eq(
+		uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL, 0),
+		-EINVAL);
 	a.dscp = 64;
 	test_data_hdrs(&pds, &ses, 5);
-	ck_assert_int_eq(uet_frame_build(frame, sizeof(frame), &a, &pds, &ses,
-					 NULL, 0), -EINVAL);
+	ck_assert_int_eq(
+		uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL, 0),
+		-EINVAL);
 	test_addr(&a, 0, 1);
 	ck_assert_int_eq(uet_frame_build(frame, sizeof(frame), &a, &pds, &ses,
-					 NULL, 65536), -EINVAL);
+					 NULL, 65536),
+			 -EINVAL);
 }
 END_TEST
 
@@ -133,8 +136,7 @@ START_TEST(test_trim_data_frame_to_44_bytes)
 	a.ecn = UET_ECN_CE;
 	test_data_hdrs(&pds, &ses, 4096);
 	pds.flags |= UET_PDS_REQ_F_RETX;
-	len = uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL,
-			      4096);
+	len = uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL, 4096);
 	ck_assert_int_eq(len, 4198);
 	len = uet_ls_trailer_append(frame, (size_t)len, sizeof(frame), 7);
 	ck_assert_int_eq(len, 4210);
@@ -170,8 +172,8 @@ START_TEST(test_trim_data_frame_to_44_bytes)
 	/* One SES byte left is not a trim: it is a truncated SES header. */
 	len = uet_frame_build(frame, sizeof(frame), &a, &pds, &ses, NULL, 0);
 	ck_assert_int_eq(len, 102);
-	frame[17] = 45;	/* total length 45 */
-	frame[39] = 25;	/* UDP length 25 */
+	frame[17] = 45; /* total length 45 */
+	frame[39] = 25; /* UDP length 25 */
 	frame[24] = frame[25] = 0;
 	{
 		uint16_t c = uet_inet_checksum(frame + 14, 20);
@@ -298,8 +300,8 @@ START_TEST(test_parse_classifies_other_frames)
 	uet_wire_cfg_default(&cfg);
 	ck_assert_uint_eq(cfg.udp_dport, 4793);
 	cfg.udp_dport = 9999;
-	ck_assert_int_eq(uet_frame_parse_cfg(&cfg, frame, (size_t)len, &f,
-					     &why), 0);
+	ck_assert_int_eq(
+		uet_frame_parse_cfg(&cfg, frame, (size_t)len, &f, &why), 0);
 	ck_assert_uint_eq(f.kind, UET_FRAME_UET);
 	ck_assert_str_eq(uet_frame_kind_name(f.kind), "UET");
 
@@ -352,20 +354,20 @@ START_TEST(test_ipv4_and_udp_rejects_with_reason)
 	len = uet_frame_build(good, sizeof(good), &a, &pds, &ses, NULL, 10);
 	ck_assert_int_eq(len, 112);
 
-#define FIX_CSUM()                                                         \
-	do {                                                               \
-		uint16_t c_;                                               \
-		frame[24] = frame[25] = 0;                                 \
-		c_ = uet_inet_checksum(frame + 14, 20);                    \
-		frame[24] = (uint8_t)(c_ >> 8);                            \
-		frame[25] = (uint8_t)c_;                                   \
+#define FIX_CSUM()                                                             \
+	do {                                                                   \
+		uint16_t c_;                                                   \
+		frame[24] = frame[25] = 0;                                     \
+		c_ = uet_inet_checksum(frame + 14, 20);                        \
+		frame[24] = (uint8_t)(c_ >> 8);                                \
+		frame[25] = (uint8_t)c_;                                       \
 	} while (0)
-#define EXPECT_REJECT(n, r)                                                \
-	do {                                                               \
-		ck_assert_int_eq(uet_frame_parse(frame, (n), &f, &why),    \
-				 -EBADMSG);                                \
-		ck_assert_int_eq(why, (r));                                \
-		memcpy(frame, good, sizeof(good));                         \
+#define EXPECT_REJECT(n, r)                                                    \
+	do {                                                                   \
+		ck_assert_int_eq(uet_frame_parse(frame, (n), &f, &why),        \
+				 -EBADMSG);                                    \
+		ck_assert_int_eq(why, (r));                                    \
+		memcpy(frame, good, sizeof(good));                             \
 	} while (0)
 
 	memcpy(frame, good, sizeof(good));
@@ -382,19 +384,19 @@ START_TEST(test_ipv4_and_udp_rejects_with_reason)
 	EXPECT_REJECT(111, UET_WIRE_IPV4_TOTLEN_EXCEEDS);
 	ck_assert_str_eq(uet_wire_reason_str(UET_WIRE_IPV4_TOTLEN_EXCEEDS),
 			 "IPv4 total length exceeds frame");
-	frame[39] = 97;	/* UDP length one short */
+	frame[39] = 97; /* UDP length one short */
 	EXPECT_REJECT(112, UET_WIRE_UDP_LEN);
 	ck_assert_str_eq(uet_wire_reason_str(UET_WIRE_UDP_LEN),
 			 "UDP length mismatch");
-	frame[17] = 27;	/* total length 27: UDP header cut */
+	frame[17] = 27; /* total length 27: UDP header cut */
 	FIX_CSUM();
 	EXPECT_REJECT(112, UET_WIRE_UDP_SHORT);
-	frame[42] = 0xf8;	/* PDS type 31 */
+	frame[42] = 0xf8; /* PDS type 31 */
 	EXPECT_REJECT(112, UET_WIRE_PDS_TYPE_UNKNOWN);
-	frame[43] |= 0x80;	/* next_hdr 7 */
+	frame[43] |= 0x80; /* next_hdr 7 */
 	frame[42] |= 0x03;
 	EXPECT_REJECT(112, UET_WIRE_SES_NEXT_HDR_UNKNOWN);
-	frame[17] = 28 + 10;	/* PDS cut at 10 bytes */
+	frame[17] = 28 + 10; /* PDS cut at 10 bytes */
 	frame[39] = 18;
 	FIX_CSUM();
 	EXPECT_REJECT(112, UET_WIRE_PDS_TRUNC);
@@ -430,7 +432,7 @@ START_TEST(test_ipv4_and_udp_rejects_with_reason)
 	}
 	/* A fragment is not parsed past IPv4. */
 	memcpy(frame, good, sizeof(good));
-	frame[20] = 0x20;	/* MF */
+	frame[20] = 0x20; /* MF */
 	FIX_CSUM();
 	ck_assert_int_eq(uet_frame_parse(frame, 112, &f, &why), 0);
 	ck_assert_uint_eq(f.kind, UET_FRAME_OTHER);
@@ -487,7 +489,7 @@ START_TEST(test_dscp_default_codepoints_and_roles)
 	ck_assert_int_eq(uet_dscp_role_of(&m, 46), UET_DSCP_CONTROL);
 	m.codepoint[UET_DSCP_CONTROL] = 64;
 	ck_assert_int_eq(uet_dscp_map_validate(&m), -ERANGE);
-	m.codepoint[UET_DSCP_CONTROL] = 9;	/* = trimmed */
+	m.codepoint[UET_DSCP_CONTROL] = 9; /* = trimmed */
 	ck_assert_int_eq(uet_dscp_map_validate(&m), -EINVAL);
 }
 END_TEST
@@ -505,8 +507,7 @@ START_TEST(test_frame_addr_defaults)
 }
 END_TEST
 
-static Suite *
-wire_frame_suite(void)
+static Suite *wire_frame_suite(void)
 {
 	Suite *s = suite_create("wire_frame");
 	TCase *tc = tcase_create("frame");
@@ -527,8 +528,7 @@ wire_frame_suite(void)
 	return s;
 }
 
-int
-main(void)
+int main(void)
 {
 	SRunner *sr = srunner_create(wire_frame_suite());
 	int failed;

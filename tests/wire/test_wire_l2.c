@@ -25,10 +25,11 @@ START_TEST(test_pfc_bytes_and_round_trip)
 	p.quanta[3] = 0xffff;
 	ck_assert_int_eq(uet_pfc_build(buf, 59, &p), -ENOSPC);
 	ck_assert_int_eq(uet_pfc_build(buf, sizeof(buf), &p), 60);
-	ck_assert_bytes_hex(buf, 60,
-			    "0180c2000001 020000000001 8808 0101 0008 "
-			    "0000 0000 0000 ffff 0000 0000 0000 0000 "
-			    "0000000000000000000000000000000000000000000000000000");
+	ck_assert_bytes_hex(
+		buf, 60,
+		"0180c2000001 020000000001 8808 0101 0008 "
+		"0000 0000 0000 ffff 0000 0000 0000 0000 "
+		"0000000000000000000000000000000000000000000000000000");
 
 	for (c = 0; c < 8; c++) {
 		p.class_enable = (uint8_t)(1u << c | 0x01);
@@ -64,7 +65,7 @@ START_TEST(test_pfc_rejects_with_reason)
 	ck_assert_int_eq(why, UET_WIRE_PFC_SHORT);
 	ck_assert_int_eq(uet_pfc_parse(buf, 10, &o, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_ETH_SHORT);
-	buf[14] = 0x00;	/* opcode 0x0001: 802.3x PAUSE */
+	buf[14] = 0x00; /* opcode 0x0001: 802.3x PAUSE */
 	ck_assert_int_eq(uet_pfc_parse(buf, 60, &o, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_PFC_OPCODE);
 	ck_assert_int_eq(uet_frame_parse(buf, 60, &f, &why), 0);
@@ -113,8 +114,8 @@ START_TEST(test_lockstep_grant_bytes)
 	c.u.grant.data_frames = 5;
 	ck_assert_int_eq(uet_ls_ctrl_build(buf, 69, mac_nic, mac_sw, &c),
 			 -ENOSPC);
-	ck_assert_int_eq(uet_ls_ctrl_build(buf, sizeof(buf), mac_nic, mac_sw,
-					   &c), 70);
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_nic, mac_sw, &c), 70);
 	ck_assert_bytes_hex(buf, 70,
 			    "020000000001 020000000002 88b5 | 55454354 01 03 "
 			    "0001 0000000000000002 0000000000000003 00000004 "
@@ -123,8 +124,7 @@ START_TEST(test_lockstep_grant_bytes)
 }
 END_TEST
 
-static void
-ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
+static void ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
 {
 	struct uet_ls_ctrl o;
 	struct uet_frame f;
@@ -176,7 +176,8 @@ ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
 		ck_assert_uint_eq(o.u.abort.code, c->u.abort.code);
 		ck_assert_uint_eq(o.u.abort.text_len, c->u.abort.text_len);
 		ck_assert_int_eq(memcmp(o.u.abort.text, c->u.abort.text,
-					c->u.abort.text_len), 0);
+					c->u.abort.text_len),
+				 0);
 		break;
 	}
 	ck_assert_int_eq(uet_frame_parse(buf, (size_t)len, &f, &why), 0);
@@ -228,7 +229,7 @@ START_TEST(test_lockstep_every_type_round_trips)
 	c.type = UET_LS_BYE;
 	c.seq = 4;
 	c.u.bye.end_ps = 123456789012ull;
-	ls_round_trip(&c, 60);	/* 54 padded to 60 */
+	ls_round_trip(&c, 60); /* 54 padded to 60 */
 
 	memset(&c.u, 0, sizeof(c.u));
 	c.type = UET_LS_ABORT;
@@ -236,7 +237,7 @@ START_TEST(test_lockstep_every_type_round_trips)
 	c.u.abort.code = UET_LS_ABORT_FRAME_LOSS;
 	c.u.abort.text_len = 1;
 	c.u.abort.text[0] = 'x';
-	ls_round_trip(&c, 60);	/* 55 padded to 60 */
+	ls_round_trip(&c, 60); /* 55 padded to 60 */
 	c.u.abort.text_len = UET_LS_ABORT_TEXT_MAX;
 	memset(c.u.abort.text, 'y', UET_LS_ABORT_TEXT_MAX);
 	ls_round_trip(&c, 14 + 32 + 8 + 200);
@@ -270,12 +271,12 @@ START_TEST(test_lockstep_rejects_with_reason)
 	len = uet_ls_ctrl_build(good, sizeof(good), mac_sw, mac_nic, &c);
 	ck_assert_int_eq(len, 74);
 
-#define EXPECT(n, r)                                                         \
-	do {                                                                 \
-		ck_assert_int_eq(uet_ls_ctrl_parse(buf, (n), &o, &why),      \
-				 -EBADMSG);                                  \
-		ck_assert_int_eq(why, (r));                                  \
-		memcpy(buf, good, sizeof(good));                             \
+#define EXPECT(n, r)                                                           \
+	do {                                                                   \
+		ck_assert_int_eq(uet_ls_ctrl_parse(buf, (n), &o, &why),        \
+				 -EBADMSG);                                    \
+		ck_assert_int_eq(why, (r));                                    \
+		memcpy(buf, good, sizeof(good));                               \
 	} while (0)
 
 	memcpy(buf, good, sizeof(good));
@@ -293,14 +294,14 @@ START_TEST(test_lockstep_rejects_with_reason)
 	EXPECT(74, UET_WIRE_LS_TYPE);
 	buf[19] = 7;
 	EXPECT(74, UET_WIRE_LS_TYPE);
-	buf[43] = 27;	/* body_len 27, not 8 + 20 */
+	buf[43] = 27; /* body_len 27, not 8 + 20 */
 	EXPECT(74, UET_WIRE_LS_BODY_LEN);
 	buf[43] = 7;
 	EXPECT(74, UET_WIRE_LS_BODY_LEN);
-	buf[50] = 0;	/* text_len 201 */
+	buf[50] = 0; /* text_len 201 */
 	buf[51] = 201;
 	EXPECT(300, UET_WIRE_LS_TEXT_LEN);
-	buf[19] = UET_LS_BYE;	/* BYE with an ABORT's body length */
+	buf[19] = UET_LS_BYE; /* BYE with an ABORT's body length */
 	EXPECT(74, UET_WIRE_LS_BODY_LEN);
 	ck_assert_int_eq(uet_ls_ctrl_parse(buf, 74, &o, &why), 0);
 	ck_assert_uint_eq(o.u.abort.text_len, 20);
@@ -344,7 +345,7 @@ START_TEST(test_trailer_append_strip_and_parse)
 	ck_assert(f.has_trailer);
 	ck_assert_uint_eq(f.arrival_ps, 84040);
 	ck_assert_uint_eq(f.ip_end, 110);
-	ck_assert_uint_eq(f.payload_bytes, 8);	/* trailer not payload */
+	ck_assert_uint_eq(f.payload_bytes, 8); /* trailer not payload */
 	/* A trailer cut short after its magic is a reject. */
 	ck_assert_int_eq(uet_frame_parse(buf, 115, &f, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_LS_TRAILER_SHORT);
@@ -363,8 +364,7 @@ START_TEST(test_trailer_append_strip_and_parse)
 }
 END_TEST
 
-static Suite *
-wire_l2_suite(void)
+static Suite *wire_l2_suite(void)
 {
 	Suite *s = suite_create("wire_l2");
 	TCase *tc = tcase_create("l2");
@@ -380,8 +380,7 @@ wire_l2_suite(void)
 	return s;
 }
 
-int
-main(void)
+int main(void)
 {
 	SRunner *sr = srunner_create(wire_l2_suite());
 	int failed;

@@ -10,9 +10,8 @@
 #include "wire_test_util.h"
 
 /* Build h, check the size, parse it back into out, check type/nh/flags. */
-static void
-round_trip(const struct uet_pds_hdr *h, struct uet_pds_hdr *out,
-	   uint8_t want_flags)
+static void round_trip(const struct uet_pds_hdr *h, struct uet_pds_hdr *out,
+		       uint8_t want_flags)
 {
 	uint8_t buf[64];
 	enum uet_wire_reason why = UET_WIRE_REASON_COUNT;
@@ -22,7 +21,7 @@ round_trip(const struct uet_pds_hdr *h, struct uet_pds_hdr *out,
 	memset(buf, 0xa5, sizeof(buf));
 	rc = uet_pds_build(buf, sizeof(buf), h);
 	ck_assert_int_eq(rc, (int)n);
-	ck_assert_uint_eq(buf[n], 0xa5);	/* nothing written past it */
+	ck_assert_uint_eq(buf[n], 0xa5); /* nothing written past it */
 	rc = uet_pds_parse(buf, n, out, &why);
 	ck_assert_int_eq(rc, (int)n);
 	ck_assert_uint_eq(out->hdr_bytes, n);
@@ -74,7 +73,8 @@ START_TEST(test_pds_request_round_trip_every_flag)
 						 (f & 0x10) != 0);
 				ck_assert_uint_eq(o.u.req.syn.pdc_info,
 						  (f & 0x10) ? 8 : 0);
-				ck_assert_uint_eq(o.u.req.syn.psn_offset, 0xabc);
+				ck_assert_uint_eq(o.u.req.syn.psn_offset,
+						  0xabc);
 			} else {
 				ck_assert_uint_eq(o.u.req.dpdcid, 0x2468);
 				ck_assert_uint_eq(o.u.req.syn.psn_offset, 0);
@@ -91,12 +91,12 @@ START_TEST(test_pds_ack_round_trip_every_flag)
 {
 	static const uint8_t types[] = {UET_PDS_TYPE_ACK, UET_PDS_TYPE_ACK_CC,
 					UET_PDS_TYPE_ACK_CCX};
-	unsigned int t, f, req, cct;
+	unsigned int combo;
 
-	for (t = 0; t < 3; t++)
-	for (f = 0; f <= 0x7f; f++)
-	for (req = 0; req <= 2; req++)
-	for (cct = 0; cct <= 2; cct++) {
+	/* Every type x 7-bit flags x req x cc_type. */
+	for (combo = 0; combo < 3 * 128 * 3 * 3; combo++) {
+		unsigned int t = combo % 3, f = combo / 3 % 128;
+		unsigned int req = combo / 384 % 3, cct = combo / 1152;
 		struct uet_pds_hdr h, o;
 		const struct uet_pds_ack *a = &o.u.ack;
 		uint8_t want_flags = (uint8_t)(f | req << 1);
@@ -177,11 +177,12 @@ START_TEST(test_pds_nack_round_trip_every_flag_and_code)
 {
 	static const uint8_t types[] = {UET_PDS_TYPE_NACK,
 					UET_PDS_TYPE_NACK_CCX};
-	unsigned int t, f, code;
+	unsigned int combo;
 
-	for (t = 0; t < 2; t++)
-	for (f = 0; f <= 0x7f; f++)
-	for (code = 0; code <= 0xff; code++) {
+	/* Every type x 7-bit flags x code. */
+	for (combo = 0; combo < 2 * 128 * 256; combo++) {
+		unsigned int t = combo % 2, f = combo / 2 % 128;
+		unsigned int code = combo / 256;
 		struct uet_pds_hdr h, o;
 		unsigned int i;
 
@@ -208,7 +209,8 @@ START_TEST(test_pds_nack_round_trip_every_flag_and_code)
 		ck_assert_uint_eq(o.u.nack.payload, 0x56789abc);
 		if (types[t] == UET_PDS_TYPE_NACK_CCX) {
 			ck_assert_uint_eq(o.u.nack.nccx_type, 3);
-			/* byte 16: nccx_type in the high nibble */
+			/* byte 16: nccx_type in the high nibble
+			 */
 			ck_assert_uint_eq(o.u.nack.ccx_state[0], 0x3f);
 			for (i = 1; i < 16; i++)
 				ck_assert_uint_eq(o.u.nack.ccx_state[i],
@@ -220,10 +222,11 @@ END_TEST
 
 START_TEST(test_pds_cp_round_trip_every_ctl_type_and_flag)
 {
-	unsigned int ct, f;
+	unsigned int combo;
 
-	for (ct = 0; ct <= 9; ct++)
-	for (f = 0; f <= 0x7f; f++) {
+	/* Every ctl_type x 7-bit flags. */
+	for (combo = 0; combo < 10 * 128; combo++) {
+		unsigned int ct = combo / 128, f = combo % 128;
 		struct uet_pds_hdr h, o;
 
 		if (f & ~UET_PDS_CP_F_MASK)
@@ -288,10 +291,10 @@ START_TEST(test_pds_build_rejects_out_of_range_fields)
 
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_RUD_CC_REQ;
-	h.flags = 0x40;	/* reserved */
+	h.flags = 0x40; /* reserved */
 	ck_assert_int_eq(uet_pds_build(buf, sizeof(buf), &h), -EINVAL);
 	h.flags = UET_PDS_REQ_F_SYN;
-	h.u.req.syn.psn_offset = 0x1000;	/* 13 bits */
+	h.u.req.syn.psn_offset = 0x1000; /* 13 bits */
 	ck_assert_int_eq(uet_pds_build(buf, sizeof(buf), &h), -EINVAL);
 	h.u.req.syn.psn_offset = 0xfff;
 	h.u.req.credit_target = 0x1000000;
@@ -304,7 +307,7 @@ START_TEST(test_pds_build_rejects_out_of_range_fields)
 
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_ACK_CC;
-	h.u.ack.req = 3;	/* reserved value */
+	h.u.ack.req = 3; /* reserved value */
 	ck_assert_int_eq(uet_pds_build(buf, sizeof(buf), &h), -EINVAL);
 	h.u.ack.req = 0;
 	h.u.ack.cc.nscc.rcv_cwnd_pend = 0x80;
@@ -315,7 +318,7 @@ START_TEST(test_pds_build_rejects_out_of_range_fields)
 
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_NACK;
-	h.flags = UET_PDS_REQ_F_SYN;	/* not a NACK flag */
+	h.flags = UET_PDS_REQ_F_SYN; /* not a NACK flag */
 	ck_assert_int_eq(uet_pds_build(buf, sizeof(buf), &h), -EINVAL);
 	h.flags = 0;
 	h.type = UET_PDS_TYPE_TSS;
@@ -339,7 +342,7 @@ START_TEST(test_pds_parse_rejects_type_with_reason)
 	ck_assert_int_eq(why, UET_WIRE_PDS_SHORT);
 	ck_assert_int_eq(uet_pds_parse(buf, 40, &h, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_PDS_TYPE_RESERVED);
-	buf[0] = 1 << 3;	/* type 1 */
+	buf[0] = 1 << 3; /* type 1 */
 	ck_assert_int_eq(uet_pds_parse(buf, 40, &h, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_PDS_TYPE_TSS);
 	ck_assert_str_eq(uet_wire_reason_str(why),
@@ -372,7 +375,7 @@ START_TEST(test_bytes_rud_cc_req_with_syn_and_psn_offset)
 	h.u.req.clear_psn_offset = -2;
 	h.u.req.psn = 0x1000;
 	h.u.req.spdcid = 7;
-	h.u.req.dpdcid = 0x7777;	/* ignored: SYN overlays it */
+	h.u.req.dpdcid = 0x7777; /* ignored: SYN overlays it */
 	h.u.req.syn.psn_offset = 5;
 	h.u.req.ccc_id = 1;
 	ck_assert_int_eq(uet_pds_build(buf, sizeof(buf), &h), 16);
@@ -426,7 +429,7 @@ START_TEST(test_bytes_probe_ack_carries_probe_opaque)
 	h.type = UET_PDS_TYPE_ACK_CC;
 	h.flags = UET_PDS_ACK_F_P;
 	h.u.ack.req = UET_PDS_ACK_REQ_CLEAR;
-	h.u.ack.ack_psn_offset = -1;	/* ignored: P set */
+	h.u.ack.ack_psn_offset = -1; /* ignored: P set */
 	h.u.ack.probe_opaque = 0xbeef;
 	h.u.ack.cack_psn = 0x10;
 	h.u.ack.spdcid = 9;
@@ -497,20 +500,21 @@ START_TEST(test_bytes_ses_std_som0)
 	s.u.std.resource_index = 4;
 	s.u.std.buffer_offset = 0x1000;
 	s.u.std.initiator = 7;
-	s.u.std.header_data = 0xdeadbeef;	/* ignored: SOM clear */
+	s.u.std.header_data = 0xdeadbeef; /* ignored: SOM clear */
 	s.u.std.payload_length = 4096;
 	s.u.std.message_offset = 0x2000;
 	s.u.std.request_length = 0x3000;
 	ck_assert_int_eq(uet_ses_build(buf, sizeof(buf), &s), 44);
-	ck_assert_bytes_hex(buf, 44,
-			    "05 02 0042 00 000001 0003 0004 | 0000000000001000 "
-			    "| 00000007 | 0000000000000000 | 0000 1000 00002000 "
-			    "| 00003000");
+	ck_assert_bytes_hex(
+		buf, 44,
+		"05 02 0042 00 000001 0003 0004 | 0000000000001000 "
+		"| 00000007 | 0000000000000000 | 0000 1000 00002000 "
+		"| 00003000");
 }
 END_TEST
 
-static void
-std_fill(struct uet_ses_hdr *s, unsigned int opcode, unsigned int flags)
+static void std_fill(struct uet_ses_hdr *s, unsigned int opcode,
+		     unsigned int flags)
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = UET_SES_REQUEST_STD;
@@ -532,10 +536,11 @@ std_fill(struct uet_ses_hdr *s, unsigned int opcode, unsigned int flags)
 
 START_TEST(test_ses_std_round_trip_every_opcode_and_flag)
 {
-	unsigned int op, f;
+	unsigned int combo;
 
-	for (op = 0; op < 64; op++)
-	for (f = 0; f < 64; f++) {
+	/* Every 6-bit opcode x 6-bit flags. */
+	for (combo = 0; combo < 64 * 64; combo++) {
+		unsigned int op = combo / 64, f = combo % 64;
 		struct uet_ses_hdr s, o;
 		const struct uet_ses_std *d = &o.u.std;
 		enum uet_wire_reason why;
@@ -543,8 +548,9 @@ START_TEST(test_ses_std_round_trip_every_opcode_and_flag)
 
 		std_fill(&s, op, f);
 		ck_assert_int_eq(uet_ses_build(buf, sizeof(buf), &s), 44);
-		ck_assert_int_eq(uet_ses_parse(UET_SES_REQUEST_STD, buf, 44,
-					       &o, &why), 44);
+		ck_assert_int_eq(
+			uet_ses_parse(UET_SES_REQUEST_STD, buf, 44, &o, &why),
+			44);
 		ck_assert_uint_eq(o.kind, UET_SES_REQUEST_STD);
 		ck_assert_uint_eq(d->opcode, op);
 		ck_assert_uint_eq(d->flags, f);
@@ -568,8 +574,9 @@ START_TEST(test_ses_std_round_trip_every_opcode_and_flag)
 			ck_assert_uint_eq(d->message_offset, 0x77665544);
 		}
 		ck_assert_uint_eq(d->request_length, 0x99887766);
-		ck_assert_int_eq(uet_ses_parse(UET_SES_REQUEST_STD, buf, 43,
-					       &o, &why), -EBADMSG);
+		ck_assert_int_eq(
+			uet_ses_parse(UET_SES_REQUEST_STD, buf, 43, &o, &why),
+			-EBADMSG);
 		ck_assert_int_eq(why, UET_WIRE_SES_TRUNC);
 	}
 }
@@ -616,8 +623,9 @@ START_TEST(test_ses_small_medium_and_responses_round_trip)
 	s.u.medium.initiator = 0x87654321;
 	s.u.medium.memory_key = 0xccbbddeeff009988ull;
 	ck_assert_int_eq(uet_ses_build(buf, sizeof(buf), &s), 32);
-	ck_assert_bytes_hex(buf, 32, "012b123477abcdef067809ab987654329876543287"
-				     "654321ccbbddeeff009988");
+	ck_assert_bytes_hex(buf, 32,
+			    "012b123477abcdef067809ab987654329876543287"
+			    "654321ccbbddeeff009988");
 	ck_assert_int_eq(uet_ses_parse(2, buf, 32, &o, NULL), 32);
 	ck_assert_uint_eq(o.u.medium.initiator, 0x87654321);
 	ck_assert_uint_eq(o.u.medium.memory_key, 0xccbbddeeff009988ull);
@@ -681,7 +689,7 @@ START_TEST(test_ses_build_and_parse_reject_with_reason)
 	uint8_t buf[48] = {0};
 
 	std_fill(&s, UET_SES_OP_SEND, 0);
-	s.u.std.payload_length = 0x4000;	/* 15 bits */
+	s.u.std.payload_length = 0x4000; /* 15 bits */
 	ck_assert_int_eq(uet_ses_build(buf, sizeof(buf), &s), -EINVAL);
 	std_fill(&s, 64, UET_SES_F_SOM);
 	ck_assert_int_eq(uet_ses_build(buf, sizeof(buf), &s), -EINVAL);
@@ -700,7 +708,7 @@ START_TEST(test_ses_build_and_parse_reject_with_reason)
 	ck_assert_int_eq(why, UET_WIRE_SES_NEXT_HDR_UNKNOWN);
 	ck_assert_int_eq(uet_ses_parse(0, buf, 48, &o, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_SES_NEXT_HDR_UNKNOWN);
-	buf[1] = 0x40;	/* version 1 */
+	buf[1] = 0x40; /* version 1 */
 	ck_assert_int_eq(uet_ses_parse(3, buf, 48, &o, &why), -EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_SES_VERSION);
 	ck_assert_int_eq(uet_ses_parse(3, buf, 3, &o, &why), -EBADMSG);
@@ -711,33 +719,43 @@ END_TEST
 START_TEST(test_names_of_every_code)
 {
 	static const char *const nack[] = {
-		[0x01] = "UET_TRIMMED", [0x02] = "UET_TRIMMED_LASTHOP",
-		[0x03] = "TRIMMED_ACK", [0x04] = "NO_PDC_AVAIL",
-		[0x05] = "NO_CCC_AVAIL", [0x06] = "NO_BITMAP",
-		[0x07] = "NO_PKT_BUFFER", [0x08] = "NO_GTD_DEL_AVAIL",
+		[0x01] = "UET_TRIMMED",	     [0x02] = "UET_TRIMMED_LASTHOP",
+		[0x03] = "TRIMMED_ACK",	     [0x04] = "NO_PDC_AVAIL",
+		[0x05] = "NO_CCC_AVAIL",     [0x06] = "NO_BITMAP",
+		[0x07] = "NO_PKT_BUFFER",    [0x08] = "NO_GTD_DEL_AVAIL",
 		[0x09] = "NO_SES_MSG_AVAIL", [0x0A] = "NO_RESOURCE",
-		[0x0B] = "PSN_OOR_WINDOW", [0x0C] = "RESERVED",
-		[0x0D] = "ROD_OOO", [0x0E] = "INV_DPDCID",
+		[0x0B] = "PSN_OOR_WINDOW",   [0x0C] = "RESERVED",
+		[0x0D] = "ROD_OOO",	     [0x0E] = "INV_DPDCID",
 		[0x0F] = "PDC_HDR_MISMATCH", [0x10] = "CLOSING",
-		[0x11] = "CLOSING_IN_ERR", [0x12] = "PKT_NOT_RCVD",
+		[0x11] = "CLOSING_IN_ERR",   [0x12] = "PKT_NOT_RCVD",
 		[0x13] = "GTD_RESP_UNAVAIL", [0x14] = "ACK_WITH_DATA",
-		[0x15] = "INVALID_SYN", [0x16] = "PDC_MODE_MISMATCH",
-		[0x17] = "NEW_START_PSN", [0x18] = "RCVD_SES_PROCG",
-		[0x19] = "UNEXP_EVENT", [0x1A] = "RCVR_INFER_LOSS",
+		[0x15] = "INVALID_SYN",	     [0x16] = "PDC_MODE_MISMATCH",
+		[0x17] = "NEW_START_PSN",    [0x18] = "RCVD_SES_PROCG",
+		[0x19] = "UNEXP_EVENT",	     [0x1A] = "RCVR_INFER_LOSS",
 	};
 	static const char *const ctl[] = {
-		"NOOP",	 "ACK_REQ", "CLEAR",  "CLEAR_REQ",  "CLOSE",
-		"CLOSE_REQ", "PROBE", "CREDIT", "CREDIT_REQ", "NEGOTIATION"};
-	static const char *const op[] = {
-		"NO_OP", "WRITE", "READ", "ATOMIC", "FETCHING_ATOMIC", "SEND",
-		"RENDEZVOUS_SEND", "DATAGRAM_SEND", "DEFERRABLE_SEND",
-		"TAGGED_SEND", "RENDEZVOUS_TSEND", "DEFERRABLE_TSEND",
-		"DEFERRABLE_RTR", "TSEND_ATOMIC", "TSEND_FETCH_ATOMIC",
-		"MSG_ERROR"};
+		"NOOP",	     "ACK_REQ", "CLEAR",  "CLEAR_REQ",	"CLOSE",
+		"CLOSE_REQ", "PROBE",	"CREDIT", "CREDIT_REQ", "NEGOTIATION"};
+	static const char *const op[] = {"NO_OP",
+					 "WRITE",
+					 "READ",
+					 "ATOMIC",
+					 "FETCHING_ATOMIC",
+					 "SEND",
+					 "RENDEZVOUS_SEND",
+					 "DATAGRAM_SEND",
+					 "DEFERRABLE_SEND",
+					 "TAGGED_SEND",
+					 "RENDEZVOUS_TSEND",
+					 "DEFERRABLE_TSEND",
+					 "DEFERRABLE_RTR",
+					 "TSEND_ATOMIC",
+					 "TSEND_FETCH_ATOMIC",
+					 "MSG_ERROR"};
 	static const char *const pds[] = {
-		"RESERVED", "TSS", "RUD_REQ", "ROD_REQ", "RUDI_REQ",
-		"RUDI_RESP", "UUD_REQ", "ACK", "ACK_CC", "ACK_CCX", "NACK",
-		"CP", "NACK_CCX", "RUD_CC_REQ", "ROD_CC_REQ"};
+		"RESERVED",  "TSS",	"RUD_REQ",  "ROD_REQ",	  "RUDI_REQ",
+		"RUDI_RESP", "UUD_REQ", "ACK",	    "ACK_CC",	  "ACK_CCX",
+		"NACK",	     "CP",	"NACK_CCX", "RUD_CC_REQ", "ROD_CC_REQ"};
 	unsigned int i;
 
 	ck_assert_str_eq(uet_nack_code_name(0), "RESERVED");
@@ -769,8 +787,7 @@ START_TEST(test_names_of_every_code)
 }
 END_TEST
 
-static Suite *
-wire_pds_ses_suite(void)
+static Suite *wire_pds_ses_suite(void)
 {
 	Suite *s = suite_create("wire_pds_ses");
 	TCase *tc = tcase_create("pds_ses");
@@ -796,8 +813,7 @@ wire_pds_ses_suite(void)
 	return s;
 }
 
-int
-main(void)
+int main(void)
 {
 	SRunner *sr = srunner_create(wire_pds_ses_suite());
 	int failed;

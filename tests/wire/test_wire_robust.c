@@ -23,16 +23,15 @@
 struct sample {
 	uint8_t data[FRAME_CAP];
 	size_t len;
-	size_t min_len;		/* prefixes shorter than this are rejected */
-	size_t trailer_at;	/* 0, or the offset of a lockstep trailer */
-	bool never_parses;	/* the ACK_CCX vector (40-byte majority) */
+	size_t min_len;	   /* prefixes shorter than this are rejected */
+	size_t trailer_at; /* 0, or the offset of a lockstep trailer */
+	bool never_parses; /* the ACK_CCX vector (40-byte majority) */
 };
 
 static struct sample samples[MAX_FRAMES];
 static int n_samples;
 
-static void
-add(const uint8_t *data, size_t len)
+static void add(const uint8_t *data, size_t len)
 {
 	struct sample *s;
 	struct uet_frame f;
@@ -66,9 +65,9 @@ add(const uint8_t *data, size_t len)
 	}
 }
 
-static void
-add_built(const struct uet_frame_addr *a, const struct uet_pds_hdr *pds,
-	  const struct uet_ses_hdr *ses, size_t payload)
+static void add_built(const struct uet_frame_addr *a,
+		      const struct uet_pds_hdr *pds,
+		      const struct uet_ses_hdr *ses, size_t payload)
 {
 	uint8_t buf[FRAME_CAP];
 	int len;
@@ -79,8 +78,7 @@ add_built(const struct uet_frame_addr *a, const struct uet_pds_hdr *pds,
 	add(buf, (size_t)len);
 }
 
-static void
-build_corpus(void)
+static void build_corpus(void)
 {
 	static struct pcap_frames pf;
 	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 9};
@@ -97,7 +95,7 @@ build_corpus(void)
 	pcap_frames_load(&pf, "uet_pds.pcap");
 	for (i = 0; i < pf.n; i++)
 		add(pf.data[i], pf.len[i]);
-	ck_assert(samples[11].never_parses);	/* ACK_CCX, caveat 1 */
+	ck_assert(samples[11].never_parses); /* ACK_CCX, caveat 1 */
 	pcap_frames_load(&pf, "uet_ses.pcap");
 	for (i = 0; i < pf.n; i++)
 		add(pf.data[i], pf.len[i]);
@@ -156,8 +154,7 @@ build_corpus(void)
 
 /* Run every parser over buf[0..len); check each result is sane. Returns
  * the top-level parser's result. */
-static int
-parse_everything(const uint8_t *buf, size_t len, bool all_offsets)
+static int parse_everything(const uint8_t *buf, size_t len, bool all_offsets)
 {
 	/* Where headers start in the frames we know: IPv4, UDP, PDS, and
 	 * SES after a 4-, 8-, 12-, 16-, 32- or 40-byte PDS header. */
@@ -231,8 +228,7 @@ parse_everything(const uint8_t *buf, size_t len, bool all_offsets)
 }
 
 /* A heap copy of exactly n bytes, so that ASan sees any over-read. */
-static int
-parse_exact(const uint8_t *data, size_t n, bool all_offsets)
+static int parse_exact(const uint8_t *data, size_t n, bool all_offsets)
 {
 	uint8_t *copy = malloc(n ? n : 1);
 	int rc;
@@ -260,7 +256,7 @@ START_TEST(test_every_full_frame_parses)
 			ck_assert_msg(rc == 0, "sample %d rejected", i);
 		}
 	}
-	ck_assert_int_eq(bad, 1);	/* only the ACK_CCX vector */
+	ck_assert_int_eq(bad, 1); /* only the ACK_CCX vector */
 }
 END_TEST
 
@@ -292,8 +288,7 @@ START_TEST(test_every_prefix_parses_or_is_rejected)
 }
 END_TEST
 
-static uint64_t
-xorshift64(uint64_t *s)
+static uint64_t xorshift64(uint64_t *s)
 {
 	uint64_t x = *s;
 
@@ -339,8 +334,7 @@ START_TEST(test_random_bit_flips_parse_or_reject)
 }
 END_TEST
 
-static Suite *
-wire_robust_suite(void)
+static Suite *wire_robust_suite(void)
 {
 	Suite *s = suite_create("wire_robust");
 	TCase *tc = tcase_create("robust");
@@ -353,8 +347,7 @@ wire_robust_suite(void)
 	return s;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	SRunner *sr = srunner_create(wire_robust_suite());
 	int failed;

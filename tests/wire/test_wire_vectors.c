@@ -16,17 +16,15 @@
 
 static struct pcap_frames pds_pcap, ses_pcap;
 
-static void
-load(void)
+static void load(void)
 {
 	pcap_frames_load(&pds_pcap, "uet_pds.pcap");
 	pcap_frames_load(&ses_pcap, "uet_ses.pcap");
 }
 
 /* The README's common framing; returns the parsed frame. */
-static void
-check_common(const uint8_t *buf, size_t len, bool pds_file,
-	     struct uet_frame *f, int want_rc)
+static void check_common(const uint8_t *buf, size_t len, bool pds_file,
+			 struct uet_frame *f, int want_rc)
 {
 	static const uint8_t src[6] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55};
 	static const uint8_t dst[6] = {0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
@@ -62,8 +60,7 @@ check_common(const uint8_t *buf, size_t len, bool pds_file,
 }
 
 /* Re-encoding the parsed PDS header gives the vector's bytes back. */
-static void
-check_pds_reencodes(const uint8_t *buf, const struct uet_pds_hdr *h)
+static void check_pds_reencodes(const uint8_t *buf, const struct uet_pds_hdr *h)
 {
 	uint8_t out[UET_PDS_MAX_BYTES];
 
@@ -71,8 +68,7 @@ check_pds_reencodes(const uint8_t *buf, const struct uet_pds_hdr *h)
 	ck_assert_int_eq(memcmp(out, buf + 42, h->hdr_bytes), 0);
 }
 
-static void
-check_ses_a(const struct uet_frame *f, unsigned int opcode)
+static void check_ses_a(const struct uet_frame *f, unsigned int opcode)
 {
 	const struct uet_ses_std *s = &f->ses.u.std;
 
@@ -94,8 +90,7 @@ check_ses_a(const struct uet_frame *f, unsigned int opcode)
 	ck_assert_uint_eq(f->payload_bytes, 0);
 }
 
-static void
-check_ses_r(const struct uet_frame *f)
+static void check_ses_r(const struct uet_frame *f)
 {
 	const struct uet_ses_rsp *r = &f->ses.u.rsp;
 
@@ -114,9 +109,9 @@ check_ses_r(const struct uet_frame *f)
 
 START_TEST(test_vectors_pds_file_has_19_frames_of_listed_lengths)
 {
-	static const size_t want[19] = {98, 98, 102, 102, 98, 98, 102,
-					102, 66, 86, 86, 86, 70, 78,
-					66, 66, 90, 94, 62};
+	static const size_t want[19] = {98,  98, 102, 102, 98, 98, 102,
+					102, 66, 86,  86,  86, 70, 78,
+					66,  66, 90,  94,  62};
 	int i;
 
 	load();
@@ -232,8 +227,9 @@ START_TEST(test_vectors_pds_acks)
 	 * 8 SES bytes and leaves 4, so the whole frame is a truncated SES
 	 * header. Bytes 0-31 are checked through the PDS parser. */
 	check_common(pds_pcap.data[11], pds_pcap.len[11], true, &f, -EBADMSG);
-	ck_assert_int_eq(uet_frame_parse(pds_pcap.data[11], pds_pcap.len[11],
-					 &f, &why), -EBADMSG);
+	ck_assert_int_eq(
+		uet_frame_parse(pds_pcap.data[11], pds_pcap.len[11], &f, &why),
+		-EBADMSG);
 	ck_assert_int_eq(why, UET_WIRE_SES_TRUNC);
 	ck_assert_int_eq(uet_pds_parse(pds_pcap.data[11] + 42, 44, &h, &why),
 			 40);
@@ -270,8 +266,7 @@ START_TEST(test_vectors_pds_nacks_and_cps)
 	ck_assert_uint_eq(f.pds.flags, UET_PDS_NACK_F_M | UET_PDS_NACK_F_RETX |
 					       UET_PDS_NACK_F_NT);
 	ck_assert_uint_eq(n->nack_code, UET_NACK_PDC_MODE_MISMATCH);
-	ck_assert_str_eq(uet_nack_code_name(n->nack_code),
-			 "PDC_MODE_MISMATCH");
+	ck_assert_str_eq(uet_nack_code_name(n->nack_code), "PDC_MODE_MISMATCH");
 	ck_assert_uint_eq(n->vendor_code, 0x87);
 	ck_assert_uint_eq(n->nack_psn, 0x99887766);
 	ck_assert_uint_eq(n->spdcid, 0x3456);
@@ -365,8 +360,7 @@ START_TEST(test_vectors_pds_uud_and_rudi)
 END_TEST
 
 /* The rest of a standard request, as in SES-A (bytes 2-31, 40-43). */
-static void
-check_std_common(const struct uet_ses_std *s)
+static void check_std_common(const struct uet_ses_std *s)
 {
 	ck_assert_uint_eq(s->message_id, 0x1234);
 	ck_assert_uint_eq(s->ri_generation, 0x77);
@@ -377,8 +371,7 @@ check_std_common(const struct uet_ses_std *s)
 	ck_assert_uint_eq(s->request_length, 0x99887766);
 }
 
-static void
-check_p(const struct uet_frame *f, unsigned int nh)
+static void check_p(const struct uet_frame *f, unsigned int nh)
 {
 	ck_assert_uint_eq(f->pds.type, UET_PDS_TYPE_RUD_REQ);
 	ck_assert_uint_eq(f->pds.next_hdr, nh);
@@ -399,10 +392,10 @@ START_TEST(test_vectors_ses_standard_requests)
 
 	load();
 	for (i = 0; i < 17; i++)
-		ck_assert_uint_eq(ses_pcap.len[i],
-				  ((const size_t[]){98, 98, 98, 98, 102, 134,
-						    86, 90, 122, 74, 78, 110,
-						    62, 70, 62, 98, 86})[i]);
+		ck_assert_uint_eq(
+			ses_pcap.len[i],
+			((const size_t[]){98, 98, 98, 98, 102, 134, 86, 90, 122,
+					  74, 78, 110, 62, 70, 62, 98, 86})[i]);
 	/* 1: SES-A */
 	check_common(ses_pcap.data[0], ses_pcap.len[0], false, &f, 0);
 	check_p(&f, 3);
@@ -414,8 +407,8 @@ START_TEST(test_vectors_ses_standard_requests)
 	check_common(ses_pcap.data[1], ses_pcap.len[1], false, &f, 0);
 	check_p(&f, 3);
 	ck_assert_uint_eq(s->opcode, UET_SES_OP_WRITE);
-	ck_assert_uint_eq(s->flags, UET_SES_F_DC | UET_SES_F_REL |
-					    UET_SES_F_EOM);
+	ck_assert_uint_eq(s->flags,
+			  UET_SES_F_DC | UET_SES_F_REL | UET_SES_F_EOM);
 	check_std_common(s);
 	ck_assert_uint_eq(s->buffer_offset, 0xfedcba9876543210ull);
 	ck_assert_uint_eq(s->memory_key, 0x1122334455667788ull);
@@ -458,7 +451,7 @@ START_TEST(test_vectors_ses_standard_requests)
 		ck_assert_uint_eq(f.payload_bytes, i == 4 ? 4 : 36);
 	}
 	ck_assert_int_eq(memcmp(ses_pcap.data[4] + 98, atomic_ext, 4), 0);
-	ck_assert_uint_eq(ses_pcap.data[5][98], 0x11);	/* CSWAP_GE */
+	ck_assert_uint_eq(ses_pcap.data[5][98], 0x11); /* CSWAP_GE */
 
 	/* 16: RENDEZVOUS_TSEND without its extension */
 	check_common(ses_pcap.data[15], ses_pcap.len[15], false, &f, 0);
@@ -484,9 +477,9 @@ START_TEST(test_vectors_ses_small_and_medium)
 		check_common(b, ses_pcap.len[medium[i]], false, &f, 0);
 		check_p(&f, 2);
 		ck_assert_uint_eq(f.ses.kind, UET_SES_REQUEST_MEDIUM);
-		ck_assert_uint_eq(m->opcode, i == 3 ? UET_SES_OP_NO_OP :
-					     i == 0 ? UET_SES_OP_WRITE :
-						      UET_SES_OP_ATOMIC);
+		ck_assert_uint_eq(m->opcode, i == 3   ? UET_SES_OP_NO_OP
+					     : i == 0 ? UET_SES_OP_WRITE
+						      : UET_SES_OP_ATOMIC);
 		ck_assert_uint_eq(m->flags, 0x2b);
 		ck_assert_uint_eq(m->request_length, 0x1234);
 		ck_assert_uint_eq(m->ri_generation, 0x77);
@@ -507,8 +500,8 @@ START_TEST(test_vectors_ses_small_and_medium)
 		check_common(b, ses_pcap.len[i], false, &f, 0);
 		check_p(&f, 1);
 		ck_assert_uint_eq(f.ses.kind, UET_SES_REQUEST_SMALL);
-		ck_assert_uint_eq(sm->opcode, i == 9 ? UET_SES_OP_READ :
-						       UET_SES_OP_ATOMIC);
+		ck_assert_uint_eq(sm->opcode,
+				  i == 9 ? UET_SES_OP_READ : UET_SES_OP_ATOMIC);
 		ck_assert_uint_eq(sm->flags, 0x2b);
 		ck_assert_uint_eq(sm->request_length, 0x1234);
 		ck_assert_uint_eq(sm->ri_generation, 0x77);
@@ -517,12 +510,13 @@ START_TEST(test_vectors_ses_small_and_medium)
 		ck_assert_uint_eq(sm->resource_index, 0x9ab);
 		ck_assert_uint_eq(sm->buffer_offset, 0x9876543298765432ull);
 		ck_assert_uint_eq(f.payload_offset, 74);
-		ck_assert_uint_eq(f.payload_bytes,
-				  i == 9 ? 0 : i == 10 ? 4 : 36);
+		ck_assert_uint_eq(f.payload_bytes, i == 9    ? 0
+						   : i == 10 ? 4
+							     : 36);
 		ck_assert_int_eq(uet_ses_build(out, sizeof(out), &f.ses), 20);
 		ck_assert_int_eq(memcmp(out, b + 54, 20), 0);
 	}
-	ck_assert_uint_eq(ses_pcap.data[10][74], 0x08);	/* BAND */
+	ck_assert_uint_eq(ses_pcap.data[10][74], 0x08); /* BAND */
 }
 END_TEST
 
@@ -573,20 +567,19 @@ START_TEST(test_vectors_ses_responses)
 	ck_assert_uint_eq(f.ses.u.rsp_data_small.return_code, 9);
 	ck_assert_uint_eq(f.ses.u.rsp_data_small.payload_length, 0x3456);
 	ck_assert_uint_eq(f.ses.u.rsp_data_small.job_id, 0x036870);
-	ck_assert_uint_eq(f.ses.u.rsp_data_small.original_request_psn,
-			  0x1234);
+	ck_assert_uint_eq(f.ses.u.rsp_data_small.original_request_psn, 0x1234);
 	ck_assert_int_eq(uet_ses_build(out, sizeof(out), &f.ses), 12);
 	ck_assert_int_eq(memcmp(out, ses_pcap.data[14] + 50, 12), 0);
 }
 END_TEST
 
-static Suite *
-wire_vectors_suite(void)
+static Suite *wire_vectors_suite(void)
 {
 	Suite *s = suite_create("wire_vectors");
 	TCase *tc = tcase_create("xdp2");
 
-	tcase_add_test(tc, test_vectors_pds_file_has_19_frames_of_listed_lengths);
+	tcase_add_test(tc,
+		       test_vectors_pds_file_has_19_frames_of_listed_lengths);
 	tcase_add_test(tc, test_vectors_pds_requests);
 	tcase_add_test(tc, test_vectors_pds_acks);
 	tcase_add_test(tc, test_vectors_pds_nacks_and_cps);
@@ -598,8 +591,7 @@ wire_vectors_suite(void)
 	return s;
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	SRunner *sr = srunner_create(wire_vectors_suite());
 	int failed;

@@ -20,8 +20,7 @@ struct pcap_frames {
 /* The vectors folder, from argv[1]. */
 static const char *vectors_dir = "../shared/vectors/xdp2";
 
-static inline void
-pcap_frames_load(struct pcap_frames *pf, const char *file)
+static inline void pcap_frames_load(struct pcap_frames *pf, const char *file)
 {
 	char path[1024], err[PCAP_ERRBUF_SIZE];
 	struct pcap_pkthdr *h;

@@ -12,8 +12,7 @@
 #include "uet_wire.h"
 
 /* Decode hex text (spaces ignored) into out; returns the byte count. */
-static inline size_t
-hex_decode(const char *hex, uint8_t *out, size_t cap)
+static inline size_t hex_decode(const char *hex, uint8_t *out, size_t cap)
 {
 	size_t n = 0;
 	int hi = -1;
@@ -45,24 +44,24 @@ hex_decode(const char *hex, uint8_t *out, size_t cap)
 
 /* Assert that len bytes at got equal the hex image, naming the first
  * differing byte. */
-#define ck_assert_bytes_hex(got, len, hex)                                    \
-	do {                                                                  \
-		uint8_t want_[2048];                                          \
-		size_t wn_ = hex_decode((hex), want_, sizeof(want_));         \
-		size_t i_;                                                    \
-		ck_assert_uint_eq((len), wn_);                                \
-		for (i_ = 0; i_ < wn_; i_++)                                  \
-			ck_assert_msg((got)[i_] == want_[i_],                 \
-				      "byte %zu: 0x%02x, want 0x%02x", i_,    \
-				      (got)[i_], want_[i_]);                  \
+#define ck_assert_bytes_hex(got, len, hex)                                     \
+	do {                                                                   \
+		uint8_t want_[2048];                                           \
+		size_t wn_ = hex_decode((hex), want_, sizeof(want_));          \
+		size_t i_;                                                     \
+		ck_assert_uint_eq((len), wn_);                                 \
+		for (i_ = 0; i_ < wn_; i_++)                                   \
+			ck_assert_msg((got)[i_] == want_[i_],                  \
+				      "byte %zu: 0x%02x, want 0x%02x", i_,     \
+				      (got)[i_], want_[i_]);                   \
 	} while (0)
 
 /* Host 0 and host 1 of the project's address plan. */
-#define TEST_IP_A 0xc6120001u	/* 198.18.0.1 */
-#define TEST_IP_B 0xc6120002u	/* 198.18.0.2 */
+#define TEST_IP_A 0xc6120001u /* 198.18.0.1 */
+#define TEST_IP_B 0xc6120002u /* 198.18.0.2 */
 
-static inline void
-test_addr(struct uet_frame_addr *a, uint8_t dscp, uint16_t entropy)
+static inline void test_addr(struct uet_frame_addr *a, uint8_t dscp,
+			     uint16_t entropy)
 {
 	static const uint8_t mac_a[6] = {0x02, 0, 0, 0, 0, 0x01};
 	static const uint8_t mac_b[6] = {0x02, 0, 0, 0, 0, 0x02};
@@ -77,9 +76,9 @@ test_addr(struct uet_frame_addr *a, uint8_t dscp, uint16_t entropy)
 }
 
 /* The NIC's data packet headers: RUD_CC_REQ + SES standard request. */
-static inline void
-test_data_hdrs(struct uet_pds_hdr *pds, struct uet_ses_hdr *ses,
-	       uint32_t payload_bytes)
+static inline void test_data_hdrs(struct uet_pds_hdr *pds,
+				  struct uet_ses_hdr *ses,
+				  uint32_t payload_bytes)
 {
 	memset(pds, 0, sizeof(*pds));
 	pds->type = UET_PDS_TYPE_RUD_CC_REQ;
