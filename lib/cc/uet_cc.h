@@ -64,13 +64,18 @@ struct uet_cc {
 	 * round trips and by ACK samples with the service time removed. */
 	uet_time_t base_rtt_ps;
 	uint64_t window_bytes;	/**< the fixed algorithm's window */
-	/** Counters (land in the records). */
+	/** Counters (land in the records). n_rtt_samples counts the RTT
+	 * samples taken: valid ACK samples and probe round trips. */
 	uint64_t n_acks, n_trims, n_timeouts, n_rtt_samples;
 };
 
 /**
- * Set up a group's controller.
- * @return 0, or -EINVAL for bad parameters or an unknown algorithm.
+ * Set up a group's controller. On error *cc is left untouched.
+ * @param cc      the group's controller (no heap: all state is in *cc).
+ * @param params  copied; mtu_nominal_bytes must not be 0, and the fixed
+ *   algorithm needs window_bytes > 0.
+ * @return 0, -EINVAL for bad parameters or an unknown algorithm, or
+ *   -ENOTSUP for an algorithm not written yet (UET_CC_NSCC).
  */
 int uet_cc_init(struct uet_cc *cc, const struct uet_cc_params *params);
 

@@ -31,6 +31,13 @@ enum uet_lb_feedback {
 	UET_LB_TIMEOUT,		/**< retransmission timer */
 };
 
+/** Lowest entropy value the NIC uses: the start of the dynamic port range
+ * (RFC 6335), so entropy never looks like a well-known port. */
+#define UET_LB_ENTROPY_BASE_DEFAULT 49152
+/** Number of entropy values the NIC uses: the whole dynamic range,
+ * 49152..65535. A power of two, so oblivious spraying uses its XOR walk. */
+#define UET_LB_ENTROPY_SPAN_DEFAULT 16384
+
 /** Settings of a group's balancer. */
 struct uet_lb_params {
 	enum uet_lb_algo algo;
@@ -56,20 +63,37 @@ struct uet_lb {
 	struct uet_lb_params params;
 	struct uet_rng rng;	/**< the group's own stream */
 	uint16_t path_entropy;	/**< single path: the group's value */
+	/** Oblivious: packets sent in the current round, 0..span-1; a round
+	 * uses each of the span values exactly once. */
+	uint32_t round_pos;
+	/** Oblivious: the round's XOR key (span a power of two), else the
+	 * round's offset; both in [0, span), drawn when a round starts. */
+	uint32_t round_key;
+	/** Oblivious, span not a power of two: the round's step, coprime to
+	 * span, so offset + pos * step (mod span) visits every value. */
+	uint32_t round_step;
 	/** Counters (land in the records). */
 	uint64_t n_chosen, n_feedback[UET_LB_TIMEOUT + 1];
 };
 
 /**
- * Set up a group's balancer.
+ * Set up a group's balancer. On error *lb is left untouched.
+ * @param lb  the group's balancer (no heap: all state is in *lb).
+ * @param params  copied; entropy_span must be at least 1 and
+ *   entropy_base + entropy_span at most 65536.
  * @param seed  scenario seed; @param stream  distinct per group (NIC and
  *   group ids), so every group draws its own values.
- * @return 0, or -EINVAL.
+ * @return 0, -EINVAL for bad parameters or an unknown algorithm, or
+ *   -ENOTSUP for an algorithm not written yet (UET_LB_REPS).
  */
 int uet_lb_init(struct uet_lb *lb, const struct uet_lb_params *params,
 		uint64_t seed, uint64_t stream);
 
-/** The entropy value for the next packet (a new one for a retransmission). */
+/**
+ * The entropy value for the next packet; the NIC asks again for every
+ * retransmission. Single path answers with the group's one value every
+ * time; oblivious spraying with the next value of its round.
+ */
 static inline uint16_t
 uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
 {
@@ -77,7 +101,9 @@ uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
 	return lb->ops->next_entropy(lb, now_ps);
 }
 
-/** Report what happened to a packet that carried entropy. */
+/** Report what happened to a packet that carried entropy. Counted in
+ * n_feedback[what] (an unknown kind is ignored), then given to the
+ * balancer; single path and oblivious spraying use it for nothing else. */
 void uet_lb_feedback(struct uet_lb *lb, uint16_t entropy,
 		     enum uet_lb_feedback what, uet_time_t now_ps);
 

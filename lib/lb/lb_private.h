@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The balancers behind uet_lb_init, visible to lib/lb only. */
+#ifndef UET_LB_PRIVATE_H
+#define UET_LB_PRIVATE_H
+
+#include "uet_lb.h"
+
+/** One entropy value for the whole group. */
+extern const struct uet_lb_ops uet_lb_single_ops;
+/** Every value of [base, base + span) once per round, in a random order. */
+extern const struct uet_lb_ops uet_lb_oblivious_ops;
+
+/** Draw the group's one value (lb->params and lb->rng are set). */
+void uet_lb_single_init(struct uet_lb *lb);
+/** Start before the first round (lb->params and lb->rng are set). */
+void uet_lb_oblivious_init(struct uet_lb *lb);
+
+/** Feedback hook of the balancers that ignore feedback. */
+void uet_lb_feedback_ignore(struct uet_lb *lb, uint16_t entropy,
+			    enum uet_lb_feedback what, uet_time_t now_ps);
+
+#endif /* UET_LB_PRIVATE_H */
