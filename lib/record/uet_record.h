@@ -145,8 +145,14 @@ struct uet_record_conf {
 struct uet_record;
 
 /**
- * Open the record files of a run (headers written at once).
- * @return 0, or a negative errno (the folder or a file cannot be created).
+ * Open the record files of a run (headers written at once). Creates
+ * c->out_dir and its parents if missing, then one file per enabled kind
+ * (an existing file is truncated; files of disabled kinds are not touched).
+ * @param recp  out: the writer; NULL on error.
+ * @param c     copied; c->out_dir is used only during the call.
+ * @return 0, or a negative errno: -EINVAL for a NULL argument or an empty
+ *   out_dir, -ENOTDIR when a file is in the way, -EACCES etc. when the
+ *   folder or a file cannot be created.
  */
 int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c);
 
@@ -156,12 +162,29 @@ int uet_record_close(struct uet_record *rec);
 /** Flush every file now (records written so far are complete files). */
 int uet_record_flush(struct uet_record *rec);
 
-/** @return whether a kind is enabled (callers skip work when it is not). */
+/** @return whether a kind is enabled (callers skip work when it is not);
+ * false for a NULL rec. */
 bool uet_record_monitor_on(const struct uet_record *rec);
+bool uet_record_transport_stats_on(const struct uet_record *rec);
+bool uet_record_events_on(const struct uet_record *rec);
+bool uet_record_flows_on(const struct uet_record *rec);
+
+/** The conf's stats_interval_ps, kept for the caller that schedules the
+ * stats rows (this library writes a row when asked); 0 for a NULL rec. */
+uet_time_t uet_record_stats_interval_ps(const struct uet_record *rec);
+
+/*
+ * Row writers: each call appends one line, in call order. A kind that is
+ * off (or a NULL rec) writes nothing and returns 0, so callers need no
+ * check of their own. They return 0, -EINVAL for a NULL row or a kind out
+ * of range, or -EIO when stdio fails.
+ */
 
 /**
  * Write one uet-transport-stats row for a NIC. ivl_ columns are computed
- * against the previous row written for the same nic_ip.
+ * against the previous row written for the same nic_ip (all zero for its
+ * first row). @return as above, also -EINVAL (nothing written) if a counter
+ * is below its value in the NIC's previous row, -ENOMEM.
  */
 int uet_record_transport_stats(struct uet_record *rec, uet_time_t time_ps,
 			       uint32_t nic_ip,

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* State of the record writer and the CSV line builder, lib/record only. */
+#ifndef UET_RECORD_PRIVATE_H
+#define UET_RECORD_PRIVATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "uet_record.h"
+
+/** The record files, in the order they are opened. */
+enum rec_kind {
+	REC_STATS = 0,
+	REC_EVENTS,
+	REC_MONITOR,
+	REC_FLOWS,
+	REC_KIND_COUNT
+};
+
+/** stdio buffer per file: rows reach the kernel in large writes. */
+#define REC_STDIO_BUF_BYTES (1u << 20)
+
+/**
+ * Longest line any record writes: a stats row has 54 numbers of at most 20
+ * digits and their commas, about 1150 bytes.
+ */
+#define REC_LINE_MAX_BYTES 2048
+
+/** The previous stats row of one NIC, for its ivl_ columns. */
+struct rec_nic_prev {
+	uint32_t nic_ip; /**< host order; the table is sorted by it */
+	struct uet_transport_stats prev; /**< last row written for it */
+};
+
+struct uet_record {
+	struct uet_record_conf conf; /**< out_dir not kept (caller's) */
+	FILE *f[REC_KIND_COUNT];     /**< NULL when the kind is off */
+	char *vbuf[REC_KIND_COUNT];  /**< stdio buffers, freed after fclose */
+	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
+	struct rec_nic_prev *nics;
+	size_t n_nics, cap_nics;
+};
+
+/** One CSV line built on the stack, then written with one fwrite. */
+struct rec_line {
+	size_t len;
+	char buf[REC_LINE_MAX_BYTES];
+};
+
+void rec_line_init(struct rec_line *l);
+void rec_line_str(struct rec_line *l, const char *s);
+void rec_line_comma(struct rec_line *l);
+void rec_line_u64(struct rec_line *l, uint64_t v);
+/** A dotted IPv4 address from a host-order value. */
+void rec_line_ip(struct rec_line *l, uint32_t ip);
+/** 0x and 16 lower-case hex digits. */
+void rec_line_hex64(struct rec_line *l, uint64_t v);
+/** A time, or an empty cell for UET_TIME_NEVER. */
+void rec_line_time(struct rec_line *l, uet_time_t t_ps);
+
+/**
+ * End the line and write it to a kind's file.
+ * @return 0, or -EIO if the line did not fit or stdio failed.
+ */
+int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l);
+
+/** Header line of the transport-stats file. */
+int rec_stats_header(struct uet_record *rec);
+
+#endif /* UET_RECORD_PRIVATE_H */

@@ -1,0 +1,705 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The record files byte for byte: headers, rows of each kind, ivl_ per NIC,
+ * disabled kinds, folder creation and errors, identical runs.
+ */
+#include <check.h>
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uet_record.h"
+
+#define IP(a, b, c, d)                                                         \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 |      \
+	 (uint32_t)(d))
+
+#define STATS_HEADER                                                           \
+	"time_ps,nic,msgs_posted,msgs_completed,msgs_arrived,pdcs_created,"    \
+	"pdcs_closed,data_pkts_sent,data_payload_bytes_sent,retransmits,"      \
+	"rto_expiries,acks_sent,acks_received,nacks_sent,nacks_received,"      \
+	"probes_sent,probe_acks_received,data_pkts_received,"                  \
+	"data_payload_bytes_delivered,duplicates_received,ooo_events,"         \
+	"trimmed_received,ingress_drops,malformed_frames,pcie_read_bytes,"     \
+	"pcie_write_bytes,ivl_msgs_posted,ivl_msgs_completed,"                 \
+	"ivl_msgs_arrived,ivl_pdcs_created,ivl_pdcs_closed,"                   \
+	"ivl_data_pkts_sent,ivl_data_payload_bytes_sent,ivl_retransmits,"      \
+	"ivl_rto_expiries,ivl_acks_sent,ivl_acks_received,ivl_nacks_sent,"     \
+	"ivl_nacks_received,ivl_probes_sent,ivl_probe_acks_received,"          \
+	"ivl_data_pkts_received,ivl_data_payload_bytes_delivered,"             \
+	"ivl_duplicates_received,ivl_ooo_events,ivl_trimmed_received,"         \
+	"ivl_ingress_drops,ivl_malformed_frames,ivl_pcie_read_bytes,"          \
+	"ivl_pcie_write_bytes,in_flight_bytes,egress_pool_used_bytes,"         \
+	"ingress_pool_used_bytes,pdcs_open\n"
+#define EVENTS_HEADER "time_ps,nic,pdc,peer,msg_id,bytes,event\n"
+#define MONITOR_HEADER                                                         \
+	"time_ps,nic,pdc,dir,pkt,psn,ar,retx,dscp,entropy,wire_bytes,"         \
+	"cack_psn,sack_base_psn,sack_bitmap,service_time,nack_code\n"
+#define FLOWS_HEADER                                                           \
+	"msg_id,src,dst,src_pdc,dst_pdc,bytes,packets,posted_ps,sent_ps,"      \
+	"arrived_ps,completed_ps,fct_ps,retransmits,trims,nacks,timeouts\n"
+
+#define N_COUNTERS 24
+#define N_GAUGES 4
+_Static_assert(sizeof(struct uet_transport_stats) ==
+		       (N_COUNTERS + N_GAUGES) * sizeof(uint64_t),
+	       "the test fills the stats struct as an array");
+
+/* A fresh folder under TMPDIR for one test. */
+static char *make_tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	char *dir;
+
+	ck_assert_int_gt(asprintf(&dir, "%s/uetrec-XXXXXX",
+				  t != NULL && t[0] != '\0' ? t : "/tmp"),
+			 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return dir;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(char *dir)
+{
+	ck_assert_int_eq(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	free(dir);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p;
+
+	ck_assert_int_gt(asprintf(&p, "%s/%s", dir, name), 0);
+	return p;
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+	char *p = path_in(dir, name);
+	bool yes = access(p, F_OK) == 0;
+
+	free(p);
+	return yes;
+}
+
+/* The whole file as a string (NULL-terminated copy). */
+static char *slurp(const char *dir, const char *name)
+{
+	char *p = path_in(dir, name);
+	FILE *f = fopen(p, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	free(p);
+	return buf;
+}
+
+static void check_file(const char *dir, const char *name, const char *want)
+{
+	char *got = slurp(dir, name);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+static struct uet_record_conf conf_all(const char *dir)
+{
+	struct uet_record_conf c = {
+		.out_dir = dir,
+		.transport_stats = true,
+		.stats_interval_ps = 10 * UET_PS_PER_US,
+		.events = true,
+		.monitor = true,
+		.flows = true,
+	};
+	return c;
+}
+
+START_TEST(test_headers_written_at_open)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec = NULL;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_ptr_nonnull(rec);
+	/* On disk already, before close: a cut run still has headers. */
+	check_file(dir, "uet-transport-stats.csv", STATS_HEADER);
+	check_file(dir, "uet-events.csv", EVENTS_HEADER);
+	check_file(dir, "uet-monitor.csv", MONITOR_HEADER);
+	check_file(dir, "flows.csv", FLOWS_HEADER);
+	ck_assert_uint_eq(uet_record_stats_interval_ps(rec),
+			  10 * UET_PS_PER_US);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "flows.csv", FLOWS_HEADER);
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_event_rows_exact)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_event_row r = {
+		.time_ps = 0,
+		.nic_ip = IP(10, 0, 0, 1),
+		.pdc = 7,
+		.peer_ip = IP(10, 0, 1, 255),
+		.msg_id = 42,
+		.bytes = 1048576,
+		.kind = UET_EV_MSG_POSTED,
+	};
+	enum uet_event_kind k;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	for (k = UET_EV_PDC_CREATED; k < UET_EV_KIND_COUNT; k++) {
+		r.kind = k;
+		r.time_ps = 84040 * (uint64_t)k;
+		ck_assert_int_eq(uet_record_event(rec, &r), 0);
+	}
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "uet-events.csv",
+		   EVENTS_HEADER
+		   "0,10.0.0.1,7,10.0.1.255,42,1048576,pdc_created\n"
+		   "84040,10.0.0.1,7,10.0.1.255,42,1048576,pdc_closed\n"
+		   "168080,10.0.0.1,7,10.0.1.255,42,1048576,msg_posted\n"
+		   "252120,10.0.0.1,7,10.0.1.255,42,1048576,msg_sent\n"
+		   "336160,10.0.0.1,7,10.0.1.255,42,1048576,msg_arrived\n"
+		   "420200,10.0.0.1,7,10.0.1.255,42,1048576,msg_completed\n");
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_monitor_columns_per_packet_kind)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	/* Every field set, so empty cells show what the kind leaves out. */
+	struct uet_monitor_row r = {
+		.time_ps = UINT64_C(18446744073709551615),
+		.nic_ip = IP(192, 168, 0, 2),
+		.pdc = 65535,
+		.tx = true,
+		.psn = 4294967295u,
+		.ar = true,
+		.retx = false,
+		.dscp = 46,
+		.entropy = 65535,
+		.wire_bytes = 4202,
+		.cack_psn = 100,
+		.sack_base_psn = 101,
+		.sack_bitmap = UINT64_C(0x8000000000000005),
+		.service_time = 3,
+		.nack_code = 2,
+	};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert(uet_record_monitor_on(rec));
+	r.pkt = UET_MON_DATA;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	r.pkt = UET_MON_ACK;
+	r.tx = false;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	r.pkt = UET_MON_NACK;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	r.pkt = UET_MON_PROBE;
+	r.tx = true;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	r.pkt = UET_MON_TRIMMED;
+	r.ar = false;
+	r.retx = true;
+	r.tx = false;
+	r.time_ps = 0;
+	r.sack_bitmap = 0;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	r.pkt = UET_MON_ACK;
+	ck_assert_int_eq(uet_record_monitor(rec, &r), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "uet-monitor.csv",
+		   MONITOR_HEADER
+		   "18446744073709551615,192.168.0.2,65535,tx,data,"
+		   "4294967295,1,0,46,65535,4202,,,,,\n"
+		   "18446744073709551615,192.168.0.2,65535,rx,ack,"
+		   ",,,46,65535,4202,100,101,0x8000000000000005,3,\n"
+		   "18446744073709551615,192.168.0.2,65535,rx,nack,"
+		   "4294967295,,,46,65535,4202,,,,,2\n"
+		   "18446744073709551615,192.168.0.2,65535,tx,probe,"
+		   ",,,46,65535,4202,,,,,\n"
+		   "0,192.168.0.2,65535,rx,trimmed,"
+		   "4294967295,0,1,46,65535,4202,,,,,\n"
+		   "0,192.168.0.2,65535,rx,ack,"
+		   ",,,46,65535,4202,100,101,0x0000000000000000,3,\n");
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_flow_rows_exact_fct_is_completed_minus_posted)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_flow_row r = {
+		.msg_id = 3,
+		.src_ip = IP(10, 1, 2, 3),
+		.dst_ip = IP(10, 4, 5, 6),
+		.src_pdc = 1,
+		.dst_pdc = 9,
+		.bytes = 8192,
+		.packets = 2,
+		.posted_ps = 1000000,
+		.sent_ps = 1300000,
+		.arrived_ps = 2100000,
+		.completed_ps = 3084040,
+		.retransmits = 1,
+		.trims = 2,
+		.nacks = 3,
+		.timeouts = 4,
+	};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_flow(rec, &r), 0);
+	/* A completion that never came: empty cells, no fct. */
+	r.msg_id = 4;
+	r.arrived_ps = UET_TIME_NEVER;
+	r.completed_ps = UET_TIME_NEVER;
+	ck_assert_int_eq(uet_record_flow(rec, &r), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "flows.csv",
+		   FLOWS_HEADER
+		   "3,10.1.2.3,10.4.5.6,1,9,8192,2,1000000,1300000,2100000,"
+		   "3084040,2084040,1,2,3,4\n"
+		   "4,10.1.2.3,10.4.5.6,1,9,8192,2,1000000,1300000,,,,"
+		   "1,2,3,4\n");
+	rm_tree(dir);
+}
+END_TEST
+
+static void fill_stats(struct uet_transport_stats *s, uint64_t base)
+{
+	uint64_t v[N_COUNTERS + N_GAUGES];
+	int i;
+
+	for (i = 0; i < N_COUNTERS + N_GAUGES; i++)
+		v[i] = base * (uint64_t)(i + 1);
+	memcpy(s, v, sizeof(*s));
+}
+
+/* The expected row: cumulative, then cumulative minus prev, then gauges. */
+static void stats_line(char *out, size_t len, uint64_t t, const char *nic,
+		       const struct uet_transport_stats *s,
+		       const struct uet_transport_stats *prev)
+{
+	uint64_t v[N_COUNTERS + N_GAUGES], p[N_COUNTERS + N_GAUGES];
+	size_t n;
+	int i;
+
+	memcpy(v, s, sizeof(v));
+	memcpy(p, prev, sizeof(p));
+	n = (size_t)snprintf(out, len, "%" PRIu64 ",%s", t, nic);
+	for (i = 0; i < N_COUNTERS; i++)
+		n += (size_t)snprintf(out + n, len - n, ",%" PRIu64, v[i]);
+	for (i = 0; i < N_COUNTERS; i++)
+		n += (size_t)snprintf(out + n, len - n, ",%" PRIu64,
+				      v[i] - p[i]);
+	for (i = N_COUNTERS; i < N_COUNTERS + N_GAUGES; i++)
+		n += (size_t)snprintf(out + n, len - n, ",%" PRIu64, v[i]);
+	snprintf(out + n, len - n, "\n");
+}
+
+START_TEST(test_stats_first_row_ivl_equals_cumulative)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_transport_stats s;
+
+	fill_stats(&s, 1);
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(
+		uet_record_transport_stats(rec, 10000000, IP(10, 0, 0, 1), &s),
+		0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	/* Written out in full once, to pin the column order. */
+	check_file(dir, "uet-transport-stats.csv",
+		   STATS_HEADER
+		   "10000000,10.0.0.1,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+		   "17,18,19,20,21,22,23,24,1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
+		   "15,16,17,18,19,20,21,22,23,24,25,26,27,28\n");
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_stats_ivl_per_nic_interleaved)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_transport_stats a1, a2, a3, b1, b2, zero;
+	const uint32_t ip_a = IP(10, 0, 0, 2), ip_b = IP(10, 0, 0, 1);
+	char want[8192], line[2048];
+
+	memset(&zero, 0, sizeof(zero));
+	fill_stats(&a1, 10);
+	fill_stats(&a2, 15);
+	fill_stats(&a3, 15); /* an interval with nothing new */
+	fill_stats(&b1, 1000);
+	fill_stats(&b2, 3000);
+	a3.pdcs_open = 0; /* gauges may fall */
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 1, ip_a, &a1), 0);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 1, ip_b, &b1), 0);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 2, ip_a, &a2), 0);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 2, ip_b, &b2), 0);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 3, ip_a, &a3), 0);
+	/* A counter that went down: refused, nothing written, and the next
+	 * row still counts from the last good one. */
+	ck_assert_int_eq(uet_record_transport_stats(rec, 3, ip_b, &b1),
+			 -EINVAL);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 3, ip_b, &b2), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+
+	strcpy(want, STATS_HEADER);
+	stats_line(line, sizeof(line), 1, "10.0.0.2", &a1, &zero);
+	strcat(want, line);
+	stats_line(line, sizeof(line), 1, "10.0.0.1", &b1, &zero);
+	strcat(want, line);
+	stats_line(line, sizeof(line), 2, "10.0.0.2", &a2, &a1);
+	strcat(want, line);
+	stats_line(line, sizeof(line), 2, "10.0.0.1", &b2, &b1);
+	strcat(want, line);
+	stats_line(line, sizeof(line), 3, "10.0.0.2", &a3, &a2);
+	strcat(want, line);
+	stats_line(line, sizeof(line), 3, "10.0.0.1", &b2, &b2);
+	strcat(want, line);
+	check_file(dir, "uet-transport-stats.csv", want);
+	/* Spot checks that do not go through the helper: A's second row has
+	 * ivl_msgs_posted 5 (15 - 10), B's second 2000 (3000 - 1000). */
+	ck_assert_ptr_nonnull(strstr(want, "\n2,10.0.0.2,15,30,"));
+	ck_assert_ptr_nonnull(strstr(want, ",360,5,10,15,"));
+	ck_assert_ptr_nonnull(strstr(want, ",72000,2000,4000,"));
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_stats_many_nics_each_own_previous)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_transport_stats s;
+	char *text, *p;
+	int round, nic, rows = 0;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	/* 100 NICs in a scrambled order, so the table grows and inserts in
+	 * the middle; each NIC's msgs_posted grows by its own number. */
+	for (round = 1; round <= 3; round++) {
+		for (nic = 0; nic < 100; nic++) {
+			uint32_t host = (uint32_t)(nic * 37 % 100) + 1;
+
+			memset(&s, 0, sizeof(s));
+			s.msgs_posted = (uint64_t)round * host;
+			ck_assert_int_eq(
+				uet_record_transport_stats(
+					rec, (uint64_t)round,
+					IP(10, 0, host / 256, host % 256), &s),
+				0);
+		}
+	}
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	text = slurp(dir, "uet-transport-stats.csv");
+	for (p = strchr(text, '\n') + 1; *p != '\0'; p = strchr(p, '\n') + 1) {
+		unsigned int t, a, b, cc, d;
+		unsigned long long cum, ivl;
+
+		ck_assert_int_eq(sscanf(p, "%u,%u.%u.%u.%u,%llu,", &t, &a, &b,
+					&cc, &d, &cum),
+				 6);
+		/* ivl_msgs_posted is the 25th number after nic. */
+		{
+			const char *q = p;
+			int commas = 0;
+
+			while (commas < 2 + N_COUNTERS)
+				commas += *q++ == ',';
+			ck_assert_int_eq(sscanf(q, "%llu", &ivl), 1);
+		}
+		ck_assert_uint_eq(cum, (unsigned long long)t * d);
+		ck_assert_uint_eq(ivl, d);
+		rows++;
+	}
+	ck_assert_int_eq(rows, 300);
+	free(text);
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_disabled_kinds_create_no_file)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = {.out_dir = dir, .monitor = true};
+	struct uet_record *rec;
+	struct uet_transport_stats s;
+	struct uet_event_row ev = {.kind = UET_EV_MSG_SENT};
+	struct uet_flow_row fl = {.msg_id = 1};
+	struct uet_monitor_row mon = {.pkt = UET_MON_PROBE, .wire_bytes = 84};
+
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert(uet_record_monitor_on(rec));
+	ck_assert(!uet_record_transport_stats_on(rec));
+	ck_assert(!uet_record_events_on(rec));
+	ck_assert(!uet_record_flows_on(rec));
+	/* Rows of a kind that is off: accepted, nothing written. */
+	ck_assert_int_eq(uet_record_transport_stats(rec, 0, 1, &s), 0);
+	ck_assert_int_eq(uet_record_event(rec, &ev), 0);
+	ck_assert_int_eq(uet_record_flow(rec, &fl), 0);
+	ck_assert_int_eq(uet_record_monitor(rec, &mon), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	ck_assert(!file_exists(dir, "uet-transport-stats.csv"));
+	ck_assert(!file_exists(dir, "uet-events.csv"));
+	ck_assert(!file_exists(dir, "flows.csv"));
+	check_file(dir, "uet-monitor.csv",
+		   MONITOR_HEADER "0,0.0.0.0,0,rx,probe,,,,0,0,84,,,,,\n");
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_out_dir_created_with_parents)
+{
+	char *dir = make_tmp_dir();
+	char *deep = path_in(dir, "run//a/b/c/");
+	struct uet_record_conf c = conf_all(deep);
+	struct uet_record *rec;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	ck_assert(file_exists(dir, "run/a/b/c/uet-events.csv"));
+	/* Again into the existing folder: files are rewritten, not added to. */
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(deep, "uet-events.csv", EVENTS_HEADER);
+	free(deep);
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_unwritable_folder_clean_error)
+{
+	char *dir = make_tmp_dir();
+	char *file = path_in(dir, "plain-file");
+	char *under = path_in(dir, "plain-file/out");
+	struct uet_record_conf c = conf_all(under);
+	struct uet_record *rec = (struct uet_record *)&c; /* not NULL */
+	FILE *f = fopen(file, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	/* A file where a folder should be, at any depth. */
+	ck_assert_int_eq(uet_record_open(&rec, &c), -ENOTDIR);
+	ck_assert_ptr_null(rec);
+	c.out_dir = file;
+	ck_assert_int_eq(uet_record_open(&rec, &c), -ENOTDIR);
+	ck_assert_ptr_null(rec);
+	/* A folder without write permission (root ignores permissions). */
+	if (geteuid() != 0) {
+		char *ro = path_in(dir, "ro");
+
+		ck_assert_int_eq(mkdir(ro, 0500), 0);
+		c.out_dir = ro;
+		ck_assert_int_eq(uet_record_open(&rec, &c), -EACCES);
+		ck_assert_ptr_null(rec);
+		chmod(ro, 0700);
+		free(ro);
+	}
+	c.out_dir = "";
+	ck_assert_int_eq(uet_record_open(&rec, &c), -EINVAL);
+	c.out_dir = NULL;
+	ck_assert_int_eq(uet_record_open(&rec, &c), -EINVAL);
+	ck_assert_int_eq(uet_record_open(&rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_open(NULL, &c), -EINVAL);
+	free(file);
+	free(under);
+	rm_tree(dir);
+}
+END_TEST
+
+START_TEST(test_close_and_flush_on_null)
+{
+	struct uet_event_row ev = {.kind = UET_EV_MSG_SENT};
+
+	ck_assert_int_eq(uet_record_close(NULL), 0);
+	ck_assert_int_eq(uet_record_flush(NULL), 0);
+	ck_assert(!uet_record_monitor_on(NULL));
+	ck_assert_int_eq(uet_record_event(NULL, &ev), 0);
+	ck_assert_uint_eq(uet_record_stats_interval_ps(NULL), 0);
+}
+END_TEST
+
+START_TEST(test_bad_rows_rejected)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_event_row ev = {.kind = UET_EV_KIND_COUNT};
+	struct uet_monitor_row mon = {.pkt = UET_MON_PKT_COUNT};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_event(rec, &ev), -EINVAL);
+	ck_assert_int_eq(uet_record_monitor(rec, &mon), -EINVAL);
+	ck_assert_int_eq(uet_record_event(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_monitor(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_flow(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_transport_stats(rec, 0, 1, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "uet-events.csv", EVENTS_HEADER);
+	check_file(dir, "uet-monitor.csv", MONITOR_HEADER);
+	ck_assert_str_eq(uet_event_kind_name(UET_EV_KIND_COUNT), "unknown");
+	ck_assert_str_eq(uet_monitor_pkt_name(UET_MON_TRIMMED), "trimmed");
+	rm_tree(dir);
+}
+END_TEST
+
+/* A fixed sequence of rows of every kind. */
+static void write_run(const char *dir, int n)
+{
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_transport_stats s;
+	int i;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < n; i++) {
+		struct uet_monitor_row m = {
+			.time_ps = (uint64_t)i * 84040,
+			.nic_ip = IP(10, 0, 0, 1 + i % 4),
+			.pdc = (uint16_t)i,
+			.tx = i % 2,
+			.pkt = (enum uet_monitor_pkt)(i % UET_MON_PKT_COUNT),
+			.psn = (uint32_t)i,
+			.sack_bitmap = (uint64_t)i << 7,
+		};
+		struct uet_event_row e = {
+			.time_ps = (uint64_t)i,
+			.kind = (enum uet_event_kind)(i % UET_EV_KIND_COUNT),
+		};
+		struct uet_flow_row f = {.msg_id = (uint64_t)i};
+
+		ck_assert_int_eq(uet_record_monitor(rec, &m), 0);
+		ck_assert_int_eq(uet_record_event(rec, &e), 0);
+		ck_assert_int_eq(uet_record_flow(rec, &f), 0);
+		if (i % 100 == 0) {
+			s.acks_sent += (uint64_t)i;
+			ck_assert_int_eq(uet_record_transport_stats(
+						 rec, (uint64_t)i,
+						 IP(10, 0, 0, 1 + i % 3), &s),
+					 0);
+		}
+	}
+	ck_assert_int_eq(uet_record_close(rec), 0);
+}
+
+START_TEST(test_identical_runs_identical_bytes)
+{
+	static const char *const names[] = {"uet-transport-stats.csv",
+					    "uet-events.csv", "uet-monitor.csv",
+					    "flows.csv"};
+	char *d1 = make_tmp_dir(), *d2 = make_tmp_dir();
+	size_t i;
+
+	/* Well past one stdio buffer (1 MiB) of monitor rows. */
+	write_run(d1, 30000);
+	write_run(d2, 30000);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *a = slurp(d1, names[i]), *b = slurp(d2, names[i]);
+		const char *p;
+		int lines = 0;
+
+		ck_assert_str_eq(a, b);
+		for (p = a; *p != '\0'; p++)
+			lines += *p == '\n';
+		ck_assert_int_eq(lines, i == 0 ? 1 + 300 : 1 + 30000);
+		free(a);
+		free(b);
+	}
+	rm_tree(d1);
+	rm_tree(d2);
+}
+END_TEST
+
+START_TEST(test_flush_makes_rows_visible)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec;
+	struct uet_flow_row f = {
+		.msg_id = 5, .posted_ps = 7, .completed_ps = 9};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_flow(rec, &f), 0);
+	/* Buffered: not on disk yet. */
+	check_file(dir, "flows.csv", FLOWS_HEADER);
+	ck_assert_int_eq(uet_record_flush(rec), 0);
+	check_file(dir, "flows.csv",
+		   FLOWS_HEADER
+		   "5,0.0.0.0,0.0.0.0,0,0,0,0,7,0,0,9,2,0,0,0,0\n");
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	rm_tree(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("record_csv");
+	TCase *tc = tcase_create("csv");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_headers_written_at_open);
+	tcase_add_test(tc, test_event_rows_exact);
+	tcase_add_test(tc, test_monitor_columns_per_packet_kind);
+	tcase_add_test(tc, test_flow_rows_exact_fct_is_completed_minus_posted);
+	tcase_add_test(tc, test_stats_first_row_ivl_equals_cumulative);
+	tcase_add_test(tc, test_stats_ivl_per_nic_interleaved);
+	tcase_add_test(tc, test_stats_many_nics_each_own_previous);
+	tcase_add_test(tc, test_disabled_kinds_create_no_file);
+	tcase_add_test(tc, test_out_dir_created_with_parents);
+	tcase_add_test(tc, test_unwritable_folder_clean_error);
+	tcase_add_test(tc, test_close_and_flush_on_null);
+	tcase_add_test(tc, test_bad_rows_rejected);
+	tcase_add_test(tc, test_identical_runs_identical_bytes);
+	tcase_add_test(tc, test_flush_makes_rows_visible);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
