@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sender's side of acknowledgements and loss recovery (the page's
+ * "Acknowledgements", "Base-RTT probe", "Trimmed packets and NACKs" and
+ * "Retransmission timer"): lib/pds decides what an ACK retires and whether
+ * a NACK or a timer acts; this file feeds the group's window, congestion
+ * control and balancer, and restarts the transmit process.
+ */
+#include <string.h>
+
+#include "nic_private.h"
+
+/* A sending PDC that an ACK or NACK from ip names, or NULL. */
+static struct nic_pdc *
+sender_pdc(struct uet_nic *nic, uint16_t id, uint32_t ip)
+{
+	struct nic_pdc *pdc = nic_pdc_lookup(nic, id);
+
+	if (pdc == NULL || !pdc->is_tx || pdc->dst_ip != ip) {
+		nic->st.stale_packets++;
+		return NULL;
+	}
+	return pdc;
+}
+
+/* One small control probe after the first data ACK of each message. */
+static void
+send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	uint16_t opaque = nic->next_probe_opaque++;
+	uint32_t slot = opaque % NIC_PROBE_SLOTS;
+	struct uet_monitor_row mon = {0};
+	struct uet_pds_hdr h;
+	struct rte_mbuf *m;
+
+	memset(&h, 0, sizeof(h));
+	h.type = UET_PDS_TYPE_CP;
+	h.next_hdr = UET_CP_PROBE;
+	h.u.cp.probe_opaque = opaque;
+	h.u.cp.psn = pdc->tx.next_psn;
+	h.u.cp.spdcid = pdc->id;
+	h.u.cp.dpdcid = pdc->peer_pdc;
+	h.u.cp.payload = pdc->tx.base_psn;
+	mon.entropy = uet_lb_next_entropy(&pdc->group->lb, nic_now(nic));
+	m = nic_frame_ctrl(nic, pdc->dst_ip, mon.entropy, &h);
+	if (m == NULL) {
+		nic->st.mbuf_failures++;
+		return;
+	}
+	nic->probes[slot].group = pdc->group;
+	nic->probes[slot].opaque = opaque;
+	nic->probes[slot].sent_ps = UET_TIME_NEVER;
+	mon.pkt = UET_MON_PROBE;
+	mon.pdc = pdc->id;
+	mon.psn = h.u.cp.psn;
+	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	nic->st.transport.probes_sent++;
+	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_PROBE, slot,
+			 &mon);
+}
+
+void
+nic_probe_sent(struct uet_nic *nic, uint32_t slot)
+{
+	if (slot < NIC_PROBE_SLOTS)
+		nic->probes[slot].sent_ps = nic_now(nic);
+}
+
+static void
+probe_acked(struct uet_nic *nic, const struct uet_frame *f)
+{
+	uint16_t opaque = f->pds.u.ack.probe_opaque;
+	struct nic_probe_slot *s = &nic->probes[opaque % NIC_PROBE_SLOTS];
+
+	if (s->group == NULL || s->opaque != opaque ||
+	    s->sent_ps == UET_TIME_NEVER) {
+		nic->st.late_probe_acks++;
+		return;
+	}
+	nic->st.transport.probe_acks_received++;
+	uet_cc_on_probe_rtt(&s->group->cc, nic_now(nic) - s->sent_ps);
+	s->group = NULL;
+}
+
+/* The sender closes its PDC when the message completes, and tells the
+ * receiver with a CP CLOSE so that it can close its side. */
+static void
+send_close(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct uet_monitor_row mon = {0};
+	struct uet_pds_hdr h;
+	struct rte_mbuf *m;
+
+	memset(&h, 0, sizeof(h));
+	h.type = UET_PDS_TYPE_CP;
+	h.next_hdr = UET_CP_CLOSE;
+	h.u.cp.psn = pdc->tx.next_psn;
+	h.u.cp.spdcid = pdc->id;
+	h.u.cp.dpdcid = pdc->peer_pdc;
+	mon.entropy = uet_lb_next_entropy(&pdc->group->lb, nic_now(nic));
+	m = nic_frame_ctrl(nic, pdc->dst_ip, mon.entropy, &h);
+	if (m == NULL) {
+		nic->st.mbuf_failures++;
+		return;
+	}
+	mon.pkt = UET_MON_PROBE; /* a control packet; the CSV has no CLOSE */
+	mon.pdc = pdc->id;
+	mon.psn = h.u.cp.psn;
+	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	nic->st.closes_sent++;
+	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_CLOSE, 0,
+			 &mon);
+}
+
+/** What the retire callback gathers from one ACK. */
+struct retire_ctx {
+	struct uet_nic *nic;
+	uint32_t acked_psn;	/**< the PSN whose AR drew the ACK */
+	bool rtt_valid;		/**< it was retired now, sent once */
+	uet_time_t rtt_ps;	/**< its round trip */
+	uint32_t retired;	/**< PSNs retired */
+};
+
+static void
+on_retire(void *arg, uint32_t psn, const struct uet_pds_tx_packet *pkt,
+	  bool rtt_sample_valid)
+{
+	struct retire_ctx *c = arg;
+
+	c->retired++;
+	c->nic->st.psns_retired++;
+	if (psn == c->acked_psn && rtt_sample_valid) {
+		c->rtt_valid = true;
+		c->rtt_ps = nic_now(c->nic) - pkt->sent_ps;
+	}
+}
+
+void
+nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
+{
+	const struct uet_pds_ack *a = &f->pds.u.ack;
+	struct retire_ctx ctx = {.nic = nic};
+	struct uet_pds_tx_ack_result res;
+	struct uet_pds_ack_info info;
+	struct uet_cc_ack cca = {0};
+	bool ecn = (f->pds.flags & UET_PDS_ACK_F_M) != 0;
+	struct nic_group *g;
+	struct nic_pdc *pdc;
+
+	if (f->pds.flags & UET_PDS_ACK_F_P) {
+		probe_acked(nic, f);
+		return;
+	}
+	pdc = sender_pdc(nic, a->dpdcid, f->ip.src);
+	if (pdc == NULL)
+		return;
+	nic->st.transport.acks_received++;
+	g = pdc->group;
+	/* The first ACK names the receiver's PDC: SYN is over. */
+	if (pdc->syn) {
+		pdc->peer_pdc = a->spdcid;
+		pdc->syn = false;
+	}
+	info.cack_psn = a->cack_psn;
+	info.sack_psn_offset = a->sack_psn_offset;
+	info.sack_bitmap = a->sack_bitmap;
+	ctx.acked_psn = a->cack_psn + (uint32_t)(int32_t)a->ack_psn_offset;
+	memset(&res, 0, sizeof(res));
+	uet_pds_tx_ack(&pdc->tx, &info, on_retire, &ctx, &res);
+	nic_in_flight_sub(nic, g, res.retired_in_flight_bytes);
+	cca.now_ps = nic_now(nic);
+	cca.acked_bytes = res.retired_bytes;
+	cca.ecn = ecn;
+	cca.rtt_valid = ctx.rtt_valid;
+	cca.rtt_ps = ctx.rtt_ps;
+	cca.service_ps = uet_pds_service_time_ps(a->cc.nscc.service_time);
+	uet_cc_on_ack(&g->cc, &cca);
+	/* The ACK's source port is the acknowledged packet's entropy. */
+	uet_lb_feedback(&g->lb, f->udp.sport, ecn ? UET_LB_ECN : UET_LB_GOOD,
+			nic_now(nic));
+	if (!pdc->probe_sent) {
+		pdc->probe_sent = true;
+		send_probe(nic, pdc);
+	}
+	nic_transmit_on_feedback(nic, g);
+	if (uet_ses_msg_tx_acked(&pdc->msg, ctx.retired, nic_now(nic))) {
+		/* Completion: the message's time is its last ACK. */
+		nic->st.transport.msgs_completed++;
+		nic_complete(nic, UET_SES_COMPLETED, pdc);
+		send_close(nic, pdc);
+		nic_pdc_close(pdc);
+	}
+}
+
+void
+nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
+{
+	const struct uet_pds_nack *n = &f->pds.u.nack;
+	const struct uet_pds_tx_packet *pkt;
+	struct nic_pdc *pdc;
+	uint32_t nominal;
+	uint16_t entropy;
+	bool last_hop = n->nack_code == UET_NACK_TRIMMED_LASTHOP;
+
+	pdc = sender_pdc(nic, n->dpdcid, f->ip.src);
+	if (pdc == NULL)
+		return;
+	nic->st.transport.nacks_received++;
+	pdc->nacks++;
+	if (n->nack_code != UET_NACK_TRIMMED && !last_hop)
+		return;
+	pkt = uet_pds_tx_packet(&pdc->tx, n->nack_psn);
+	if (pkt == NULL)
+		return;
+	nominal = pkt->nominal_bytes;
+	entropy = pkt->entropy;
+	/* Only a NACK for an outstanding packet acts. */
+	if (uet_pds_tx_nack(&pdc->tx, n->nack_psn) != 1)
+		return;
+	pdc->trims++;
+	nic_in_flight_sub(nic, pdc->group, nominal);
+	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop);
+	uet_lb_feedback(&pdc->group->lb, entropy,
+			last_hop ? UET_LB_TRIMMED_LASTHOP : UET_LB_TRIMMED,
+			nic_now(nic));
+	nic_transmit_on_feedback(nic, pdc->group);
+}
+
+static void
+rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_tev *t = arg;
+	struct uet_nic *nic = t->nic;
+	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
+	const struct uet_pds_tx_packet *pkt;
+	uint32_t psn = t->psn, count = t->count, nominal;
+	uint16_t entropy;
+
+	(void)q;
+	(void)ev;
+	nic_tev_put(t);
+	pkt = pdc != NULL ? uet_pds_tx_packet(&pdc->tx, psn) : NULL;
+	if (pkt == NULL) {
+		nic->st.rto_ignored++;
+		return;
+	}
+	nominal = pkt->nominal_bytes;
+	entropy = pkt->entropy;
+	/* The transmit-count guard: a timer of an acknowledged packet, or
+	 * of an earlier transmission, does nothing. */
+	if (uet_pds_tx_timeout(&pdc->tx, psn, count) != 1) {
+		nic->st.rto_ignored++;
+		return;
+	}
+	nic->st.transport.rto_expiries++;
+	pdc->timeouts++;
+	nic_in_flight_sub(nic, pdc->group, nominal);
+	uet_cc_on_timeout(&pdc->group->cc, nic_now(nic), nominal);
+	uet_lb_feedback(&pdc->group->lb, entropy, UET_LB_TIMEOUT,
+			nic_now(nic));
+	nic_transmit_on_feedback(nic, pdc->group);
+}
+
+void
+nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+	      uint32_t transmit_count, uet_time_t sent_ps)
+{
+	struct nic_tev *t = nic_tev_get(nic, NIC_TEV_RTO, rto_expired);
+
+	if (t == NULL) {
+		nic->st.mbuf_failures++;
+		return;
+	}
+	t->pdc = pdc->id;
+	t->pdc_gen = pdc->gen;
+	t->psn = psn;
+	t->count = transmit_count;
+	uet_evq_schedule(&nic->comp.evq, &t->ev,
+			 sent_ps + uet_pds_rto_ps(&nic->p.pds, transmit_count));
+}

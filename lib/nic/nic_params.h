@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The NIC's attributes, taken once from the scenario. Kept apart from
+ * uet_config.h so that the files including uet_cc.h never include it (both
+ * headers declare the enumerators UET_CC_FIXED and UET_CC_NSCC).
+ */
+#ifndef NIC_PARAMS_H
+#define NIC_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_pcie.h"
+#include "uet_pds.h"
+#include "uet_time.h"
+#include "uet_wire_dscp.h"
+
+/** What the NIC reads from the scenario, in its own units. */
+struct nic_params {
+	uint64_t data_rate_bps;		/**< DataRate */
+	uint64_t port_rate_bps;		/**< min(DataRate, switch downlink) */
+	uet_time_t delay_ps;		/**< Delay to the rack switch */
+	uint32_t mss_bytes;		/**< RdmaDataMSS */
+	struct uet_pcie_params pcie;	/**< LaneBps, LaneCount, ... */
+	uint64_t egress_pool_bytes;	/**< EgressPoolSize (data class) */
+	uint64_t ingress_pool_bytes;	/**< IngressPoolSize (each class) */
+	bool prefetch_enable;		/**< PrefetchBufferEnable */
+	uint64_t prefetch_bytes;	/**< PrefetchBufferSize */
+	bool trimming_enabled;		/**< TrimmingEnabled */
+	bool retransmit_trimmable;	/**< RetransmitTrimmable */
+	bool pdc_groups_enabled;	/**< PDCGroupsEnabled */
+	uet_time_t transmit_start_delay_ps; /**< TransmitStartDelay */
+	struct uet_dscp_map dscp;	/**< codepoints by role */
+	uint16_t udp_dport;		/**< UdpDestPort */
+	struct uet_pds_params pds;	/**< ACK request, RTO */
+	uet_time_t initial_base_rtt_ps;	/**< InitialBaseRTT */
+	uint64_t window_bytes;		/**< effective FixedWindow */
+	bool stats_enable;		/**< EnableTransportStats */
+	uet_time_t stats_interval_ps;	/**< NDStatsReportInterval */
+	bool events_enable;		/**< EnableEventLogging */
+	bool flows_enable;		/**< EnableFlowSummary */
+};
+
+/**
+ * Fill the parameters from a scenario.
+ *
+ * @param p
+ *   Filled in.
+ * @param scenario
+ *   A struct uet_scenario (void so that callers need not include its
+ *   header).
+ * @param downlink_bps
+ *   The rack switch's downlink rate; 0 for DataRate.
+ * @return
+ *   0, or -EINVAL (congestion control other than the fixed window, or a
+ *   value the model cannot use).
+ */
+int nic_params_from_scenario(struct nic_params *p, const void *scenario,
+			     uint64_t downlink_bps);
+
+#endif /* NIC_PARAMS_H */

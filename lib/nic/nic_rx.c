@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Receiving a packet (the page's "Receiving a packet", "Trimmed packets
+ * and NACKs" and the receiver's half of "Acknowledgements"): every arrival
+ * parsed with lib/wire, then the page's five steps, one function each.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic_private.h"
+
+/* Header bytes read into a contiguous view: more than the longest header
+ * stack (14 + 60 + 8 + 40 + 44 = 166). Headers only: payload is never
+ * copied. */
+#define NIC_HDR_VIEW_BYTES 192u
+
+/* Parse a frame whose headers sit in view[0..vlen) and whose whole length
+ * is len > vlen (a chained mbuf): the same layers as uet_frame_parse, each
+ * reading only its own header from the view. */
+static int
+parse_chained(const struct uet_nic *nic, const uint8_t *view, size_t vlen,
+	      size_t len, struct uet_frame *f)
+{
+	size_t l4, off, udp_end;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	if (uet_eth_parse(view, vlen, &f->eth, NULL) < 0)
+		return -EBADMSG;
+	if (f->eth.ethertype != UET_ETHERTYPE_IPV4)
+		return 0;
+	rc = uet_ipv4_parse(view + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
+			    &f->ip, NULL);
+	if (rc < 0)
+		return rc;
+	f->has_ipv4 = true;
+	l4 = UET_ETH_HDR_BYTES + (size_t)rc;
+	f->ip_end = UET_ETH_HDR_BYTES + f->ip.total_length_bytes;
+	if (f->ip.mf || f->ip.frag_offset != 0 ||
+	    f->ip.protocol != UET_IPPROTO_UDP)
+		return 0;
+	if (uet_udp_parse(view + l4, f->ip_end - l4, &f->udp, NULL) < 0)
+		return -EBADMSG;
+	f->has_udp = true;
+	if (f->udp.dport != nic->wire.udp_dport)
+		return 0;
+	f->kind = UET_FRAME_UET;
+	f->pds_offset = l4 + UET_UDP_HDR_BYTES;
+	udp_end = f->ip_end;
+	rc = uet_pds_parse(view + f->pds_offset, udp_end - f->pds_offset,
+			   &f->pds, NULL);
+	if (rc < 0)
+		return rc;
+	off = f->pds_offset + (size_t)rc;
+	if (f->pds.type != UET_PDS_TYPE_NACK &&
+	    f->pds.type != UET_PDS_TYPE_NACK_CCX &&
+	    f->pds.type != UET_PDS_TYPE_CP && f->pds.next_hdr != UET_SES_NONE) {
+		if (off == udp_end && uet_pds_type_is_req(f->pds.type)) {
+			f->trimmed = true;
+		} else {
+			rc = uet_ses_parse(f->pds.next_hdr, view + off,
+					   udp_end - off, &f->ses, NULL);
+			if (rc < 0)
+				return rc;
+			f->has_ses = true;
+			f->ses_offset = off;
+			off += (size_t)rc;
+		}
+	}
+	f->payload_offset = off;
+	f->payload_bytes = udp_end - off;
+	return 0;
+}
+
+static int
+rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
+	 struct uet_frame *f)
+{
+	uint8_t buf[NIC_HDR_VIEW_BYTES];
+	size_t len = rte_pktmbuf_pkt_len(m);
+	size_t vlen = len < sizeof(buf) ? len : sizeof(buf);
+	const uint8_t *view = rte_pktmbuf_read(m, 0, (uint32_t)vlen, buf);
+
+	if (view == NULL)
+		return -EBADMSG;
+	if (rte_pktmbuf_data_len(m) == len)
+		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
+	if (len == vlen)
+		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
+	return parse_chained(nic, view, vlen, len, f);
+}
+
+static void
+ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
+{
+	if (bytes > nic->ingress_used_bytes[tc])
+		nic->ingress_used_bytes[tc] = 0;
+	else
+		nic->ingress_used_bytes[tc] -= bytes;
+}
+
+static void
+ingress_release_event(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_tev *t = arg;
+
+	(void)q;
+	(void)ev;
+	ingress_release_now(t->nic, t->tc, t->bytes);
+	nic_tev_put(t);
+}
+
+/* Step 1: the ingress pool of the packet's class, at its IP size. */
+static bool
+receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
+{
+	if (nic->ingress_used_bytes[tc] + ip_bytes > nic->p.ingress_pool_bytes)
+		return false;
+	nic->ingress_used_bytes[tc] += ip_bytes;
+	return true;
+}
+
+static void
+rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
+
+/* Step 2: the PDC, found by its destination PDC number, or for a SYN
+ * packet by (source IPv4, source PDC number), created if new. */
+static struct nic_pdc *
+receive_find_pdc(struct uet_nic *nic, const struct uet_frame *f)
+{
+	const struct uet_pds_req *req = &f->pds.u.req;
+	struct nic_pdc *pdc;
+
+	if (!(f->pds.flags & UET_PDS_REQ_F_SYN)) {
+		pdc = nic_pdc_lookup(nic, req->dpdcid);
+		if (pdc == NULL || pdc->is_tx || pdc->peer_ip != f->ip.src ||
+		    pdc->peer_pdc != req->spdcid) {
+			nic->st.stale_packets++;
+			return NULL;
+		}
+		return pdc;
+	}
+	pdc = nic_pdc_rx_find(nic, f->ip.src, req->spdcid);
+	if (pdc != NULL)
+		return pdc;
+	pdc = calloc(1, sizeof(*pdc));
+	if (pdc == NULL)
+		return NULL;
+	pdc->nic = nic;
+	pdc->peer_pdc = req->spdcid;
+	uet_event_init(&pdc->linger_ev, rx_linger, pdc);
+	if (uet_pds_rx_init(&pdc->rx,
+			    uet_pds_start_psn(req->psn, req->syn.psn_offset),
+			    64) < 0 ||
+	    nic_pdc_open(nic, pdc, f->ip.src) < 0) {
+		uet_pds_rx_fini(&pdc->rx);
+		free(pdc);
+		nic->st.pdc_exhausted++;
+		return NULL;
+	}
+	nic_pdc_rx_hash_add(pdc);
+	return pdc;
+}
+
+/* Step 3: a trimmed packet is answered at once by a NACK whose code
+ * follows its codepoint, and goes no further. */
+static void
+receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
+		const struct uet_frame *f, bool last_hop)
+{
+	struct uet_monitor_row mon = {0};
+	struct uet_pds_hdr h;
+	struct rte_mbuf *m;
+
+	nic->st.transport.trimmed_received++;
+	memset(&h, 0, sizeof(h));
+	h.type = UET_PDS_TYPE_NACK;
+	h.u.nack.nack_code =
+		last_hop ? UET_NACK_TRIMMED_LASTHOP : UET_NACK_TRIMMED;
+	h.u.nack.nack_psn = f->pds.u.req.psn;
+	h.u.nack.spdcid = pdc != NULL ? pdc->id : 0;
+	h.u.nack.dpdcid = f->pds.u.req.spdcid;
+	/* The NACK carries the trimmed packet's entropy back. */
+	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
+	if (m == NULL) {
+		nic->st.mbuf_failures++;
+		return;
+	}
+	mon.pkt = UET_MON_NACK;
+	mon.pdc = h.u.nack.spdcid;
+	mon.psn = h.u.nack.nack_psn;
+	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	mon.entropy = f->udp.sport;
+	mon.nack_code = h.u.nack.nack_code;
+	nic->st.transport.nacks_sent++;
+	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_NACK, 0, &mon);
+}
+
+/* Check every delivered byte against the pattern, segment by segment. */
+static bool
+payload_matches(const struct uet_nic *nic, const struct rte_mbuf *m,
+		const struct uet_frame *f)
+{
+	const struct uet_ses_std *std = &f->ses.u.std;
+	uint32_t shift = uet_ses_pattern_shift(std->message_id, std->initiator);
+	uint64_t msg_off = std->flags & UET_SES_F_SOM ? 0 : std->message_offset;
+	size_t off = f->payload_offset, left = f->payload_bytes;
+	const struct rte_mbuf *seg = m;
+
+	while (seg != NULL && off >= seg->data_len) {
+		off -= seg->data_len;
+		seg = seg->next;
+	}
+	while (left > 0 && seg != NULL) {
+		size_t n = seg->data_len - off;
+
+		if (n > left)
+			n = left;
+		if (uet_ses_pattern_verify(
+			    nic->payload->pattern, shift, msg_off,
+			    rte_pktmbuf_mtod_offset(seg, const uint8_t *, off),
+			    n) != 0)
+			return false;
+		msg_off += n;
+		left -= n;
+		off = 0;
+		seg = seg->next;
+	}
+	return left == 0;
+}
+
+/* Step 4: deliver a new packet's payload to the host as a PCIe write;
+ * its pool space goes back when the write is accepted. */
+static void
+receive_deliver(struct uet_nic *nic, const struct rte_mbuf *m,
+		const struct uet_frame *f, uint32_t ip_bytes)
+{
+	uet_time_t accepted_ps = nic_now(nic);
+	uint32_t payload = (uint32_t)f->payload_bytes;
+	struct nic_tev *t;
+
+	if (!payload_matches(nic, m, f))
+		nic->st.payload_mismatches++;
+	if (uet_pcie_write(&nic->pcie, nic_now(nic), payload, &accepted_ps,
+			   NULL) < 0)
+		accepted_ps = nic_now(nic);
+	nic->st.transport.pcie_write_bytes += payload;
+	nic->st.transport.data_payload_bytes_delivered += payload;
+	if (accepted_ps <= nic_now(nic) ||
+	    (t = nic_tev_get(nic, NIC_TEV_INGRESS_FREE,
+			     ingress_release_event)) == NULL) {
+		ingress_release_now(nic, NIC_TC_DATA, ip_bytes);
+		return;
+	}
+	t->tc = NIC_TC_DATA;
+	t->bytes = ip_bytes;
+	uet_evq_schedule(&nic->comp.evq, &t->ev, accepted_ps);
+}
+
+static void
+rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_pdc *pdc = arg;
+	struct uet_nic *nic = pdc->nic;
+	uet_time_t linger =
+		4 * uet_pds_rto_ps(&nic->p.pds,
+				   nic->p.pds.max_rto_backoff_count + 1);
+
+	(void)ev;
+	if (uet_evq_now(q) - pdc->last_rx_ps >= linger) {
+		nic_pdc_close(pdc);
+		return;
+	}
+	uet_evq_schedule(q, &pdc->linger_ev, pdc->last_rx_ps + linger);
+}
+
+/* The message arrived: its last packet is in and no gap remains. */
+static void
+receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct uet_ses_msg_rx *msg = &pdc->rmsg;
+
+	if (!msg->eom_seen || msg->arrived ||
+	    !uet_pds_rx_no_gap_through(&pdc->rx, msg->eom_psn))
+		return;
+	msg->arrived = true;
+	msg->arrived_ps = nic_now(nic);
+	nic->st.transport.msgs_arrived++;
+	uet_ses_arrivals_set(nic->arrivals, msg->msg_id, msg->arrived_ps);
+	nic_complete(nic, UET_SES_ARRIVED, pdc);
+	/* The sender's CLOSE ends this side; the linger timer ends it if the
+	 * CLOSE is lost (4 x the longest timeout with no packet). */
+	uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,
+			 nic_now(nic) +
+				 4 * uet_pds_rto_ps(&nic->p.pds,
+						    nic->p.pds
+							    .max_rto_backoff_count +
+							    1));
+}
+
+/* Step 5: the ACK, held for the receiver's PCIe service-time estimate;
+ * ACKs leave in the order they were generated. */
+static void
+ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_tev *t = arg;
+	struct uet_nic *nic = t->nic;
+	struct uet_monitor_row mon = t->mon;
+	struct rte_mbuf *m = t->m;
+
+	(void)q;
+	(void)ev;
+	nic_tev_put(t);
+	nic->st.transport.acks_sent++;
+	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_ACK, 0, &mon);
+}
+
+static void
+receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
+		    const struct uet_frame *f, uint64_t hold_bytes)
+{
+	uet_time_t hold_ps = uet_pcie_ack_hold_ps(&nic->p.pcie, hold_bytes);
+	uet_time_t release_ps = nic_now(nic) + hold_ps;
+	struct uet_pds_ack_info info;
+	struct uet_pds_hdr h;
+	struct nic_tev *t;
+	int32_t off;
+
+	uet_pds_rx_ack(&pdc->rx, &info);
+	memset(&h, 0, sizeof(h));
+	h.type = UET_PDS_TYPE_ACK_CC;
+	if (f->ip.ecn == UET_ECN_CE)
+		h.flags |= UET_PDS_ACK_F_M;
+	if (f->pds.flags & UET_PDS_REQ_F_RETX)
+		h.flags |= UET_PDS_ACK_F_RETX;
+	off = uet_pds_psn_diff(f->pds.u.req.psn, info.cack_psn);
+	h.u.ack.ack_psn_offset =
+		(int16_t)(off > INT16_MAX ? INT16_MAX
+					  : (off < INT16_MIN ? INT16_MIN : off));
+	h.u.ack.cack_psn = info.cack_psn;
+	h.u.ack.spdcid = pdc->id;
+	h.u.ack.dpdcid = f->pds.u.req.spdcid;
+	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
+	h.u.ack.sack_psn_offset = info.sack_psn_offset;
+	h.u.ack.sack_bitmap = info.sack_bitmap;
+	h.u.ack.cc.nscc.service_time = uet_pcie_service_time_steps(hold_ps);
+	h.u.ack.cc.nscc.rcvd_bytes =
+		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
+	h.u.ack.cc.nscc.ooo_count =
+		(uint16_t)(pdc->rx.stats.out_of_order & 0xffffu);
+	t = nic_tev_get(nic, NIC_TEV_ACK_HOLD, ack_hold_done);
+	if (t == NULL)
+		return;
+	/* The ACK's source port carries the acknowledged packet's entropy. */
+	t->m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
+	if (t->m == NULL) {
+		nic->st.mbuf_failures++;
+		nic_tev_put(t);
+		return;
+	}
+	memset(&t->mon, 0, sizeof(t->mon));
+	t->mon.pkt = UET_MON_ACK;
+	t->mon.pdc = pdc->id;
+	t->mon.psn = f->pds.u.req.psn;
+	t->mon.retx = (h.flags & UET_PDS_ACK_F_RETX) != 0;
+	t->mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	t->mon.entropy = f->udp.sport;
+	t->mon.cack_psn = info.cack_psn;
+	t->mon.sack_base_psn = uet_pds_sack_base_psn(&info);
+	t->mon.sack_bitmap = info.sack_bitmap;
+	t->mon.service_time = h.u.ack.cc.nscc.service_time;
+	if (release_ps < nic->last_ack_release_ps)
+		release_ps = nic->last_ack_release_ps;
+	nic->last_ack_release_ps = release_ps;
+	uet_evq_schedule(&nic->comp.evq, &t->ev, release_ps);
+}
+
+static void
+monitor_rx(struct uet_nic *nic, const struct uet_frame *f, uint16_t pdc,
+	   enum uet_monitor_pkt kind)
+{
+	struct uet_monitor_row r = {0};
+
+	if (!nic->monitor_on)
+		return;
+	r.time_ps = nic_now(nic);
+	r.pdc = pdc;
+	r.pkt = kind;
+	r.dscp = f->ip.dscp;
+	r.entropy = f->udp.sport;
+	r.wire_bytes = uet_wire_bytes_of_ip(f->ip.total_length_bytes);
+	if (kind == UET_MON_DATA || kind == UET_MON_TRIMMED) {
+		r.psn = f->pds.u.req.psn;
+		r.ar = (f->pds.flags & UET_PDS_REQ_F_AR) != 0;
+		r.retx = (f->pds.flags & UET_PDS_REQ_F_RETX) != 0;
+	} else if (kind == UET_MON_ACK) {
+		struct uet_pds_ack_info info = {
+			.cack_psn = f->pds.u.ack.cack_psn,
+			.sack_psn_offset = f->pds.u.ack.sack_psn_offset,
+		};
+
+		r.psn = f->pds.u.ack.cack_psn +
+			(uint32_t)(int32_t)f->pds.u.ack.ack_psn_offset;
+		r.cack_psn = info.cack_psn;
+		r.sack_base_psn = uet_pds_sack_base_psn(&info);
+		r.sack_bitmap = f->pds.u.ack.sack_bitmap;
+		r.service_time = f->pds.u.ack.cc.nscc.service_time;
+	} else if (kind == UET_MON_NACK) {
+		r.psn = f->pds.u.nack.nack_psn;
+		r.nack_code = f->pds.u.nack.nack_code;
+	} else {
+		r.psn = f->pds.u.cp.psn;
+	}
+	nic_record_monitor(nic, &r);
+}
+
+static void
+receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
+	     const struct uet_frame *f)
+{
+	int role = uet_dscp_role_of(&nic->p.dscp, f->ip.dscp);
+	bool trimmed = f->trimmed || role == UET_DSCP_TRIMMED ||
+		       role == UET_DSCP_TRIMMED_LASTHOP;
+	int tc = trimmed ? NIC_TC_CONTROL : NIC_TC_DATA;
+	uint32_t ip_bytes = f->ip.total_length_bytes;
+	uint64_t ooo_before, hold_bytes;
+	struct nic_pdc *pdc;
+	int rc;
+
+	if (!trimmed && !f->has_ses) {
+		nic->st.transport.malformed_frames++;
+		return;
+	}
+	if (!receive_pool_charge(nic, tc, ip_bytes)) {
+		nic->st.transport.ingress_drops++;
+		return;
+	}
+	/* Bytes waiting for the data class's PCIe link, this packet in. */
+	hold_bytes = nic->ingress_used_bytes[NIC_TC_DATA];
+	pdc = receive_find_pdc(nic, f);
+	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0,
+		   trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
+	if (trimmed) {
+		ingress_release_now(nic, tc, ip_bytes);
+		receive_trimmed(nic, pdc, f, role == UET_DSCP_TRIMMED_LASTHOP);
+		return;
+	}
+	if (pdc == NULL) {
+		ingress_release_now(nic, tc, ip_bytes);
+		return;
+	}
+	pdc->last_rx_ps = nic_now(nic);
+	if (!pdc->rmsg_known) {
+		const struct uet_ses_std *std = &f->ses.u.std;
+
+		uet_ses_msg_rx_init(&pdc->rmsg, std->memory_key,
+				    std->request_length, std->message_id,
+				    std->initiator);
+		pdc->rmsg_known = true;
+	}
+	ooo_before = pdc->rx.stats.out_of_order;
+	rc = uet_pds_rx_receive(&pdc->rx, f->pds.u.req.psn);
+	nic->st.transport.ooo_events += pdc->rx.stats.out_of_order - ooo_before;
+	if (rc < 0) {
+		ingress_release_now(nic, tc, ip_bytes);
+		return;
+	}
+	nic->st.transport.data_pkts_received++;
+	if (rc == 1) {
+		receive_deliver(nic, m, f, ip_bytes);
+		pdc->rmsg.delivered_bytes += f->payload_bytes;
+		if (f->ses.u.std.flags & UET_SES_F_EOM) {
+			pdc->rmsg.eom_psn = f->pds.u.req.psn;
+			pdc->rmsg.eom_seen = true;
+		}
+		receive_check_arrived(nic, pdc);
+	} else {
+		nic->st.transport.duplicates_received++;
+		ingress_release_now(nic, tc, ip_bytes);
+	}
+	if (f->pds.flags & UET_PDS_REQ_F_AR)
+		receive_acknowledge(nic, pdc, f, hold_bytes);
+}
+
+/* A base-RTT probe is answered at once (no hold), even when its PDC has
+ * gone; CLOSE ends the receiving side. */
+static void
+receive_control(struct uet_nic *nic, const struct uet_frame *f)
+{
+	const struct uet_pds_cp *cp = &f->pds.u.cp;
+	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
+	struct uet_monitor_row mon = {0};
+	struct uet_pds_hdr h;
+	struct rte_mbuf *m;
+
+	if (pdc != NULL && (pdc->is_tx || pdc->peer_ip != f->ip.src ||
+			    pdc->peer_pdc != cp->spdcid))
+		pdc = NULL;
+	if (f->pds.next_hdr == UET_CP_CLOSE) {
+		if (pdc != NULL)
+			nic_pdc_close(pdc);
+		return;
+	}
+	if (f->pds.next_hdr != UET_CP_PROBE) {
+		nic->st.other_frames++;
+		return;
+	}
+	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0, UET_MON_PROBE);
+	memset(&h, 0, sizeof(h));
+	h.type = UET_PDS_TYPE_ACK_CC;
+	h.flags = UET_PDS_ACK_F_P;
+	h.u.ack.probe_opaque = cp->probe_opaque;
+	h.u.ack.cack_psn = pdc != NULL ? uet_pds_rx_cack_psn(&pdc->rx) : 0;
+	h.u.ack.spdcid = pdc != NULL ? pdc->id : 0;
+	h.u.ack.dpdcid = cp->spdcid;
+	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
+	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
+	if (m == NULL) {
+		nic->st.mbuf_failures++;
+		return;
+	}
+	mon.pkt = UET_MON_ACK;
+	mon.pdc = h.u.ack.spdcid;
+	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	mon.entropy = f->udp.sport;
+	mon.cack_psn = h.u.ack.cack_psn;
+	mon.sack_base_psn = h.u.ack.cack_psn;
+	nic->st.transport.acks_sent++;
+	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_PROBE_ACK, 0,
+			 &mon);
+}
+
+static void
+receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_tev *t = arg;
+	struct uet_nic *nic = t->nic;
+	struct rte_mbuf *m = t->m;
+	struct uet_frame f;
+
+	(void)q;
+	(void)ev;
+	nic_tev_put(t);
+	if (rx_parse(nic, m, &f) < 0) {
+		nic->st.transport.malformed_frames++;
+	} else if (f.kind != UET_FRAME_UET || f.ip.dst != nic->ip) {
+		nic->st.other_frames++;
+	} else {
+		switch (f.pds.type) {
+		case UET_PDS_TYPE_RUD_CC_REQ:
+			receive_data(nic, m, &f);
+			break;
+		case UET_PDS_TYPE_ACK_CC:
+			monitor_rx(nic, &f, f.pds.u.ack.dpdcid, UET_MON_ACK);
+			nic_rx_ack(nic, &f);
+			break;
+		case UET_PDS_TYPE_NACK:
+			monitor_rx(nic, &f, f.pds.u.nack.dpdcid, UET_MON_NACK);
+			nic_rx_nack(nic, &f);
+			break;
+		case UET_PDS_TYPE_CP:
+			receive_control(nic, &f);
+			break;
+		default:
+			nic->st.other_frames++;
+			break;
+		}
+	}
+	rte_pktmbuf_free(m);
+}
+
+int
+nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
+	    uet_time_t arrival_ps)
+{
+	struct uet_nic *nic = (struct uet_nic *)c;
+	struct nic_tev *t;
+
+	(void)port;
+	if (arrival_ps < nic_now(nic)) {
+		rte_pktmbuf_free(m);
+		return -EINVAL;
+	}
+	t = nic_tev_get(nic, NIC_TEV_RX, receive_frame);
+	if (t == NULL) {
+		rte_pktmbuf_free(m);
+		return -ENOMEM;
+	}
+	t->m = m;
+	return uet_evq_schedule(&nic->comp.evq, &t->ev, arrival_ps);
+}

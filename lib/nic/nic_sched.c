@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The transmit scheduler (the page's "PDC groups and the transmit
+ * scheduler"), with segmentation's two gates (window room at nominal size,
+ * egress-pool room at wire size), the prefetch buffer, and the payload
+ * fetch over PCIe ("Fetching the payload over PCIe").
+ *
+ * One pass of the transmit process serves the queue of ready groups in
+ * turns until no group can send or the egress pool is full; every packet
+ * decision happens at the pass's virtual time.
+ */
+#include <errno.h>
+
+#include "nic_private.h"
+
+/** What one step of the scheduler did. */
+enum step_result {
+	STEP_SENT = 0,	    /**< a packet was fetched or committed */
+	STEP_NOTHING,	    /**< nothing to send */
+	STEP_WINDOW_FULL,   /**< the group's window has no room */
+	STEP_PREFETCH_FULL, /**< the prefetch buffer has no room */
+	STEP_POOL_FULL,	    /**< the egress pool has no room */
+};
+
+void
+nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
+{
+	if (g->queued)
+		return;
+	g->queued = true;
+	g->q_next = NULL;
+	g->q_prev = nic->q_tail;
+	if (nic->q_tail != NULL)
+		nic->q_tail->q_next = g;
+	else
+		nic->q_head = g;
+	nic->q_tail = g;
+}
+
+void
+nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
+{
+	if (g->queued)
+		return;
+	g->queued = true;
+	g->q_prev = NULL;
+	g->q_next = nic->q_head;
+	if (nic->q_head != NULL)
+		nic->q_head->q_prev = g;
+	else
+		nic->q_tail = g;
+	nic->q_head = g;
+}
+
+void
+nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
+{
+	if (!g->queued)
+		return;
+	if (g->q_prev != NULL)
+		g->q_prev->q_next = g->q_next;
+	else
+		nic->q_head = g->q_next;
+	if (g->q_next != NULL)
+		g->q_next->q_prev = g->q_prev;
+	else
+		nic->q_tail = g->q_prev;
+	g->queued = false;
+	g->q_next = g->q_prev = NULL;
+}
+
+static bool
+pdc_has_work(const struct nic_pdc *pdc)
+{
+	return pdc->tx.fifo_count > 0 || pdc->prefetch_ready > 0 ||
+	       uet_ses_msg_tx_has_segment(&pdc->msg);
+}
+
+bool
+nic_group_has_work(const struct nic_group *g)
+{
+	const struct nic_pdc *pdc = g->turn;
+	uint32_t i;
+
+	for (i = 0; i < g->tx_pdcs; i++, pdc = pdc->ring_next)
+		if (pdc_has_work(pdc))
+			return true;
+	return false;
+}
+
+void
+nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps)
+{
+	if (uet_event_pending(&nic->tx_ev) && nic->tx_ev.time_ps <= at_ps)
+		return;
+	uet_evq_schedule(&nic->comp.evq, &nic->tx_ev, at_ps);
+}
+
+void
+nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
+{
+	/* An ACK, a NACK or a timeout brings a group back at the head, and
+	 * a stopped scheduler tries again. */
+	if (g != NULL && !g->queued && nic_group_has_work(g))
+		nic_group_enqueue_head(nic, g);
+	if (nic->q_head != NULL)
+		nic_transmit_start(nic, nic_now(nic));
+}
+
+void
+nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes)
+{
+	if (wire_bytes > nic->egress_used_bytes)
+		nic->egress_used_bytes = 0;
+	else
+		nic->egress_used_bytes -= wire_bytes;
+	/* At the latest when the pool drains to half its size or less. */
+	if (nic->egress_stalled &&
+	    nic->egress_used_bytes * 2 <= nic->p.egress_pool_bytes)
+		nic_transmit_start(nic, nic_now(nic));
+}
+
+/* Room in the window of the group, at nominal size. An empty window always
+ * takes one packet, so a window under one packet cannot stall forever. */
+static bool
+window_room(const struct nic_group *g, uint32_t nominal_bytes)
+{
+	return g->in_flight_bytes == 0 ||
+	       g->in_flight_bytes + nominal_bytes <=
+		       uet_cc_window_bytes(&g->cc);
+}
+
+static bool
+egress_room(const struct uet_nic *nic, uint32_t wire_bytes)
+{
+	return nic->egress_used_bytes == 0 ||
+	       nic->egress_used_bytes + wire_bytes <= nic->p.egress_pool_bytes;
+}
+
+static bool
+prefetch_room(const struct uet_nic *nic, uint32_t wire_bytes)
+{
+	return nic->prefetch_used_bytes == 0 ||
+	       nic->prefetch_used_bytes + wire_bytes <= nic->p.prefetch_bytes;
+}
+
+static void
+egress_reserve(struct uet_nic *nic, uint32_t wire_bytes)
+{
+	nic->egress_used_bytes += wire_bytes;
+	if (nic->egress_used_bytes > nic->st.egress_pool_peak_bytes)
+		nic->st.egress_pool_peak_bytes = nic->egress_used_bytes;
+}
+
+/* Prefetch space goes back at commit; at half or less, groups that left
+ * on a full prefetch buffer come back at the tail and transmit restarts. */
+static void
+prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
+{
+	struct nic_group *g;
+
+	nic->prefetch_used_bytes -= wire_bytes;
+	if (!nic->prefetch_stalled ||
+	    nic->prefetch_used_bytes * 2 > nic->p.prefetch_bytes)
+		return;
+	nic->prefetch_stalled = false;
+	for (g = nic->groups; g != NULL; g = g->all_next)
+		if (!g->queued && g->tx_pdcs > 0 && nic_group_has_work(g))
+			nic_group_enqueue_tail(nic, g);
+	nic_transmit_start(nic, nic_now(nic));
+}
+
+static uint8_t
+first_dscp(const struct uet_nic *nic)
+{
+	return nic->p.dscp.codepoint[nic->p.trimming_enabled
+					     ? UET_DSCP_TRIMMABLE
+					     : UET_DSCP_NO_TRIM];
+}
+
+static uint8_t
+retransmit_dscp(const struct uet_nic *nic)
+{
+	if (nic->p.retransmit_trimmable)
+		return nic->p.dscp.codepoint[UET_DSCP_TRIMMABLE_RTX];
+	return first_dscp(nic);
+}
+
+/* Hand-off: the packet gets its headers and joins the data class's egress
+ * queue. Its transmission is counted now (AR rule, entropy, in flight in
+ * lib/pds); its timer starts when serialization ends. */
+static void
+commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+		 bool retx)
+{
+	struct nic_group *g = pdc->group;
+	const struct uet_pds_tx_packet *pkt;
+	struct nic_txq_item it = {0};
+	uint16_t entropy = uet_lb_next_entropy(&g->lb, nic_now(nic));
+	uint8_t dscp = retx ? retransmit_dscp(nic) : first_dscp(nic);
+	bool ar = false;
+
+	if (uet_pds_tx_transmit(&pdc->tx, psn, entropy, nic_now(nic), &ar) <
+	    0)
+		return;
+	pkt = uet_pds_tx_packet(&pdc->tx, psn);
+	it.wire_bytes = uet_data_wire_bytes(pkt->payload_bytes);
+	it.m = nic_frame_data(nic, pdc, psn, pkt, ar, retx, dscp);
+	if (it.m == NULL) {
+		/* Counted; the packet's timer never starts, so it is
+		 * recovered only if a NACK names it. */
+		nic->st.mbuf_failures++;
+		nic_egress_release(nic, it.wire_bytes);
+		return;
+	}
+	it.psn = psn;
+	it.pdc = pdc->id;
+	it.pdc_gen = pdc->gen;
+	it.kind = retx ? NIC_FRAME_DATA_RETX : NIC_FRAME_DATA;
+	it.mon.pkt = UET_MON_DATA;
+	it.mon.pdc = pdc->id;
+	it.mon.psn = psn;
+	it.mon.ar = ar;
+	it.mon.retx = retx;
+	it.mon.dscp = dscp;
+	it.mon.entropy = entropy;
+	it.mon.wire_bytes = it.wire_bytes;
+	if (nic_txq_push(&nic->txq[NIC_TC_DATA], &it) < 0) {
+		rte_pktmbuf_free(it.m);
+		nic->st.mbuf_failures++;
+		nic_egress_release(nic, it.wire_bytes);
+		return;
+	}
+	nic_port_kick(nic);
+}
+
+/* Step 3, first kind: the oldest waiting retransmission. It reads nothing
+ * over PCIe: it is rebuilt from its recorded size. */
+static enum step_result
+send_retransmission(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn)
+{
+	const struct uet_pds_tx_packet *pkt = uet_pds_tx_packet(&pdc->tx, psn);
+	uint32_t wire;
+
+	if (pkt == NULL)
+		return STEP_NOTHING;
+	wire = uet_data_wire_bytes(pkt->payload_bytes);
+	if (!window_room(pdc->group, pkt->nominal_bytes))
+		return STEP_WINDOW_FULL;
+	if (!egress_room(nic, wire))
+		return STEP_POOL_FULL;
+	pdc->group->in_flight_bytes += pkt->nominal_bytes;
+	egress_reserve(nic, wire);
+	pdc->retransmits++;
+	nic->st.transport.retransmits++;
+	commit_to_egress(nic, pdc, psn, true);
+	return STEP_SENT;
+}
+
+/* Step 3, second kind: a payload already in the prefetch buffer; the
+ * window is enforced now, at commit, and its prefetch space released. */
+static enum step_result
+send_prefetched(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	uint32_t psn = pdc->commit_psn;
+	const struct uet_pds_tx_packet *pkt = uet_pds_tx_packet(&pdc->tx, psn);
+	uint32_t wire;
+
+	if (pkt == NULL)
+		return STEP_NOTHING;
+	wire = uet_data_wire_bytes(pkt->payload_bytes);
+	if (!window_room(pdc->group, pkt->nominal_bytes))
+		return STEP_WINDOW_FULL;
+	if (!egress_room(nic, wire))
+		return STEP_POOL_FULL;
+	pdc->group->in_flight_bytes += pkt->nominal_bytes;
+	egress_reserve(nic, wire);
+	pdc->commit_psn++;
+	pdc->prefetch_ready--;
+	prefetch_release(nic, wire);
+	commit_to_egress(nic, pdc, psn, false);
+	return STEP_SENT;
+}
+
+static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg);
+
+/* Fetching the payload, steps 1-2: the reservation (egress pool, or the
+ * prefetch buffer), the PSN taken as the read request is issued, and the
+ * completion scheduled (step 3) in request order. */
+static enum step_result
+fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct uet_ses_segment seg;
+	struct uet_pds_tx_segment ts;
+	struct nic_tev *t;
+	uet_time_t arrival_ps;
+	uint32_t nominal, wire, psn;
+
+	if (uet_ses_segment_get(pdc->msg.bytes, pdc->msg.mss_bytes,
+				pdc->msg.next_segment, &seg) < 0)
+		return STEP_NOTHING;
+	nominal = uet_data_ip_bytes(seg.payload_bytes);
+	wire = uet_data_wire_bytes(seg.payload_bytes);
+	if (nic->p.prefetch_enable) {
+		if (!prefetch_room(nic, wire))
+			return STEP_PREFETCH_FULL;
+	} else {
+		if (!window_room(pdc->group, nominal))
+			return STEP_WINDOW_FULL;
+		if (!egress_room(nic, wire))
+			return STEP_POOL_FULL;
+	}
+	ts.payload_bytes = seg.payload_bytes;
+	ts.msg_offset_bytes = seg.msg_offset_bytes;
+	ts.msg_tag = pdc->msg.msg_id;
+	ts.last_of_message = seg.eom;
+	t = nic_tev_get(nic, NIC_TEV_FETCH, fetch_done);
+	if (t == NULL)
+		return STEP_NOTHING;
+	if (uet_pds_tx_take_psn(&pdc->tx, &ts, &psn) < 0) {
+		nic_tev_put(t);
+		return STEP_NOTHING;
+	}
+	uet_ses_msg_tx_take_segment(&pdc->msg, &seg);
+	nic->st.psns_taken++;
+	if (seg.eom) {
+		pdc->eom_psn = psn;
+		pdc->eom_taken = true;
+	}
+	if (nic->p.prefetch_enable) {
+		nic->prefetch_used_bytes += wire;
+		if (nic->prefetch_used_bytes > nic->st.prefetch_peak_bytes)
+			nic->st.prefetch_peak_bytes = nic->prefetch_used_bytes;
+	} else {
+		pdc->group->in_flight_bytes += nominal;
+		egress_reserve(nic, wire);
+	}
+	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes,
+		      &arrival_ps);
+	nic->st.transport.pcie_read_bytes += seg.payload_bytes;
+	t->pdc = pdc->id;
+	t->pdc_gen = pdc->gen;
+	t->psn = psn;
+	uet_evq_schedule(&nic->comp.evq, &t->ev, arrival_ps);
+	return STEP_SENT;
+}
+
+/* Step 4 of the fetch: the payload has arrived. */
+static void
+fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_tev *t = arg;
+	struct uet_nic *nic = t->nic;
+	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
+	uint32_t psn = t->psn;
+
+	(void)q;
+	(void)ev;
+	nic_tev_put(t);
+	if (pdc == NULL)
+		return;
+	if (!nic->p.prefetch_enable) {
+		/* The window was checked at the fetch: straight on. */
+		commit_to_egress(nic, pdc, psn, false);
+		return;
+	}
+	/* A payload arriving in the prefetch buffer brings the group back
+	 * at the tail. */
+	pdc->prefetch_ready++;
+	nic_group_enqueue_tail(nic, pdc->group);
+	nic_transmit_start(nic, nic_now(nic));
+}
+
+/* Step 3: within a PDC, the oldest waiting retransmission, then a payload
+ * in the prefetch buffer, then a new segment; never a later kind while an
+ * earlier one waits for room. */
+static enum step_result
+pdc_step(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	uint32_t psn;
+
+	if (uet_pds_tx_next_retransmit(&pdc->tx, &psn) == 0)
+		return send_retransmission(nic, pdc, psn);
+	if (nic->p.prefetch_enable && pdc->prefetch_ready > 0)
+		return send_prefetched(nic, pdc);
+	if (uet_ses_msg_tx_has_segment(&pdc->msg))
+		return fetch_segment(nic, pdc);
+	return STEP_NOTHING;
+}
+
+/* Step 2: one packet from one PDC of the group; the turn passes to the
+ * next PDC once the current one has sent. */
+static enum step_result
+group_step(struct uet_nic *nic, struct nic_group *g)
+{
+	struct nic_pdc *pdc = g->turn;
+	bool window_full = false, prefetch_full = false;
+	uint32_t i, n = g->tx_pdcs;
+
+	for (i = 0; i < n; i++, pdc = pdc->ring_next) {
+		switch (pdc_step(nic, pdc)) {
+		case STEP_SENT:
+			g->turn = pdc->ring_next;
+			return STEP_SENT;
+		case STEP_POOL_FULL:
+			g->turn = pdc;
+			return STEP_POOL_FULL;
+		case STEP_WINDOW_FULL:
+			window_full = true;
+			break;
+		case STEP_PREFETCH_FULL:
+			prefetch_full = true;
+			break;
+		default:
+			break;
+		}
+	}
+	if (window_full)
+		return STEP_WINDOW_FULL;
+	return prefetch_full ? STEP_PREFETCH_FULL : STEP_NOTHING;
+}
+
+void
+nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct uet_nic *nic = arg;
+	struct nic_group *g;
+
+	(void)q;
+	(void)ev;
+	nic->egress_stalled = false;
+	/* Step 1: the group at the head of the queue. */
+	while ((g = nic->q_head) != NULL) {
+		switch (g->tx_pdcs > 0 ? group_step(nic, g) : STEP_NOTHING) {
+		case STEP_SENT:
+			/* Step 4: back to the tail if it has more. */
+			nic_group_dequeue(nic, g);
+			if (nic_group_has_work(g))
+				nic_group_enqueue_tail(nic, g);
+			break;
+		case STEP_POOL_FULL:
+			/* Stop with the group at the head. */
+			nic->egress_stalled = true;
+			nic->st.egress_pool_stalls++;
+			return;
+		case STEP_WINDOW_FULL:
+			nic->st.window_stalls++;
+			nic_group_dequeue(nic, g);
+			break;
+		case STEP_PREFETCH_FULL:
+			nic->st.prefetch_stalls++;
+			nic->prefetch_stalled = true;
+			nic_group_dequeue(nic, g);
+			break;
+		default:
+			nic_group_dequeue(nic, g);
+			break;
+		}
+	}
+}

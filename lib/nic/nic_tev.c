@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The NIC's pool of per-packet events (fetch completions, retransmission
+ * timers, arrivals, held ACKs, ingress releases): chunks with stable
+ * addresses and a free list, so the per-packet path never allocates once
+ * the pool has grown to the run's high-water mark.
+ */
+#include <stdlib.h>
+
+#include "nic_private.h"
+
+static int
+tev_grow(struct uet_nic *nic)
+{
+	struct nic_tev_chunk *c = calloc(1, sizeof(*c));
+	uint32_t i;
+
+	if (c == NULL)
+		return -1;
+	c->next = nic->tev_chunks;
+	nic->tev_chunks = c;
+	for (i = 0; i < NIC_TEV_CHUNK; i++) {
+		c->tev[i].nic = nic;
+		c->tev[i].next_free = nic->tev_free;
+		nic->tev_free = &c->tev[i];
+	}
+	return 0;
+}
+
+struct nic_tev *
+nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind, uet_event_fn fn)
+{
+	struct nic_tev *t;
+
+	if (nic->tev_free == NULL && tev_grow(nic) < 0)
+		return NULL;
+	t = nic->tev_free;
+	nic->tev_free = t->next_free;
+	t->next_free = NULL;
+	t->kind = (uint8_t)kind;
+	t->in_use = true;
+	t->m = NULL;
+	uet_event_init(&t->ev, fn, t);
+	return t;
+}
+
+void
+nic_tev_put(struct nic_tev *t)
+{
+	struct uet_nic *nic = t->nic;
+
+	t->in_use = false;
+	t->m = NULL;
+	t->next_free = nic->tev_free;
+	nic->tev_free = t;
+}
+
+void
+nic_tev_pool_fini(struct uet_nic *nic)
+{
+	struct nic_tev_chunk *c, *next;
+	uint32_t i;
+
+	for (c = nic->tev_chunks; c != NULL; c = next) {
+		next = c->next;
+		for (i = 0; i < NIC_TEV_CHUNK; i++)
+			if (c->tev[i].in_use && c->tev[i].m != NULL)
+				rte_pktmbuf_free(c->tev[i].m);
+		free(c);
+	}
+	nic->tev_chunks = NULL;
+	nic->tev_free = NULL;
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/nic: the Scala UET NIC of the data-path page, as one model component
+ * (struct uet_component): messages posted by the host, a PDC per message,
+ * the transmit scheduler over PDC groups, the PCIe fetch, frames on the
+ * wire, the receive path, ACKs with their hold, NACKs, probes, per-packet
+ * retransmission timers, the three completions and the records.
+ *
+ * Frames are rte_mbufs from a mempool the application creates; they leave
+ * through the component's out function (port 0) and come in through its
+ * deliver function. No ethdev calls. docs/nic.md maps every section of the
+ * page to the code.
+ */
+#ifndef UET_NIC_H
+#define UET_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_component.h"
+#include "uet_record.h"
+#include "uet_ses.h"
+#include "uet_time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_mempool;
+struct uet_scenario;
+struct uet_nic;
+
+/** How one NIC is set up. */
+struct uet_nic_conf {
+	/** The scenario (nic.*, pds.*, records.*); read at create only. */
+	const struct uet_scenario *scenario;
+	/** The NIC's index (the host number; also the SES initiator). */
+	uint32_t index;
+	/** The NIC's IPv4 address, host order. */
+	uint32_t ip;
+	/** The NIC's MAC address. */
+	uint8_t mac[6];
+	/** The rack switch's MAC: every frame is addressed to it. */
+	uint8_t switch_mac[6];
+	/** The rack switch's downlink rate, bps: the port runs at
+	 * min(DataRate, this). 0 means DataRate. */
+	uint64_t switch_downlink_bps;
+	/** Frames come from here (header mbufs and payload mbufs). */
+	struct rte_mempool *mempool;
+	/** Records; NULL for none. */
+	struct uet_record *record;
+	/** Run-wide arrival table for flow rows; NULL: arrived_ps is written
+	 * as UET_TIME_NEVER in the sender's flow row. */
+	struct uet_ses_arrivals *arrivals;
+	/** A shared payload pattern; NULL: the NIC builds its own. */
+	const struct uet_ses_pattern *pattern;
+	/** Scenario seed (start PSNs, entropy streams). */
+	uint64_t seed;
+	/** Use oblivious spraying (true) or one path per group (false). */
+	bool spraying;
+};
+
+/** Counters the tests and the stats rows read; see struct
+ * uet_transport_stats for the page's columns. */
+struct uet_nic_stats {
+	/** The transport-stats columns (gauges filled at read time). */
+	struct uet_transport_stats transport;
+	/** Received payload bytes that differed from the pattern (packets). */
+	uint64_t payload_mismatches;
+	/** Times a group's in-flight bytes would have gone negative. */
+	uint64_t in_flight_anomalies;
+	/** Frames that were neither UET nor malformed (PFC, other), dropped. */
+	uint64_t other_frames;
+	/** Packets for a PDC that is closed or not theirs, dropped. */
+	uint64_t stale_packets;
+	/** mbuf allocation failures (a frame not built). */
+	uint64_t mbuf_failures;
+	/** Receiving sides created with no free PDC number, dropped. */
+	uint64_t pdc_exhausted;
+	/** Probe ACKs whose group had gone. */
+	uint64_t late_probe_acks;
+	/** CP CLOSE frames sent after a message completed. */
+	uint64_t closes_sent;
+	/** Data packets retired, all PDCs (each PSN once). */
+	uint64_t psns_retired;
+	/** PSNs taken, all PDCs. */
+	uint64_t psns_taken;
+	/** Times the scheduler stopped on a full egress pool. */
+	uint64_t egress_pool_stalls;
+	/** Times a group left the queue on a full window. */
+	uint64_t window_stalls;
+	/** Times a fetch waited for the prefetch buffer. */
+	uint64_t prefetch_stalls;
+	/** Highest egress pool use seen, bytes. */
+	uint64_t egress_pool_peak_bytes;
+	/** Highest prefetch buffer use seen, bytes. */
+	uint64_t prefetch_peak_bytes;
+	/** Timer expiries that did nothing (acknowledged or stale). */
+	uint64_t rto_ignored;
+};
+
+/**
+ * Create a NIC.
+ *
+ * @param nicp
+ *   Set to the new NIC.
+ * @param conf
+ *   Its setup; copied (the pointers it holds must outlive the NIC).
+ * @return
+ *   0; -EINVAL for a missing scenario or mempool or an unusable value;
+ *   -ENOMEM.
+ */
+int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf);
+
+/**
+ * Free a NIC and every frame it holds. Frames it sent that others still
+ * hold stay valid: the payload pattern lives until the last is freed.
+ * NULL is accepted.
+ *
+ * @param nic
+ *   The NIC.
+ */
+void uet_nic_destroy(struct uet_nic *nic);
+
+/**
+ * The NIC as a model component: its event queue, deliver, and the out
+ * function the wiring sets.
+ *
+ * @param nic
+ *   The NIC.
+ * @return
+ *   The component, embedded in the NIC.
+ */
+struct uet_component *uet_nic_component(struct uet_nic *nic);
+
+/**
+ * Post a message: at at_ps the host rings the doorbell with a WQE for it.
+ * May be called before the run for every message of a workload.
+ *
+ * @param nic
+ *   The sending NIC.
+ * @param dst_ip
+ *   Receiver's IPv4, host order.
+ * @param bytes
+ *   Message size; 0 is one empty packet; at most UET_SES_MAX_MESSAGE_BYTES.
+ * @param at_ps
+ *   Virtual time of the post, not before the NIC's current time.
+ * @param msg_id
+ *   Scenario-wide message number (carried in every data packet).
+ * @return
+ *   0; -EINVAL; -ENOMEM.
+ */
+int uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
+			 uet_time_t at_ps, uint64_t msg_id);
+
+/**
+ * Set the completion callbacks (copied).
+ *
+ * @param nic
+ *   The NIC.
+ * @param cb
+ *   Callbacks; NULL clears them.
+ */
+void uet_nic_set_callbacks(struct uet_nic *nic,
+			   const struct uet_ses_callbacks *cb);
+
+/**
+ * Read the NIC's counters.
+ *
+ * @param nic
+ *   The NIC.
+ * @param stats
+ *   Filled in.
+ */
+void uet_nic_stats(const struct uet_nic *nic, struct uet_nic_stats *stats);
+
+/**
+ * Whether the NIC has nothing left to do as a sender: no message posted and
+ * not completed, no frame waiting for or on its port.
+ *
+ * @param nic
+ *   The NIC.
+ * @return
+ *   true when idle.
+ */
+bool uet_nic_idle(const struct uet_nic *nic);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UET_NIC_H */

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Two NICs back to back, for the lib/nic tests. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "nic_harness.h"
+#include "uet_port.h"
+#include "uet_wire.h"
+
+uint32_t
+h_ip(int i)
+{
+	return (198u << 24) | (18u << 16) | (uint32_t)(i + 1);
+}
+
+static bool
+in_set(const uint32_t *set, uint32_t n, uint32_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == v)
+			return true;
+	return false;
+}
+
+static void
+classify(const uint8_t *buf, size_t len, struct h_frame *fr)
+{
+	struct uet_frame f;
+
+	fr->kind = H_OTHER;
+	if (uet_frame_parse(buf, len, &f, NULL) < 0 || f.kind != UET_FRAME_UET)
+		return;
+	fr->ip_bytes = f.ip.total_length_bytes;
+	fr->dscp = f.ip.dscp;
+	fr->ttl = f.ip.ttl;
+	fr->ecn = f.ip.ecn;
+	fr->sport = f.udp.sport;
+	fr->flags = f.pds.flags;
+	switch (f.pds.type) {
+	case UET_PDS_TYPE_RUD_CC_REQ:
+		fr->kind = H_DATA;
+		fr->psn = f.pds.u.req.psn;
+		break;
+	case UET_PDS_TYPE_ACK_CC:
+		fr->kind = f.pds.flags & UET_PDS_ACK_F_P ? H_PROBE_ACK : H_ACK;
+		fr->service_time = f.pds.u.ack.cc.nscc.service_time;
+		fr->psn = f.pds.u.ack.cack_psn +
+			  (uint32_t)(int32_t)f.pds.u.ack.ack_psn_offset;
+		break;
+	case UET_PDS_TYPE_NACK:
+		fr->kind = H_NACK;
+		fr->psn = f.pds.u.nack.nack_psn;
+		fr->nack_code = f.pds.u.nack.nack_code;
+		break;
+	case UET_PDS_TYPE_CP:
+		fr->kind = f.pds.next_hdr == UET_CP_PROBE ? H_PROBE : H_CLOSE;
+		break;
+	default:
+		break;
+	}
+}
+
+struct link {
+	struct h *h;
+	int from;
+};
+
+static struct link links[2];
+
+static int
+link_out(void *ctx, uint16_t port, struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	struct link *l = ctx;
+	struct h *h = l->h;
+	static uint8_t buf[10000];
+	struct h_frame fr;
+	struct uet_component *to = uet_nic_component(h->nic[1 - l->from]);
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
+
+	(void)port;
+	memset(&fr, 0, sizeof(fr));
+	fr.from = l->from;
+	fr.arrival_ps = arrival_ps;
+	fr.pkt_len = len;
+	classify(p, len, &fr);
+	if (fr.kind == H_DATA && l->from == 0) {
+		uint32_t idx = h->data_index++;
+
+		fr.dropped = in_set(h->drop_data, h->ndrop_data, idx);
+		if (in_set(h->trim_data, h->ntrim_data, idx)) {
+			/* A switch trims: cut a linear copy, then a new
+			 * one-segment frame of what is left. */
+			struct rte_mbuf *t = rte_pktmbuf_alloc(h->mp);
+			int n;
+
+			if (p != buf)
+				memcpy(buf, p, len);
+			n = uet_frame_trim(buf, len, h->trim_dscp);
+			ck_assert_int_gt(n, 0);
+			memcpy(rte_pktmbuf_append(t, (uint16_t)n), buf,
+			       (size_t)n);
+			rte_pktmbuf_free(m);
+			m = t;
+			fr.trimmed = true;
+		}
+	}
+	if (fr.kind == H_ACK && l->from == 1)
+		fr.dropped = in_set(h->drop_ack, h->ndrop_ack, h->ack_index++);
+	h->count[l->from][fr.kind]++;
+	if (h->nframes < H_MAX_FRAMES)
+		h->frames[h->nframes++] = fr;
+	if (fr.dropped) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	return to->deliver(to, 0, m, arrival_ps);
+}
+
+static void
+on_sent(void *ctx, const struct uet_ses_completion *c)
+{
+	struct h *h = ctx;
+
+	h->sent[c->src_ip == h_ip(0) ? 0 : 1]++;
+}
+
+static void
+on_arrived(void *ctx, const struct uet_ses_completion *c)
+{
+	struct h *h = ctx;
+
+	h->arrived[c->dst_ip == h_ip(0) ? 0 : 1]++;
+}
+
+static void
+on_completed(void *ctx, const struct uet_ses_completion *c)
+{
+	struct h *h = ctx;
+
+	h->completed[c->src_ip == h_ip(0) ? 0 : 1]++;
+	h->last_completed_ps = c->time_ps;
+}
+
+void
+h_init(struct h *h)
+{
+	/* EAL starts once per (forked) test process; a test may run
+	 * several scenarios. */
+	static bool eal_up;
+	static unsigned int pools;
+	char prefix[64], name[32];
+
+	memset(h, 0, sizeof(*h));
+	if (!eal_up) {
+		snprintf(prefix, sizeof(prefix), "test_nic_%d", (int)getpid());
+		ck_assert_int_eq(uet_eal_init_default(prefix), 0);
+		eal_up = true;
+	}
+	snprintf(name, sizeof(name), "h_mp%u", pools++);
+	h->mp = rte_pktmbuf_pool_create(name, 16383, 256, 0,
+					RTE_MBUF_DEFAULT_BUF_SIZE,
+					SOCKET_ID_ANY);
+	ck_assert_ptr_nonnull(h->mp);
+	uet_scenario_defaults(&h->sc);
+	h->trim_dscp = UET_DSCP_DEFAULT_TRIMMED;
+}
+
+void
+h_start(struct h *h)
+{
+	struct uet_ses_callbacks cb = {
+		.sent = on_sent,
+		.arrived = on_arrived,
+		.completed = on_completed,
+		.ctx = h,
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct uet_nic_conf c = {
+			.scenario = &h->sc,
+			.index = (uint32_t)i,
+			.ip = h_ip(i),
+			.mac = {2, 0, 0, 0, 0, (uint8_t)(i + 1)},
+			.switch_mac = {2, 0, 0, 0, 0xff, 0xff},
+			.switch_downlink_bps = 0,
+			.mempool = h->mp,
+			.seed = 42,
+			.spraying = true,
+		};
+		struct uet_component *comp;
+
+		ck_assert_int_eq(uet_nic_create(&h->nic[i], &c), 0);
+		comp = uet_nic_component(h->nic[i]);
+		links[i].h = h;
+		links[i].from = i;
+		comp->out = link_out;
+		comp->out_ctx = &links[i];
+		uet_nic_set_callbacks(h->nic[i], &cb);
+	}
+}
+
+void
+h_run(struct h *h, uet_time_t end_ps)
+{
+	for (;;) {
+		struct uet_evq *q0 = &uet_nic_component(h->nic[0])->evq;
+		struct uet_evq *q1 = &uet_nic_component(h->nic[1])->evq;
+		uet_time_t t0 = uet_evq_next_time(q0);
+		uet_time_t t1 = uet_evq_next_time(q1);
+
+		if (t0 == UET_TIME_NEVER && t1 == UET_TIME_NEVER)
+			return;
+		if ((t0 <= t1 ? t0 : t1) >= end_ps)
+			return;
+		uet_evq_run_one(t0 <= t1 ? q0 : q1);
+	}
+}
+
+void
+h_check_invariants(struct h *h)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct uet_nic_stats s;
+
+		uet_nic_stats(h->nic[i], &s);
+		ck_assert_uint_eq(s.in_flight_anomalies, 0);
+		ck_assert_uint_eq(s.payload_mismatches, 0);
+		ck_assert_uint_eq(s.psns_retired, s.psns_taken);
+		ck_assert_uint_eq(s.transport.in_flight_bytes, 0);
+		ck_assert_uint_eq(s.transport.egress_pool_used_bytes, 0);
+		ck_assert(uet_nic_idle(h->nic[i]));
+	}
+}
+
+void
+h_fini(struct h *h)
+{
+	uet_nic_destroy(h->nic[0]);
+	uet_nic_destroy(h->nic[1]);
+	rte_mempool_free(h->mp);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Two NICs back to back: a frame one emits with arrival_ps is delivered to
+ * the other at that time; chosen frames can be dropped or trimmed on the
+ * way. Both event queues run in time order. Every frame is classified and
+ * counted as it crosses.
+ */
+#ifndef NIC_HARNESS_H
+#define NIC_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_config.h"
+#include "uet_nic.h"
+
+#define H_MAX_FRAMES 4096
+
+/** Kinds of frames seen on the link. */
+enum h_kind { H_DATA, H_ACK, H_PROBE_ACK, H_NACK, H_PROBE, H_CLOSE, H_OTHER,
+	      H_KIND_COUNT };
+
+/** One frame seen on the link. */
+struct h_frame {
+	int from;		/**< NIC 0 or 1 */
+	enum h_kind kind;
+	uet_time_t arrival_ps;	/**< as given to out */
+	uint32_t pkt_len;	/**< frame bytes without FCS */
+	uint32_t ip_bytes;	/**< IPv4 total length */
+	uint32_t psn;		/**< data, NACK */
+	uint8_t dscp, ttl, ecn;
+	uint8_t flags;		/**< PDS flags */
+	uint16_t sport;
+	uint16_t service_time;	/**< ACK */
+	uint8_t nack_code;
+	bool dropped, trimmed;
+};
+
+/** The harness. */
+struct h {
+	struct uet_scenario sc;
+	struct rte_mempool *mp;
+	struct uet_nic *nic[2];
+	struct h_frame frames[H_MAX_FRAMES];
+	uint32_t nframes;
+	uint32_t count[2][H_KIND_COUNT];
+	/** Drop the data frames from NIC 0 with these indexes (0-based,
+	 * counting every data frame NIC 0 sends). */
+	uint32_t drop_data[8], ndrop_data;
+	/** Drop the ACK frames from NIC 1 with these indexes. */
+	uint32_t drop_ack[8], ndrop_ack;
+	/** Trim the data frames from NIC 0 with these indexes. */
+	uint32_t trim_data[8], ntrim_data;
+	uint8_t trim_dscp;
+	uint32_t data_index, ack_index;
+	uint64_t sent[2], arrived[2], completed[2];
+	uet_time_t last_completed_ps;
+};
+
+/** Initialise EAL (once per process) and a scenario with the defaults. */
+void h_init(struct h *h);
+/** Create both NICs from h->sc. */
+void h_start(struct h *h);
+/** Run both queues in time order until empty or until end_ps. */
+void h_run(struct h *h, uet_time_t end_ps);
+/** Destroy the NICs and the mempool. */
+void h_fini(struct h *h);
+/** IPv4 of NIC i. */
+uint32_t h_ip(int i);
+/** Check the invariants every run must keep (anomalies, PSNs retired). */
+void h_check_invariants(struct h *h);
+
+#endif /* NIC_HARNESS_H */

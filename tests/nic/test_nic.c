@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/nic: the data-path page's rules and worked examples, on real frames
+ * between two NICs (nic_harness.c).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "nic_harness.h"
+#include "uet_wire.h"
+
+#define DELAY_PS 500000u	/* nic.Delay default */
+#define RUN_END_PS (UINT64_C(1) << 62)
+
+static struct uet_nic_stats
+stats_of(struct h *h, int i)
+{
+	struct uet_nic_stats s;
+
+	uet_nic_stats(h->nic[i], &s);
+	return s;
+}
+
+static const struct h_frame *
+nth_frame(const struct h *h, int from, enum h_kind kind, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nframes; i++)
+		if (h->frames[i].from == from && h->frames[i].kind == kind &&
+		    n-- == 0)
+			return &h->frames[i];
+	return NULL;
+}
+
+/* One message from NIC 0 to NIC 1, run to the end, invariants checked. */
+static void
+run_one_message(struct h *h, uint64_t bytes)
+{
+	h_start(h);
+	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes, 0, 7),
+			 0);
+	h_run(h, RUN_END_PS);
+	ck_assert_uint_eq(h->sent[0], 1);
+	ck_assert_uint_eq(h->arrived[1], 1);
+	ck_assert_uint_eq(h->completed[0], 1);
+	h_check_invariants(h);
+}
+
+/* Worked examples: doorbell (64 B over PCIe, 1,555 ps) + TransmitStartDelay
+ * 15 ns + fetch 70,845 ps, then 4,202 bytes at 400 Gbps = 84,040 ps, then
+ * Delay. The packet is 4,184 bytes at IP, 4,202 on the wire. */
+START_TEST(test_fetch_serialization_worked_example)
+{
+	struct h h;
+	const struct h_frame *d;
+
+	h_init(&h);
+	run_one_message(&h, 4096);
+	d = nth_frame(&h, 0, H_DATA, 0);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->ip_bytes, 4184);
+	ck_assert_uint_eq(d->pkt_len + UET_ETH_FCS_BYTES, 4202);
+	ck_assert_uint_eq(d->arrival_ps,
+			  1555 + 15000 + 70845 + 84040 + DELAY_PS);
+	/* Marking: no-trim first transmission, ECT(1), TTL 255, AR, SYN. */
+	ck_assert_uint_eq(d->dscp, UET_DSCP_DEFAULT_NO_TRIM);
+	ck_assert_uint_eq(d->ecn, UET_ECN_ECT1);
+	ck_assert_uint_eq(d->ttl, 255);
+	ck_assert(d->flags & UET_PDS_REQ_F_AR);
+	ck_assert(d->flags & UET_PDS_REQ_F_SYN);
+	h_fini(&h);
+}
+END_TEST
+
+/* The ACK waits its hold: 4,184 bytes at 16 x 31.52 Gbps = 66,371 ps,
+ * reported as service time 0 (128 ns steps); 78 bytes at 400 Gbps is
+ * 1,560 ps. */
+START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
+{
+	struct h h;
+	const struct h_frame *d, *a;
+
+	h_init(&h);
+	run_one_message(&h, 4096);
+	d = nth_frame(&h, 0, H_DATA, 0);
+	a = nth_frame(&h, 1, H_ACK, 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->service_time, 0);
+	ck_assert_uint_eq(a->arrival_ps,
+			  d->arrival_ps + 66371 + 1560 + DELAY_PS);
+	ck_assert_uint_eq(a->sport, d->sport); /* entropy carried back */
+	ck_assert_uint_eq(a->dscp, UET_DSCP_DEFAULT_CONTROL);
+	ck_assert_uint_eq(a->ttl, 255);
+	ck_assert_uint_eq(a->ecn, UET_ECN_ECT1);
+	h_fini(&h);
+}
+END_TEST
+
+static void
+cadence(uint32_t n, bool first, bool last, uint32_t acks)
+{
+	struct h h;
+
+	h_init(&h);
+	h.sc.pds.ack_request_every_nth_packet = n;
+	h.sc.pds.ack_request_first_packet = first;
+	h.sc.pds.ack_request_last_packet = last;
+	run_one_message(&h, 256 * 4096);
+	ck_assert_uint_eq(h.count[0][H_DATA], 256);
+	ck_assert_uint_eq(h.count[1][H_ACK], acks);
+	ck_assert_uint_eq(h.count[0][H_PROBE], 1);
+	ck_assert_uint_eq(h.count[1][H_PROBE_ACK], 1);
+	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.data_payload_bytes_delivered,
+			  256 * 4096);
+	h_fini(&h);
+}
+
+START_TEST(test_ack_cadence_defaults_256_acks)
+{
+	cadence(1, true, true, 256);
+}
+END_TEST
+
+START_TEST(test_ack_cadence_n4_first_last_65_acks)
+{
+	cadence(4, true, true, 65);
+}
+END_TEST
+
+START_TEST(test_ack_cadence_n4_nth_only_64_acks)
+{
+	cadence(4, false, false, 64);
+	cadence(4, false, true, 64);
+}
+END_TEST
+
+/* N = 4 from the first packet, no flag on the last: the message's last
+ * three packets draw no ACK; their timers recover them, and the
+ * retransmissions count toward the cadence. */
+START_TEST(test_ack_cadence_unflagged_tail_recovered_by_rto)
+{
+	struct h h;
+
+	h_init(&h);
+	h.sc.pds.ack_request_every_nth_packet = 4;
+	h.sc.pds.ack_request_last_packet = false;
+	run_one_message(&h, 256 * 4096);
+	ck_assert_uint_gt(stats_of(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_gt(h.count[0][H_DATA], 256);
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_segmentation_sizes)
+{
+	static const uint64_t sizes[] = {0, 1, 4095, 4096, 4097};
+	static const uint32_t packets[] = {1, 1, 1, 1, 2};
+	struct h h;
+	const struct h_frame *d;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		h_init(&h);
+		run_one_message(&h, sizes[i]);
+		ck_assert_uint_eq(h.count[0][H_DATA], packets[i]);
+		ck_assert_uint_eq(
+			stats_of(&h, 1).transport.data_payload_bytes_delivered,
+			sizes[i]);
+		d = nth_frame(&h, 0, H_DATA, packets[i] - 1);
+		ck_assert_uint_eq(d->ip_bytes,
+				  (sizes[i] - (packets[i] - 1) * 4096) + 88);
+		h_fini(&h);
+	}
+}
+END_TEST
+
+START_TEST(test_one_mib_every_byte_verified)
+{
+	struct h h;
+
+	h_init(&h);
+	run_one_message(&h, 1 << 20);
+	ck_assert_uint_eq(stats_of(&h, 1).payload_mismatches, 0);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.pcie_write_bytes, 1 << 20);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.pcie_read_bytes, 1 << 20);
+	h_fini(&h);
+}
+END_TEST
+
+static void
+several_messages(bool groups)
+{
+	struct h h;
+	int i;
+
+	h_init(&h);
+	h.sc.nic.pdc_groups_enabled = groups;
+	h_start(&h);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1),
+						      100000 + i, 0, i),
+				 0);
+	ck_assert_int_eq(uet_nic_post_message(h.nic[1], h_ip(0), 50000, 0, 9),
+			 0);
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.completed[0], 6);
+	ck_assert_uint_eq(h.arrived[1], 6);
+	ck_assert_uint_eq(h.completed[1], 1);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.pdcs_created, 7);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.pdcs_open, 0);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.pdcs_open, 0);
+	h_check_invariants(&h);
+	h_fini(&h);
+}
+
+START_TEST(test_messages_in_flight_groups_on)
+{
+	several_messages(true);
+}
+END_TEST
+
+START_TEST(test_messages_in_flight_groups_off)
+{
+	several_messages(false);
+}
+END_TEST
+
+START_TEST(test_dropped_data_recovered_by_rto)
+{
+	struct h h;
+	struct uet_nic_stats s;
+
+	h_init(&h);
+	h.drop_data[h.ndrop_data++] = 3;
+	run_one_message(&h, 10 * 4096);
+	s = stats_of(&h, 0);
+	ck_assert_uint_eq(s.transport.rto_expiries, 1);
+	ck_assert_uint_eq(s.transport.retransmits, 1);
+	ck_assert_uint_eq(h.count[0][H_DATA], 11);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.ooo_events, 6);
+	h_fini(&h);
+}
+END_TEST
+
+/* The same packet lost twice: its second timeout runs twice as long. */
+START_TEST(test_rto_backoff_doubles)
+{
+	struct h h;
+	const struct h_frame *first, *r1, *r2;
+
+	h_init(&h);
+	h.drop_data[h.ndrop_data++] = 0;
+	h.drop_data[h.ndrop_data++] = 1;
+	run_one_message(&h, 4096);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 2);
+	first = nth_frame(&h, 0, H_DATA, 0);
+	r1 = nth_frame(&h, 0, H_DATA, 1);
+	r2 = nth_frame(&h, 0, H_DATA, 2);
+	ck_assert(r1->flags & UET_PDS_REQ_F_RETX);
+	/* Frame out times differ by the timeout plus one serialization. */
+	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps,
+			  20000000 + 84040);
+	ck_assert_uint_eq(r2->arrival_ps - r1->arrival_ps,
+			  40000000 + 84040);
+	h_fini(&h);
+}
+END_TEST
+
+static void
+trimmed(uint8_t dscp, uint8_t code)
+{
+	struct h h;
+	const struct h_frame *n, *r;
+
+	h_init(&h);
+	h.trim_data[h.ntrim_data++] = 2;
+	h.trim_dscp = dscp;
+	run_one_message(&h, 5 * 4096);
+	ck_assert_uint_eq(h.count[1][H_NACK], 1);
+	n = nth_frame(&h, 1, H_NACK, 0);
+	ck_assert_uint_eq(n->nack_code, code);
+	ck_assert_uint_eq(n->psn, nth_frame(&h, 0, H_DATA, 2)->psn);
+	r = nth_frame(&h, 0, H_DATA, 5);
+	ck_assert_uint_eq(r->psn, n->psn);
+	ck_assert(r->flags & UET_PDS_REQ_F_RETX);
+	ck_assert_uint_eq(r->dscp, UET_DSCP_DEFAULT_TRIMMABLE_RTX);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.trimmed_received, 1);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 0);
+	/* No ACK for the trimmed packet: 5 ACKs for 6 data frames. */
+	ck_assert_uint_eq(h.count[1][H_ACK], 5);
+	h_fini(&h);
+}
+
+START_TEST(test_trimmed_packet_nacked_and_retransmitted)
+{
+	trimmed(UET_DSCP_DEFAULT_TRIMMED, UET_NACK_TRIMMED);
+}
+END_TEST
+
+START_TEST(test_trimmed_last_hop_nack_code)
+{
+	trimmed(UET_DSCP_DEFAULT_TRIMMED_LASTHOP, UET_NACK_TRIMMED_LASTHOP);
+}
+END_TEST
+
+START_TEST(test_lost_ack_recovered)
+{
+	struct h h;
+
+	h_init(&h);
+	h.drop_ack[h.ndrop_ack++] = 0;
+	run_one_message(&h, 4096);
+	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 1);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.duplicates_received, 1);
+	ck_assert_uint_eq(h.count[1][H_ACK], 2);
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_prefetch_buffer_on)
+{
+	struct h h;
+	struct uet_nic_stats s;
+
+	h_init(&h);
+	h.sc.nic.prefetch_buffer_enable = true;
+	run_one_message(&h, 1 << 20);
+	s = stats_of(&h, 0);
+	ck_assert_uint_gt(s.prefetch_peak_bytes, 0);
+	ck_assert_uint_le(s.prefetch_peak_bytes,
+			  h.sc.nic.prefetch_buffer_size_bytes);
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_egress_pool_full_stops_and_resumes)
+{
+	struct h h;
+	struct uet_nic_stats s;
+
+	h_init(&h);
+	h.sc.nic.egress_pool_size_bytes = 3 * 4202;
+	run_one_message(&h, 64 * 4096);
+	s = stats_of(&h, 0);
+	ck_assert_uint_gt(s.egress_pool_stalls, 0);
+	ck_assert_uint_le(s.egress_pool_peak_bytes, 3 * 4202);
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_malformed_frames_counted_and_dropped)
+{
+	struct h h;
+	struct uet_component *c;
+	struct rte_mbuf *m;
+	uint8_t *d;
+	int i;
+
+	h_init(&h);
+	h_start(&h);
+	c = uet_nic_component(h.nic[1]);
+	for (i = 0; i < 3; i++) {
+		m = rte_pktmbuf_alloc(h.mp);
+		d = (uint8_t *)rte_pktmbuf_append(m, 80);
+		memset(d, 0xa5 + i, 80);
+		if (i == 1) {
+			/* A real data frame's headers, truncated. */
+			struct uet_frame_addr a;
+			struct uet_pds_hdr p = {.type = UET_PDS_TYPE_RUD_CC_REQ};
+			uint8_t full[200];
+
+			uet_frame_addr_default(&a);
+			a.dst_ip = h_ip(1);
+			ck_assert_int_gt(uet_frame_build(full, sizeof(full), &a,
+							 &p, NULL, NULL, 100),
+					 0);
+			memcpy(d, full, 80);
+		}
+		if (i == 2)
+			memcpy(d + 12, "\x08\x00\x45", 3); /* bad IPv4 */
+		ck_assert_int_eq(c->deliver(c, 0, m, 1000), 0);
+	}
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.malformed_frames, 2);
+	ck_assert_uint_eq(stats_of(&h, 1).other_frames, 1);
+	h_fini(&h);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("nic");
+	TCase *tc = tcase_create("data path");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_fetch_serialization_worked_example);
+	tcase_add_test(tc, test_ack_hold_66_4ns_reports_service_time_0);
+	tcase_add_test(tc, test_ack_cadence_defaults_256_acks);
+	tcase_add_test(tc, test_ack_cadence_n4_first_last_65_acks);
+	tcase_add_test(tc, test_ack_cadence_n4_nth_only_64_acks);
+	tcase_add_test(tc, test_ack_cadence_unflagged_tail_recovered_by_rto);
+	tcase_add_test(tc, test_segmentation_sizes);
+	tcase_add_test(tc, test_one_mib_every_byte_verified);
+	tcase_add_test(tc, test_messages_in_flight_groups_on);
+	tcase_add_test(tc, test_messages_in_flight_groups_off);
+	tcase_add_test(tc, test_dropped_data_recovered_by_rto);
+	tcase_add_test(tc, test_rto_backoff_doubles);
+	tcase_add_test(tc, test_trimmed_packet_nacked_and_retransmitted);
+	tcase_add_test(tc, test_trimmed_last_hop_nack_code);
+	tcase_add_test(tc, test_lost_ack_recovered);
+	tcase_add_test(tc, test_prefetch_buffer_on);
+	tcase_add_test(tc, test_egress_pool_full_stops_and_resumes);
+	tcase_add_test(tc, test_malformed_frames_counted_and_dropped);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
