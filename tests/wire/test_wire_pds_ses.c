@@ -792,6 +792,9 @@ static Suite *wire_pds_ses_suite(void)
 	Suite *s = suite_create("wire_pds_ses");
 	TCase *tc = tcase_create("pds_ses");
 
+	/* Far below this on an idle machine; ASan on a loaded one is slow. */
+	tcase_set_timeout(tc, 120);
+
 	tcase_add_test(tc, test_pds_request_round_trip_every_flag);
 	tcase_add_test(tc, test_pds_ack_round_trip_every_flag);
 	tcase_add_test(tc, test_pds_nack_round_trip_every_flag_and_code);
