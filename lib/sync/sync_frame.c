@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Frames for lockstep: the trailer on mbuf chains, control frames in mbufs,
+ * the per-port transmit queue, and the error record. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_mbuf.h>
+
+#include "sync_private.h"
+#include "uet_port.h"
+#include "uet_wire_be.h"
+#include "uet_wire_eth.h"
+
+uint64_t sync_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) +
+	       (uint64_t)ts.tv_nsec;
+}
+
+/* Where the trailer goes: after the IP datagram of an IPv4 frame, at the
+ * end of any other frame (a PFC pause has no IP datagram). */
+static int trailer_offset(const struct rte_mbuf *m, uint32_t *off)
+{
+	/* Ethernet and the longest IPv4 header (IHL 15). */
+	uint8_t hdr[UET_ETH_HDR_BYTES + 60];
+	uint32_t n = m->pkt_len < sizeof(hdr) ? m->pkt_len : sizeof(hdr);
+	struct uet_ipv4_hdr ip;
+	const uint8_t *p;
+
+	if (m->pkt_len < UET_ETH_HDR_BYTES)
+		return -EBADMSG;
+	p = rte_pktmbuf_read(m, 0, n, hdr);
+	if (uet_be16_load(p + 12) != UET_ETHERTYPE_IPV4) {
+		*off = m->pkt_len;
+		return 1;
+	}
+	/* The parser reads the header only (at most n - 14 bytes, all in
+	 * hdr) and checks the total length against the whole frame. */
+	if (uet_ipv4_parse(p + UET_ETH_HDR_BYTES,
+			   m->pkt_len - UET_ETH_HDR_BYTES, &ip, NULL) < 0)
+		return -EBADMSG;
+	*off = UET_ETH_HDR_BYTES + ip.total_length_bytes;
+	return 0;
+}
+
+/* Cut a chain to len bytes, freeing the segments past it. */
+static void mbuf_truncate(struct rte_mbuf *m, uint32_t len)
+{
+	struct rte_mbuf *seg = m, *rest;
+	uint32_t off = 0;
+
+	while (off + seg->data_len < len) {
+		off += seg->data_len;
+		seg = seg->next;
+	}
+	seg->data_len = (uint16_t)(len - off);
+	rest = seg->next;
+	seg->next = NULL;
+	m->pkt_len = len;
+	while (rest != NULL) {
+		struct rte_mbuf *next = rest->next;
+
+		rest->next = NULL;
+		rte_pktmbuf_free_seg(rest);
+		m->nb_segs--;
+		rest = next;
+	}
+}
+
+int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	uint8_t trailer[UET_LS_TRAILER_BYTES];
+	struct rte_mbuf *last;
+	uint32_t off;
+	char *p;
+	int rc;
+
+	rc = trailer_offset(m, &off);
+	if (rc < 0)
+		return rc;
+	if (off < m->pkt_len)
+		mbuf_truncate(m, off);
+	uet_ls_trailer_build(trailer, sizeof(trailer), arrival_ps);
+	last = rte_pktmbuf_lastseg(m);
+	if (rte_pktmbuf_tailroom(last) >= UET_LS_TRAILER_BYTES &&
+	    RTE_MBUF_DIRECT(last) && rte_mbuf_refcnt_read(last) == 1) {
+		p = rte_pktmbuf_append(m, UET_LS_TRAILER_BYTES);
+		if (p == NULL)
+			return -ENOMEM;
+	} else {
+		struct rte_mbuf *seg = rte_pktmbuf_alloc(m->pool);
+
+		if (seg == NULL)
+			return -ENOMEM;
+		p = rte_pktmbuf_append(seg, UET_LS_TRAILER_BYTES);
+		if (p == NULL || rte_pktmbuf_chain(m, seg) != 0) {
+			rte_pktmbuf_free(seg);
+			return -ENOMEM;
+		}
+	}
+	memcpy(p, trailer, sizeof(trailer));
+	return 0;
+}
+
+int uet_sync_trailer_strip(struct rte_mbuf *m, uet_time_t *arrival_ps)
+{
+	uint8_t buf[UET_LS_TRAILER_BYTES];
+	const uint8_t *p;
+	uint32_t off;
+	uet_time_t t;
+	int rc;
+
+	rc = trailer_offset(m, &off);
+	if (rc < 0)
+		return -ENOENT;
+	/* Not IPv4: the trailer is the frame's last 12 bytes. */
+	if (rc == 1) {
+		if (m->pkt_len < UET_ETH_HDR_BYTES + UET_LS_TRAILER_BYTES)
+			return -ENOENT;
+		off = m->pkt_len - UET_LS_TRAILER_BYTES;
+	}
+	if (m->pkt_len - off < UET_LS_TRAILER_BYTES)
+		return -ENOENT;
+	p = rte_pktmbuf_read(m, off, UET_LS_TRAILER_BYTES, buf);
+	if (uet_ls_trailer_parse(p, UET_LS_TRAILER_BYTES, &t, NULL) < 0)
+		return -ENOENT;
+	mbuf_truncate(m, off);
+	if (arrival_ps != NULL)
+		*arrival_ps = t;
+	return 0;
+}
+
+int sync_txq_push(struct sync_txq *q, struct rte_mbuf *m)
+{
+	if (q->len == q->cap) {
+		uint32_t cap = q->cap ? q->cap * 2 : 256;
+		struct rte_mbuf **pkts;
+		uint32_t i;
+
+		pkts = malloc(sizeof(*pkts) * cap);
+		if (pkts == NULL) {
+			rte_pktmbuf_free(m);
+			return -ENOMEM;
+		}
+		for (i = 0; i < q->len; i++)
+			pkts[i] = q->pkts[(q->head + i) & (q->cap - 1)];
+		free(q->pkts);
+		q->pkts = pkts;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->pkts[(q->head + q->len) & (q->cap - 1)] = m;
+	q->len++;
+	return 0;
+}
+
+int sync_txq_flush(struct sync_txq *q, struct uet_port *port,
+		   uint32_t timeout_ms, uint64_t now_ns)
+{
+	bool took = false;
+
+	while (q->len > 0) {
+		/* A burst from the head up to the end of the slots. */
+		uint32_t run = q->cap - q->head;
+		uint16_t n = (uint16_t)(q->len < run ? q->len : run);
+		uint16_t sent;
+
+		if (n > 512)
+			n = 512;
+		sent = uet_port_tx_burst(port, q->pkts + q->head, n);
+		q->head = (q->head + sent) & (q->cap - 1);
+		q->len -= sent;
+		if (sent > 0)
+			took = true;
+		if (sent < n)
+			break;
+	}
+	if (q->len == 0 || took) {
+		q->stall_since_ns = 0;
+		return 0;
+	}
+	if (q->stall_since_ns == 0)
+		q->stall_since_ns = now_ns;
+	if (now_ns - q->stall_since_ns >
+	    (uint64_t)timeout_ms * UINT64_C(1000000))
+		return -ETIMEDOUT;
+	return 0;
+}
+
+void sync_txq_drop(struct sync_txq *q)
+{
+	while (q->len > 0) {
+		rte_pktmbuf_free(q->pkts[q->head]);
+		q->head = (q->head + 1) & (q->cap - 1);
+		q->len--;
+	}
+	q->stall_since_ns = 0;
+}
+
+void sync_txq_fini(struct sync_txq *q)
+{
+	sync_txq_drop(q);
+	free(q->pkts);
+	memset(q, 0, sizeof(*q));
+}
+
+struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
+				const uint8_t dst[UET_ETH_ADDR_LEN],
+				const uint8_t src[UET_ETH_ADDR_LEN],
+				const struct uet_ls_ctrl *c)
+{
+	uint8_t buf[SYNC_CTRL_MAX_BYTES];
+	struct rte_mbuf *m;
+	char *p;
+	int len;
+
+	len = uet_ls_ctrl_build(buf, sizeof(buf), dst, src, c);
+	if (len < 0)
+		return NULL;
+	m = rte_pktmbuf_alloc(pool);
+	if (m == NULL)
+		return NULL;
+	p = rte_pktmbuf_append(m, (uint16_t)len);
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(p, buf, (size_t)len);
+	return m;
+}
+
+bool sync_is_ctrl(const struct rte_mbuf *m)
+{
+	uint8_t hdr[UET_ETH_HDR_BYTES];
+	const uint8_t *p;
+
+	if (m->pkt_len < UET_ETH_HDR_BYTES)
+		return false;
+	p = rte_pktmbuf_read(m, 0, sizeof(hdr), hdr);
+	return uet_be16_load(p + 12) == UET_ETHERTYPE_LOCKSTEP;
+}
+
+int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
+		    const char **reason)
+{
+	uint8_t buf[SYNC_CTRL_MAX_BYTES];
+	enum uet_wire_reason why = 0;
+	uint32_t len = m->pkt_len < sizeof(buf) ? m->pkt_len : sizeof(buf);
+	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
+	int rc;
+
+	rc = uet_ls_ctrl_parse(p, len, c, &why);
+	if (rc < 0 && reason != NULL)
+		*reason = uet_wire_reason_str(why);
+	return rc;
+}
+
+void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e)
+{
+	size_t n = strlen(e->text);
+
+	if (n > UET_LS_ABORT_TEXT_MAX)
+		n = UET_LS_ABORT_TEXT_MAX;
+	c->type = UET_LS_ABORT;
+	c->u.abort.code = e->code;
+	c->u.abort.text_len = (uint16_t)n;
+	memcpy(c->u.abort.text, e->text, n);
+}
+
+const char *sync_ipv4_str(uint32_t ipv4, char buf[16])
+{
+	snprintf(buf, 16, "%u.%u.%u.%u", ipv4 >> 24, (ipv4 >> 16) & 0xff,
+		 (ipv4 >> 8) & 0xff, ipv4 & 0xff);
+	return buf;
+}
+
+int sync_code_errno(uint32_t code)
+{
+	switch (code) {
+	case UET_LS_ABORT_SCENARIO_MISMATCH:
+		return -EINVAL;
+	case UET_LS_ABORT_STALE_RUN:
+		return -ESTALE;
+	case UET_LS_ABORT_PEER_TIMEOUT:
+		return -ETIMEDOUT;
+	case UET_LS_ABORT_FRAME_LOSS:
+		return -EIO;
+	case UET_LS_ABORT_PROTOCOL:
+		return -EPROTO;
+	default:
+		return -ECONNABORTED;
+	}
+}

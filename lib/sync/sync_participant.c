@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The lockstep participant (the NIC side, DESIGN.md section 3): HELLO until
+ * WELCOME, then for each GRANT(T, T'): check the data frames that came
+ * before it, run the NIC's events before T', send its frames, DONE; BYE
+ * ends the run, ABORT stops it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "sync_private.h"
+#include "uet_log.h"
+#include "uet_port.h"
+
+/** Where the participant is in the run. */
+enum pa_state {
+	PA_START,	 /**< nothing sent yet */
+	PA_WAIT_WELCOME, /**< HELLO sent */
+	PA_RUN,		 /**< welcomed: windows */
+	PA_BYE_FLUSH,	 /**< BYE answered, frames still going out */
+	PA_FINISHED,
+	PA_FAILED,
+};
+
+struct uet_sync_participant {
+	struct uet_sync_participant_conf conf;
+	enum pa_state state;
+	uint8_t switch_mac[UET_ETH_ADDR_LEN]; /**< from WELCOME's source */
+	uint64_t run_id;
+	uint64_t nonce;
+	uet_time_t lookahead_ps;
+	uet_time_t next_start_ps;     /**< T the next GRANT must carry */
+	uet_time_t window_end_ps;     /**< T' of the window run last */
+	uint32_t tx_seq;	      /**< next control seq to send */
+	uint32_t rx_seq;	      /**< last control seq received */
+	uint32_t data_rx_since_grant; /**< data frames since the GRANT */
+	uint32_t data_tx_window;      /**< data frames sent since DONE */
+	uint64_t hello_ns;	      /**< wall ns of the last HELLO */
+	uint64_t heard_ns;	      /**< wall ns of the last frame received */
+	struct sync_txq txq;
+	struct uet_sync_stats stats;
+	struct sync_error error;
+};
+
+static int pa_send_ctrl(struct uet_sync_participant *p,
+			struct uet_ls_ctrl *ctrl)
+{
+	struct rte_mbuf *m;
+
+	ctrl->nic_id = p->conf.nic_id;
+	ctrl->run_id = p->run_id;
+	ctrl->nonce = p->nonce;
+	ctrl->seq = p->tx_seq++;
+	m = sync_ctrl_mbuf(p->conf.pool, p->switch_mac, p->conf.mac, ctrl);
+	if (m == NULL)
+		return -ENOMEM;
+	p->stats.ctrl_frames_tx++;
+	return sync_txq_push(&p->txq, m);
+}
+
+static int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Stop: drop what is queued and, unless the switch itself aborted, tell
+ * it why. */
+static int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
+		   const char *fmt, ...)
+{
+	struct uet_ls_ctrl ctrl;
+	va_list ap;
+
+	if (p->error.err != 0)
+		return p->error.err;
+	p->error.err = err;
+	p->error.code = code;
+	va_start(ap, fmt);
+	vsnprintf(p->error.text, sizeof(p->error.text), fmt, ap);
+	va_end(ap);
+	UET_LOG(ERROR, SYNC, "lockstep: %s", p->error.text);
+	p->state = PA_FAILED;
+	sync_txq_drop(&p->txq);
+	if (err == -ECONNABORTED)
+		return err;
+	memset(&ctrl, 0, sizeof(ctrl));
+	sync_abort_fill(&ctrl, &p->error);
+	if (pa_send_ctrl(p, &ctrl) == 0)
+		(void)sync_txq_flush(&p->txq, p->conf.port, 0, sync_wall_ns());
+	return err;
+}
+
+/* The NIC component's out hook: trailer, queue, count. */
+static int pa_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+		  uet_time_t arrival_ps)
+{
+	struct uet_sync_participant *p = ctx;
+	int rc;
+
+	if (p->error.err != 0) {
+		rte_pktmbuf_free(m);
+		return p->error.err;
+	}
+	if (port != 0) {
+		rte_pktmbuf_free(m);
+		return pa_fail(p, -EINVAL, UET_LS_ABORT_INTERNAL,
+			       "nic %u: %s sent a frame on port %u, it has "
+			       "only port 0",
+			       p->conf.nic_id, p->conf.component->name, port);
+	}
+	if (arrival_ps < p->window_end_ps) {
+		rte_pktmbuf_free(m);
+		return pa_fail(p, -ERANGE, UET_LS_ABORT_INTERNAL,
+			       "nic %u: %s sent a frame arriving at %" PRIu64
+			       " ps, before the window end %" PRIu64
+			       " ps: the lookahead of %" PRIu64 " ps is broken",
+			       p->conf.nic_id, p->conf.component->name,
+			       arrival_ps, p->window_end_ps, p->lookahead_ps);
+	}
+	rc = uet_sync_trailer_append(m, arrival_ps);
+	if (rc < 0) {
+		rte_pktmbuf_free(m);
+		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+			       "nic %u: cannot put the trailer on a frame: %s",
+			       p->conf.nic_id, strerror(-rc));
+	}
+	rc = sync_txq_push(&p->txq, m);
+	if (rc < 0)
+		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+			       "nic %u: cannot queue a frame", p->conf.nic_id);
+	p->data_tx_window++;
+	p->stats.data_frames_tx++;
+	return 0;
+}
+
+int uet_sync_participant_create(struct uet_sync_participant **pp,
+				const struct uet_sync_participant_conf *conf)
+{
+	struct uet_sync_participant *p;
+
+	if (pp == NULL || conf == NULL || conf->port == NULL ||
+	    conf->component == NULL || conf->pool == NULL)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return -ENOMEM;
+	p->conf = *conf;
+	if (p->conf.timeout_ms == 0)
+		p->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
+	/* Until WELCOME names the switch, frames go to broadcast. */
+	memset(p->switch_mac, 0xff, UET_ETH_ADDR_LEN);
+	p->state = PA_START;
+	conf->component->out = pa_out;
+	conf->component->out_ctx = p;
+	*pp = p;
+	return 0;
+}
+
+static int pa_hello(struct uet_sync_participant *p, uint64_t now_ns)
+{
+	struct uet_ls_ctrl h;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	h.type = UET_LS_HELLO;
+	h.u.hello.scenario_hash = p->conf.scenario_hash;
+	h.u.hello.ipv4 = p->conf.ipv4;
+	memcpy(h.u.hello.mac, p->conf.mac, UET_ETH_ADDR_LEN);
+	rc = pa_send_ctrl(p, &h);
+	if (rc < 0)
+		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+			       "nic %u: cannot build HELLO", p->conf.nic_id);
+	p->hello_ns = now_ns;
+	return 0;
+}
+
+/* GRANT(T, T'): check the count, run the window, DONE. */
+static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
+{
+	struct uet_component *comp = p->conf.component;
+	const char *port = uet_port_name(p->conf.port);
+	struct uet_ls_ctrl d;
+	int64_t ran;
+	int rc;
+
+	if (g->u.grant.window_start_ps != p->next_start_ps ||
+	    g->u.grant.window_end_ps <= g->u.grant.window_start_ps)
+		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+			       "nic %u: GRANT [%" PRIu64 ", %" PRIu64
+			       ") ps on port %s does not follow the window "
+			       "ending at %" PRIu64 " ps",
+			       p->conf.nic_id, g->u.grant.window_start_ps,
+			       g->u.grant.window_end_ps, port,
+			       p->next_start_ps);
+	if (g->u.grant.data_frames > p->data_rx_since_grant)
+		return pa_fail(p, -EIO, UET_LS_ABORT_FRAME_LOSS,
+			       "nic %u: the switch put %u data frames on port "
+			       "%s before GRANT [%" PRIu64 ", %" PRIu64
+			       ") ps, %u arrived: the host lost frames",
+			       p->conf.nic_id, g->u.grant.data_frames, port,
+			       g->u.grant.window_start_ps,
+			       g->u.grant.window_end_ps,
+			       p->data_rx_since_grant);
+	if (g->u.grant.data_frames < p->data_rx_since_grant)
+		return pa_fail(
+			p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+			"nic %u: GRANT on port %s counts %u data frames, "
+			"%u arrived",
+			p->conf.nic_id, port, g->u.grant.data_frames,
+			p->data_rx_since_grant);
+	p->data_rx_since_grant = 0;
+	p->window_end_ps = g->u.grant.window_end_ps;
+	ran = uet_evq_run_until(&comp->evq, p->window_end_ps);
+	if (p->error.err != 0)
+		return p->error.err;
+	if (ran < 0)
+		return pa_fail(p, (int)ran, UET_LS_ABORT_INTERNAL,
+			       "nic %u: %s cannot run to %" PRIu64 " ps",
+			       p->conf.nic_id, comp->name, p->window_end_ps);
+	p->stats.events += (uint64_t)ran;
+	p->stats.windows++;
+	p->stats.now_ps = p->window_end_ps;
+	p->next_start_ps = p->window_end_ps;
+
+	memset(&d, 0, sizeof(d));
+	d.type = UET_LS_DONE;
+	d.u.done.window_end_ps = p->window_end_ps;
+	d.u.done.next_event_ps = uet_evq_next_time(&comp->evq);
+	d.u.done.data_frames = p->data_tx_window;
+	p->data_tx_window = 0;
+	rc = pa_send_ctrl(p, &d);
+	if (rc < 0)
+		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+			       "nic %u: cannot build DONE", p->conf.nic_id);
+	return 0;
+}
+
+static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
+{
+	const char *port = uet_port_name(p->conf.port);
+	const char *reason = "";
+	struct uet_ls_ctrl h;
+	uint8_t src[UET_ETH_ADDR_LEN];
+	int rc;
+
+	p->stats.ctrl_frames_rx++;
+	if (sync_ctrl_parse(m, &h, &reason) < 0)
+		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+			       "nic %u: malformed control frame on port %s: %s",
+			       p->conf.nic_id, port, reason);
+	if (h.type == UET_LS_ABORT &&
+	    (p->state == PA_WAIT_WELCOME ||
+	     (h.run_id == p->run_id && h.nonce == p->nonce)))
+		return pa_fail(p, -ECONNABORTED, h.u.abort.code,
+			       "nic %u: the switch aborted the run (%s): %.*s",
+			       p->conf.nic_id,
+			       uet_ls_abort_code_name(h.u.abort.code),
+			       (int)h.u.abort.text_len, h.u.abort.text);
+	if (h.nic_id != p->conf.nic_id)
+		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+			       "nic %u: %s on port %s is for nic %u",
+			       p->conf.nic_id, uet_ls_type_name(h.type), port,
+			       h.nic_id);
+	if (p->state == PA_WAIT_WELCOME) {
+		if (h.type != UET_LS_WELCOME)
+			return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+				       "nic %u: %s on port %s before WELCOME",
+				       p->conf.nic_id, uet_ls_type_name(h.type),
+				       port);
+		if (h.u.welcome.scenario_hash != p->conf.scenario_hash)
+			return pa_fail(
+				p, -EINVAL, UET_LS_ABORT_SCENARIO_MISMATCH,
+				"nic %u: the switch on port %s runs "
+				"another scenario (hash %016" PRIx64
+				", this NIC has %016" PRIx64 ")",
+				p->conf.nic_id, port, h.u.welcome.scenario_hash,
+				p->conf.scenario_hash);
+		p->run_id = h.run_id;
+		p->nonce = h.nonce;
+		p->rx_seq = h.seq;
+		p->lookahead_ps = h.u.welcome.lookahead_ps;
+		p->next_start_ps = h.u.welcome.start_ps;
+		p->window_end_ps = h.u.welcome.start_ps;
+		memcpy(p->switch_mac,
+		       rte_pktmbuf_read(m, 6, UET_ETH_ADDR_LEN, src),
+		       UET_ETH_ADDR_LEN);
+		p->state = PA_RUN;
+		return 0;
+	}
+	if (h.run_id != p->run_id || h.nonce != p->nonce)
+		return pa_fail(p, -ESTALE, UET_LS_ABORT_STALE_RUN,
+			       "nic %u: %s on port %s carries run %016" PRIx64
+			       " nonce %016" PRIx64
+			       ", not this run's: a stale or foreign switch",
+			       p->conf.nic_id, uet_ls_type_name(h.type), port,
+			       h.run_id, h.nonce);
+	if (h.seq != p->rx_seq + 1)
+		return pa_fail(p, -EIO, UET_LS_ABORT_FRAME_LOSS,
+			       "nic %u: control frame %u on port %s follows "
+			       "%u: the host lost control frames",
+			       p->conf.nic_id, h.seq, port, p->rx_seq);
+	p->rx_seq = h.seq;
+	if (p->state == PA_RUN && h.type == UET_LS_GRANT)
+		return pa_grant(p, &h);
+	if (p->state == PA_RUN && h.type == UET_LS_BYE) {
+		struct uet_ls_ctrl b;
+
+		memset(&b, 0, sizeof(b));
+		b.type = UET_LS_BYE;
+		b.u.bye.end_ps = p->window_end_ps;
+		rc = pa_send_ctrl(p, &b);
+		if (rc < 0)
+			return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+				       "nic %u: cannot build BYE",
+				       p->conf.nic_id);
+		p->state = PA_BYE_FLUSH;
+		return 0;
+	}
+	return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+		       "nic %u: unexpected %s on port %s", p->conf.nic_id,
+		       uet_ls_type_name(h.type), port);
+}
+
+static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
+{
+	struct uet_component *comp = p->conf.component;
+	const char *port = uet_port_name(p->conf.port);
+	uet_time_t arrival_ps;
+	int rc;
+
+	if (uet_sync_trailer_strip(m, &arrival_ps) < 0) {
+		p->stats.foreign_frames++;
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	if (p->state != PA_RUN) {
+		rte_pktmbuf_free(m);
+		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
+			       "nic %u: data frame on port %s outside the run",
+			       p->conf.nic_id, port);
+	}
+	if (arrival_ps < uet_evq_now(&comp->evq)) {
+		rte_pktmbuf_free(m);
+		return pa_fail(p, -ERANGE, UET_LS_ABORT_PROTOCOL,
+			       "nic %u: data frame on port %s arrives at "
+			       "%" PRIu64 " ps, the NIC is at %" PRIu64
+			       " ps: the lookahead is broken",
+			       p->conf.nic_id, port, arrival_ps,
+			       uet_evq_now(&comp->evq));
+	}
+	p->data_rx_since_grant++;
+	p->stats.data_frames_rx++;
+	/* The link is FIFO and has one sender: arrival order is fixed. */
+	rc = comp->deliver(comp, 0, m, arrival_ps);
+	if (rc < 0 && p->error.err == 0)
+		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+			       "nic %u: %s refused a frame: %s", p->conf.nic_id,
+			       comp->name, strerror(-rc));
+	return p->error.err;
+}
+
+int uet_sync_participant_poll(struct uet_sync_participant *p)
+{
+	struct rte_mbuf *pkts[SYNC_RX_BURST];
+	uint64_t now_ns = sync_wall_ns();
+	uint64_t timeout_ns = (uint64_t)p->conf.timeout_ms * 1000000u;
+	uint16_t n, k;
+
+	switch (p->state) {
+	case PA_FAILED:
+		return p->error.err;
+	case PA_FINISHED:
+		return UET_SYNC_FINISHED;
+	case PA_START:
+		p->heard_ns = now_ns;
+		p->state = PA_WAIT_WELCOME;
+		if (pa_hello(p, now_ns) < 0)
+			return p->error.err;
+		break;
+	default:
+		break;
+	}
+
+	n = uet_port_rx_burst(p->conf.port, pkts, SYNC_RX_BURST);
+	if (n > 0)
+		p->heard_ns = now_ns;
+	for (k = 0; k < n; k++) {
+		if (p->error.err != 0 || p->state == PA_BYE_FLUSH) {
+			/* Nothing follows BYE in a run that ended well. */
+			rte_pktmbuf_free(pkts[k]);
+			continue;
+		}
+		if (sync_is_ctrl(pkts[k])) {
+			pa_rx_ctrl(p, pkts[k]);
+			rte_pktmbuf_free(pkts[k]);
+		} else {
+			pa_rx_data(p, pkts[k]);
+		}
+	}
+	if (p->error.err != 0)
+		return p->error.err;
+
+	/* The switch may not be listening yet: say HELLO again. */
+	if (p->state == PA_WAIT_WELCOME &&
+	    now_ns - p->hello_ns >=
+		    (uint64_t)UET_SYNC_HELLO_INTERVAL_MS * 1000000u &&
+	    pa_hello(p, now_ns) < 0)
+		return p->error.err;
+	if (sync_txq_flush(&p->txq, p->conf.port, p->conf.timeout_ms, now_ns) <
+	    0)
+		return pa_fail(p, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
+			       "nic %u: port %s took no frame for %u ms",
+			       p->conf.nic_id, uet_port_name(p->conf.port),
+			       p->conf.timeout_ms);
+	if (p->state == PA_BYE_FLUSH) {
+		if (p->txq.len == 0)
+			p->state = PA_FINISHED;
+	} else if (now_ns - p->heard_ns > timeout_ns) {
+		return pa_fail(p, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
+			       "nic %u: the switch on port %s sent no %s for "
+			       "%u ms",
+			       p->conf.nic_id, uet_port_name(p->conf.port),
+			       p->state == PA_WAIT_WELCOME ? "WELCOME"
+							   : "frame",
+			       p->conf.timeout_ms);
+	}
+	return p->state == PA_FINISHED ? UET_SYNC_FINISHED : UET_SYNC_RUNNING;
+}
+
+void uet_sync_participant_stats(const struct uet_sync_participant *p,
+				struct uet_sync_stats *st)
+{
+	*st = p->stats;
+}
+
+const char *uet_sync_participant_error(const struct uet_sync_participant *p)
+{
+	return p->error.text;
+}
+
+uint32_t uet_sync_participant_abort_code(const struct uet_sync_participant *p)
+{
+	return p->error.code;
+}
+
+void uet_sync_participant_free(struct uet_sync_participant *p)
+{
+	if (p == NULL)
+		return;
+	sync_txq_fini(&p->txq);
+	free(p);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the coordinator and the participant share: the wall clock, the
+ * per-port transmit queue, control frames in mbufs, the error record. */
+#ifndef SYNC_PRIVATE_H
+#define SYNC_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_sync.h"
+
+/** Frames taken from a port per rx burst. */
+#define SYNC_RX_BURST 64u
+/** Bytes read from a received control frame (the largest, ABORT, fits). */
+#define SYNC_CTRL_MAX_BYTES                                                    \
+	(UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES + 8 + UET_LS_ABORT_TEXT_MAX)
+
+/**
+ * Frames waiting for a port, in order (data and control frames share it,
+ * so the link stays FIFO). Grows by doubling; drained by tx bursts that
+ * never wait.
+ */
+struct sync_txq {
+	struct rte_mbuf **pkts;	 /**< slots, a circular buffer */
+	uint32_t head;		 /**< index of the oldest frame */
+	uint32_t len;		 /**< frames queued */
+	uint32_t cap;		 /**< slots, a power of two */
+	uint64_t stall_since_ns; /**< wall ns the port last took nothing,
+				  * 0 when it is not stalled */
+};
+
+/** Why a role stopped. */
+struct sync_error {
+	int err;       /**< negative errno, 0 while none */
+	uint32_t code; /**< enum uet_ls_abort_code */
+	char text[UET_SYNC_ERROR_BYTES];
+};
+
+/** @return monotonic wall-clock ns. */
+uint64_t sync_wall_ns(void);
+
+/** Queue a frame; the queue owns it, also on error (-ENOMEM frees it). */
+int sync_txq_push(struct sync_txq *q, struct rte_mbuf *m);
+
+/**
+ * Offer the queued frames to the port once, without waiting.
+ *
+ * @return
+ *   0 when the queue is empty now or the port took some; -ETIMEDOUT when
+ *   the port has taken nothing for timeout_ms.
+ */
+int sync_txq_flush(struct sync_txq *q, struct uet_port *port,
+		   uint32_t timeout_ms, uint64_t now_ns);
+
+/** Free every queued frame (the queue stays usable). */
+void sync_txq_drop(struct sync_txq *q);
+
+/** Free the queue and its frames. */
+void sync_txq_fini(struct sync_txq *q);
+
+/** Build a control frame into a new mbuf from pool. NULL: -ENOMEM. */
+struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
+				const uint8_t dst[UET_ETH_ADDR_LEN],
+				const uint8_t src[UET_ETH_ADDR_LEN],
+				const struct uet_ls_ctrl *c);
+
+/** Whether a received frame has the lockstep control EtherType. */
+bool sync_is_ctrl(const struct rte_mbuf *m);
+
+/**
+ * Parse a received control frame.
+ *
+ * @return
+ *   0, or -EBADMSG with reason set.
+ */
+int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
+		    const char **reason);
+
+/** Fill an ABORT control frame's code and text from an error. */
+void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e);
+
+/** Format an IPv4 address (host order) as dotted quad into buf[16]. */
+const char *sync_ipv4_str(uint32_t ipv4, char buf[16]);
+
+/** Map an ABORT code to the errno a poll returns for it. */
+int sync_code_errno(uint32_t code);
+
+#endif /* SYNC_PRIVATE_H */
