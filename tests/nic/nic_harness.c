@@ -193,6 +193,8 @@ h_start(struct h *h)
 			.switch_mac = {2, 0, 0, 0, 0xff, 0xff},
 			.switch_downlink_bps = 0,
 			.mempool = h->mp,
+			.record = h->rec,
+			.arrivals = h->arrivals,
 			.seed = 42,
 			.spraying = true,
 		};

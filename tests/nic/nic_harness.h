@@ -55,6 +55,9 @@ struct h {
 	uint32_t data_index, ack_index;
 	uint64_t sent[2], arrived[2], completed[2];
 	uet_time_t last_completed_ps;
+	/** Records and the arrival table given to both NICs (may be NULL). */
+	struct uet_record *rec;
+	struct uet_ses_arrivals *arrivals;
 };
 
 /** Initialise EAL (once per process) and a scenario with the defaults. */

@@ -4,6 +4,7 @@
  * between two NICs (nic_harness.c).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -392,6 +393,65 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 }
 END_TEST
 
+static unsigned int
+csv_rows(const char *dir, const char *file)
+{
+	char path[512], line[1024];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		n++;
+	fclose(f);
+	return n - 1; /* the header */
+}
+
+/* Records: every PDC and message event, one monitor row per packet sent
+ * or received, one flow row with the receiver's arrival time. */
+START_TEST(test_records_events_monitor_flows)
+{
+	char dir[] = "/tmp/uet_nic_rec_XXXXXX";
+	struct uet_record_conf rc = {
+		.out_dir = dir,
+		.transport_stats = true,
+		.stats_interval_ps = 1000000,
+		.events = true,
+		.monitor = true,
+		.flows = true,
+	};
+	struct h h;
+	char line[1024], path[600];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	h_init(&h);
+	h.sc.records.enable_uet_monitor = true;
+	ck_assert_int_eq(uet_record_open(&h.rec, &rc), 0);
+	ck_assert_int_eq(uet_ses_arrivals_create(&h.arrivals, 16), 0);
+	run_one_message(&h, 4096);
+	ck_assert_int_eq(uet_record_close(h.rec), 0);
+	/* NIC 0: posted, PDC created, sent, completed, PDC closed; NIC 1:
+	 * PDC created, arrived, PDC closed (on the CLOSE). */
+	ck_assert_uint_eq(csv_rows(dir, "uet-events.csv"), 8);
+	/* data, probe, CLOSE, ACK, probe ACK each seen at both ends, but
+	 * the CLOSE's reception has no row. */
+	ck_assert_uint_eq(csv_rows(dir, "uet-monitor.csv"), 9);
+	ck_assert_uint_eq(csv_rows(dir, "flows.csv"), 1);
+	ck_assert_uint_gt(csv_rows(dir, "uet-transport-stats.csv"), 0);
+	snprintf(path, sizeof(path), "%s/flows.csv", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	fclose(f);
+	ck_assert_uint_ne(uet_ses_arrivals_get(h.arrivals, 7), UET_TIME_NEVER);
+	uet_ses_arrivals_free(h.arrivals);
+	h_fini(&h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -419,6 +479,7 @@ main(void)
 	tcase_add_test(tc, test_prefetch_buffer_on);
 	tcase_add_test(tc, test_egress_pool_full_stops_and_resumes);
 	tcase_add_test(tc, test_malformed_frames_counted_and_dropped);
+	tcase_add_test(tc, test_records_events_monitor_flows);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
