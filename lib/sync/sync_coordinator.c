@@ -570,6 +570,15 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 			       c->window_end_ps);
 	c->stats.events += (uint64_t)ran;
 	c->stats.now_ps = c->window_end_ps;
+	if (c->conf.window_fn != NULL) {
+		rc = c->conf.window_fn(c->conf.window_arg, c->window_end_ps);
+		if (rc < 0)
+			return co_fail(c, rc, UET_LS_ABORT_INTERNAL,
+				       "%s failed in window [%" PRIu64
+				       ", %" PRIu64 ") ps: %s",
+				       comp->name, c->window_start_ps,
+				       c->window_end_ps, strerror(-rc));
+	}
 
 	e = uet_evq_next_time(&comp->evq);
 	if (c->min_sent_ps < e)

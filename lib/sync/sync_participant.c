@@ -224,6 +224,15 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 	p->stats.windows++;
 	p->stats.now_ps = p->window_end_ps;
 	p->next_start_ps = p->window_end_ps;
+	if (p->conf.window_fn != NULL) {
+		rc = p->conf.window_fn(p->conf.window_arg, p->window_end_ps);
+		if (rc < 0)
+			return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
+				       "nic %u: %s failed in the window ending "
+				       "at %" PRIu64 " ps: %s",
+				       p->conf.nic_id, comp->name,
+				       p->window_end_ps, strerror(-rc));
+	}
 
 	memset(&d, 0, sizeof(d));
 	d.type = UET_LS_DONE;

@@ -72,6 +72,21 @@ struct uet_sync_progress {
 typedef void (*uet_sync_progress_fn)(void *arg,
 				     const struct uet_sync_progress *p);
 
+/**
+ * Called after each window the role's component ran, so that the wiring can
+ * stop the run on a failure the component could not return from an event
+ * (uet_fabric_error(), for example).
+ *
+ * @param arg
+ *   The conf's window_arg.
+ * @param window_end_ps
+ *   ps, end of the window just run.
+ * @return
+ *   0 to go on, or a negative errno: the run stops with an ABORT (code
+ *   INTERNAL) and the poll returns that errno.
+ */
+typedef int (*uet_sync_window_fn)(void *arg, uet_time_t window_end_ps);
+
 /** How to set a coordinator up. */
 struct uet_sync_coordinator_conf {
 	/** One port per NIC; the switch component's port i is ports[i]. */
@@ -101,6 +116,10 @@ struct uet_sync_coordinator_conf {
 	void *progress_arg;
 	/** Wall ms between progress calls; 0 with a callback: 1000. */
 	uint32_t progress_interval_ms;
+	/** Check after each window, or NULL. */
+	uet_sync_window_fn window_fn;
+	/** Its argument. */
+	void *window_arg;
 };
 
 /** How to set a participant up. */
@@ -121,6 +140,10 @@ struct uet_sync_participant_conf {
 	uint64_t scenario_hash;
 	/** Wall-clock limit on waiting for the switch, ms; 0: the default. */
 	uint32_t timeout_ms;
+	/** Check after each window, or NULL. */
+	uet_sync_window_fn window_fn;
+	/** Its argument. */
+	void *window_arg;
 };
 
 struct uet_sync_coordinator;

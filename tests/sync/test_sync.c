@@ -853,6 +853,55 @@ START_TEST(test_frame_inside_the_window_breaks_the_lookahead)
 }
 END_TEST
 
+/* Fails on the second window it sees. */
+static int fail_second_window(void *arg, uet_time_t window_end_ps)
+{
+	uint32_t *seen = arg;
+
+	(void)window_end_ps;
+	return ++*seen == 2 ? -ENOMEM : 0;
+}
+
+START_TEST(test_window_hook_error_stops_the_run)
+{
+	struct uet_sync_coordinator_conf cc;
+	struct uet_sync_participant_conf pc;
+	struct rte_mempool *mp;
+	uint32_t seen = 0;
+	struct env e;
+
+	test_eal("hook");
+	mp = test_pool();
+	env_open(&e, mp, "y", 1, 1 * US, 1 * US, 0);
+	fake_ping_at(&e.nic[0], 10 * US);
+	memset(&cc, 0, sizeof(cc));
+	cc.ports = e.sw_port;
+	cc.n_ports = 1;
+	cc.component = &e.sw.c;
+	cc.pool = mp;
+	cc.lookahead_ps = 1 * US;
+	cc.end_ps = UET_TIME_NEVER;
+	cc.scenario_hash = HASH;
+	cc.window_fn = fail_second_window;
+	cc.window_arg = &seen;
+	ck_assert_int_eq(uet_sync_coordinator_create(&e.co, &cc), 0);
+	memset(&pc, 0, sizeof(pc));
+	pc.port = e.nic_port[0];
+	pc.component = &e.nic[0].c;
+	pc.pool = mp;
+	pc.scenario_hash = HASH;
+	ck_assert_int_eq(uet_sync_participant_create(&e.pa[0], &pc), 0);
+	ck_assert_int_eq(uet_sync_run_embedded(e.co, e.pa, 1), -ENOMEM);
+	ck_assert_str_eq(uet_sync_coordinator_error(e.co),
+			 "switch failed in window [1000000, 11000000) ps: "
+			 "Cannot allocate memory");
+	ck_assert_uint_eq(uet_sync_coordinator_abort_code(e.co),
+			  UET_LS_ABORT_INTERNAL);
+	ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]), -ECONNABORTED);
+	env_close(&e);
+}
+END_TEST
+
 START_TEST(test_create_rejects_zero_lookahead)
 {
 	struct uet_sync_coordinator *co = NULL;
@@ -899,6 +948,7 @@ static Suite *sync_suite(void)
 	tcase_add_test(tc, test_frame_lost_towards_the_nic_is_reported);
 	tcase_add_test(tc, test_frame_lost_towards_the_switch_is_reported);
 	tcase_add_test(tc, test_frame_inside_the_window_breaks_the_lookahead);
+	tcase_add_test(tc, test_window_hook_error_stops_the_run);
 	tcase_add_test(tc, test_create_rejects_zero_lookahead);
 	suite_add_tcase(s, tc);
 	return s;
