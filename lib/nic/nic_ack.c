@@ -11,8 +11,7 @@
 #include "nic_private.h"
 
 /* A sending PDC that an ACK or NACK from ip names, or NULL. */
-static struct nic_pdc *
-sender_pdc(struct uet_nic *nic, uint16_t id, uint32_t ip)
+static struct nic_pdc *sender_pdc(struct uet_nic *nic, uint16_t id, uint32_t ip)
 {
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, id);
 
@@ -24,8 +23,7 @@ sender_pdc(struct uet_nic *nic, uint16_t id, uint32_t ip)
 }
 
 /* One small control probe after the first data ACK of each message. */
-static void
-send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
+static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	uint16_t opaque = nic->next_probe_opaque++;
 	uint32_t slot = opaque % NIC_PROBE_SLOTS;
@@ -59,15 +57,13 @@ send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 			 &mon);
 }
 
-void
-nic_probe_sent(struct uet_nic *nic, uint32_t slot)
+void nic_probe_sent(struct uet_nic *nic, uint32_t slot)
 {
 	if (slot < NIC_PROBE_SLOTS)
 		nic->probes[slot].sent_ps = nic_now(nic);
 }
 
-static void
-probe_acked(struct uet_nic *nic, const struct uet_frame *f)
+static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 {
 	uint16_t opaque = f->pds.u.ack.probe_opaque;
 	struct nic_probe_slot *s = &nic->probes[opaque % NIC_PROBE_SLOTS];
@@ -84,8 +80,7 @@ probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 
 /* The sender closes its PDC when the message completes, and tells the
  * receiver with a CP CLOSE so that it can close its side. */
-static void
-send_close(struct uet_nic *nic, struct nic_pdc *pdc)
+static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct uet_monitor_row mon = {0};
 	struct uet_pds_hdr h;
@@ -108,22 +103,21 @@ send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 	mon.psn = h.u.cp.psn;
 	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
 	nic->st.closes_sent++;
-	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_CLOSE, 0,
-			 &mon);
+	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_CLOSE, 0, &mon);
 }
 
 /** What the retire callback gathers from one ACK. */
 struct retire_ctx {
 	struct uet_nic *nic;
-	uint32_t acked_psn;	/**< the PSN whose AR drew the ACK */
-	bool rtt_valid;		/**< it was retired now, sent once */
-	uet_time_t rtt_ps;	/**< its round trip */
-	uint32_t retired;	/**< PSNs retired */
+	uint32_t acked_psn; /**< the PSN whose AR drew the ACK */
+	bool rtt_valid;	    /**< it was retired now, sent once */
+	uet_time_t rtt_ps;  /**< its round trip */
+	uint32_t retired;   /**< PSNs retired */
 };
 
-static void
-on_retire(void *arg, uint32_t psn, const struct uet_pds_tx_packet *pkt,
-	  bool rtt_sample_valid)
+static void on_retire(void *arg, uint32_t psn,
+		      const struct uet_pds_tx_packet *pkt,
+		      bool rtt_sample_valid)
 {
 	struct retire_ctx *c = arg;
 
@@ -135,8 +129,7 @@ on_retire(void *arg, uint32_t psn, const struct uet_pds_tx_packet *pkt,
 	}
 }
 
-void
-nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
+void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_ack *a = &f->pds.u.ack;
 	struct retire_ctx ctx = {.nic = nic};
@@ -192,8 +185,7 @@ nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	}
 }
 
-void
-nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
+void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_nack *n = &f->pds.u.nack;
 	const struct uet_pds_tx_packet *pkt;
@@ -226,8 +218,7 @@ nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	nic_transmit_on_feedback(nic, pdc->group);
 }
 
-static void
-rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
@@ -256,14 +247,12 @@ rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	pdc->timeouts++;
 	nic_in_flight_sub(nic, pdc->group, nominal);
 	uet_cc_on_timeout(&pdc->group->cc, nic_now(nic), nominal);
-	uet_lb_feedback(&pdc->group->lb, entropy, UET_LB_TIMEOUT,
-			nic_now(nic));
+	uet_lb_feedback(&pdc->group->lb, entropy, UET_LB_TIMEOUT, nic_now(nic));
 	nic_transmit_on_feedback(nic, pdc->group);
 }
 
-void
-nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-	      uint32_t transmit_count, uet_time_t sent_ps)
+void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+		   uint32_t transmit_count, uet_time_t sent_ps)
 {
 	struct nic_tev *t = nic_tev_get(nic, NIC_TEV_RTO, rto_expired);
 

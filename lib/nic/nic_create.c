@@ -16,8 +16,7 @@
 
 /* The doorbell reaches the NIC: a new PDC, its group to the back of the
  * queue, and the transmit process 15 ns (TransmitStartDelay) later. */
-static void
-doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_pdc *pdc = arg;
 	struct uet_nic *nic = pdc->nic;
@@ -29,8 +28,7 @@ doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
 	pdc->syn = true;
 	if (uet_pds_tx_init(&pdc->tx, &nic->p.pds, pdc->start_psn, 64) < 0 ||
 	    nic_pdc_open(nic, pdc, pdc->dst_ip) < 0) {
-		UET_LOG(ERROR, NIC,
-			"%s: no PDC for message %llu: dropped",
+		UET_LOG(ERROR, NIC, "%s: no PDC for message %llu: dropped",
 			nic->comp.name, (unsigned long long)pdc->msg.msg_id);
 		uet_pds_tx_fini(&pdc->tx);
 		nic->st.pdc_exhausted++;
@@ -39,14 +37,14 @@ doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
 	}
 	nic->tx_pdcs_open++;
 	nic_group_enqueue_tail(nic, pdc->group);
-	nic_transmit_start(nic, uet_evq_now(q) + nic->p.transmit_start_delay_ps);
+	nic_transmit_start(nic,
+			   uet_evq_now(q) + nic->p.transmit_start_delay_ps);
 }
 
 /* The host posts: the doorbell and WQE (64 bytes) cross PCIe host to NIC.
  * The PCIe model has no host-to-NIC posted write, so its time is the
  * transfer time of 64 bytes on an idle link (1,555 ps at the defaults). */
-static void
-post(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void post(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_pdc *pdc = arg;
 	struct uet_nic *nic = pdc->nic;
@@ -56,15 +54,14 @@ post(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_record_event(nic, UET_EV_MSG_POSTED, pdc, pdc->msg.msg_id,
 			 pdc->msg.bytes);
 	nic_stats_start(nic);
-	uet_evq_schedule(q, &pdc->doorbell_ev,
-			 uet_evq_now(q) + uet_pcie_transfer_ps(
-						  &nic->p.pcie,
-						  NIC_DOORBELL_BYTES));
+	uet_evq_schedule(
+		q, &pdc->doorbell_ev,
+		uet_evq_now(q) +
+			uet_pcie_transfer_ps(&nic->p.pcie, NIC_DOORBELL_BYTES));
 }
 
-int
-uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
-		     uet_time_t at_ps, uint64_t msg_id)
+int uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
+			 uet_time_t at_ps, uint64_t msg_id)
 {
 	struct nic_pdc *pdc;
 	int rc;
@@ -96,8 +93,7 @@ uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
 	return 0;
 }
 
-int
-uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
+int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 {
 	struct uet_nic *nic;
 	int rc;
@@ -116,8 +112,8 @@ uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	if (rc < 0)
 		goto fail_free;
 	snprintf(nic->comp.name, sizeof(nic->comp.name), "nic %u.%u.%u.%u",
-		 conf->ip >> 24, (conf->ip >> 16) & 0xff, (conf->ip >> 8) & 0xff,
-		 conf->ip & 0xff);
+		 conf->ip >> 24, (conf->ip >> 16) & 0xff,
+		 (conf->ip >> 8) & 0xff, conf->ip & 0xff);
 	nic->comp.deliver = nic_deliver;
 	nic->index = conf->index;
 	nic->ip = conf->ip;
@@ -129,7 +125,8 @@ uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	nic->arrivals = conf->arrivals;
 	nic->seed = conf->seed;
 	nic->spraying = conf->spraying;
-	uet_rng_seed(&nic->rng, conf->seed, UINT64_C(0x4e4943) << 32 | conf->index);
+	uet_rng_seed(&nic->rng, conf->seed,
+		     UINT64_C(0x4e4943) << 32 | conf->index);
 	uet_wire_cfg_default(&nic->wire);
 	nic->wire.udp_dport = nic->p.udp_dport;
 	nic->next_new_id = 1;
@@ -154,8 +151,7 @@ fail_free:
 }
 
 /* Messages posted whose doorbell has not run yet own their PDC struct. */
-static void
-cancel_pending_posts(struct uet_nic *nic)
+static void cancel_pending_posts(struct uet_nic *nic)
 {
 	struct uet_evq *q = &nic->comp.evq;
 	uint32_t i = 0;
@@ -172,8 +168,7 @@ cancel_pending_posts(struct uet_nic *nic)
 	}
 }
 
-void
-uet_nic_destroy(struct uet_nic *nic)
+void uet_nic_destroy(struct uet_nic *nic)
 {
 	if (nic == NULL)
 		return;
@@ -189,14 +184,13 @@ uet_nic_destroy(struct uet_nic *nic)
 	free(nic);
 }
 
-struct uet_component *
-uet_nic_component(struct uet_nic *nic)
+struct uet_component *uet_nic_component(struct uet_nic *nic)
 {
 	return &nic->comp;
 }
 
-void
-uet_nic_set_callbacks(struct uet_nic *nic, const struct uet_ses_callbacks *cb)
+void uet_nic_set_callbacks(struct uet_nic *nic,
+			   const struct uet_ses_callbacks *cb)
 {
 	if (cb == NULL)
 		memset(&nic->cb, 0, sizeof(nic->cb));
@@ -204,14 +198,12 @@ uet_nic_set_callbacks(struct uet_nic *nic, const struct uet_ses_callbacks *cb)
 		nic->cb = *cb;
 }
 
-void
-uet_nic_stats(const struct uet_nic *nic, struct uet_nic_stats *stats)
+void uet_nic_stats(const struct uet_nic *nic, struct uet_nic_stats *stats)
 {
 	nic_stats_fill(nic, stats);
 }
 
-bool
-uet_nic_idle(const struct uet_nic *nic)
+bool uet_nic_idle(const struct uet_nic *nic)
 {
 	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&
 	       !nic->port_busy && nic->txq[NIC_TC_DATA].count == 0 &&

@@ -13,9 +13,8 @@
 
 #include "nic_private.h"
 
-static void
-frame_addr(const struct uet_nic *nic, uint32_t dst_ip, uint8_t dscp,
-	   uint16_t entropy, struct uet_frame_addr *a)
+static void frame_addr(const struct uet_nic *nic, uint32_t dst_ip, uint8_t dscp,
+		       uint16_t entropy, struct uet_frame_addr *a)
 {
 	uet_frame_addr_default(a);
 	memcpy(a->dst_mac, nic->switch_mac, sizeof(a->dst_mac));
@@ -32,14 +31,15 @@ frame_addr(const struct uet_nic *nic, uint32_t dst_ip, uint8_t dscp,
 /* The payload's mbuf: attached to the pattern where this segment's bytes
  * are. The shared-info's refcount counts it; the NIC's own hold keeps the
  * count above zero for the whole run. */
-static struct rte_mbuf *
-payload_mbuf(struct uet_nic *nic, const struct nic_pdc *pdc,
-	     uint64_t msg_offset_bytes, uint32_t payload_bytes)
+static struct rte_mbuf *payload_mbuf(struct uet_nic *nic,
+				     const struct nic_pdc *pdc,
+				     uint64_t msg_offset_bytes,
+				     uint32_t payload_bytes)
 {
 	struct nic_payload *pl = nic->payload;
 	struct rte_mbuf *p = rte_pktmbuf_alloc(nic->mp);
-	uint32_t shift = uet_ses_pattern_shift(pdc->msg.message_id,
-					       pdc->msg.initiator);
+	uint32_t shift =
+		uet_ses_pattern_shift(pdc->msg.message_id, pdc->msg.initiator);
 	const uint8_t *at =
 		uet_ses_pattern_at(pl->pattern, shift, msg_offset_bytes);
 	size_t off = (size_t)(at - pl->pattern->bytes);
@@ -57,10 +57,10 @@ payload_mbuf(struct uet_nic *nic, const struct nic_pdc *pdc,
 	return p;
 }
 
-struct rte_mbuf *
-nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-	       const struct uet_pds_tx_packet *pkt, bool ar, bool retx,
-	       uint8_t dscp)
+struct rte_mbuf *nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc,
+				uint32_t psn,
+				const struct uet_pds_tx_packet *pkt, bool ar,
+				bool retx, uint8_t dscp)
 {
 	struct uet_frame_addr a;
 	struct uet_pds_hdr pds;
@@ -85,7 +85,8 @@ nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 	memset(&pds, 0, sizeof(pds));
 	pds.type = UET_PDS_TYPE_RUD_CC_REQ;
 	pds.next_hdr = UET_SES_REQUEST_STD;
-	pds.flags = (ar ? UET_PDS_REQ_F_AR : 0) | (retx ? UET_PDS_REQ_F_RETX : 0);
+	pds.flags =
+		(ar ? UET_PDS_REQ_F_AR : 0) | (retx ? UET_PDS_REQ_F_RETX : 0);
 	pds.u.req.psn = psn;
 	pds.u.req.spdcid = pdc->id;
 	if (pdc->syn) {
@@ -131,9 +132,8 @@ fail:
 	return NULL;
 }
 
-struct rte_mbuf *
-nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
-	       const struct uet_pds_hdr *h)
+struct rte_mbuf *nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip,
+				uint16_t entropy, const struct uet_pds_hdr *h)
 {
 	size_t pds_bytes = uet_pds_hdr_bytes(h->type);
 	struct uet_frame_addr a;
@@ -160,8 +160,7 @@ nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
 /* Called when the last reference to the pattern's shared-info goes: only
  * after the NIC has dropped its own hold at destroy, so it is a no-op for
  * the whole run; then it frees what the NIC allocated. */
-static void
-payload_free_cb(void *addr, void *opaque)
+static void payload_free_cb(void *addr, void *opaque)
 {
 	struct nic_payload *pl = opaque;
 
@@ -170,8 +169,8 @@ payload_free_cb(void *addr, void *opaque)
 	free(pl);
 }
 
-int
-nic_payload_create(struct uet_nic *nic, const struct uet_ses_pattern *shared)
+int nic_payload_create(struct uet_nic *nic,
+		       const struct uet_ses_pattern *shared)
 {
 	struct nic_payload *pl = calloc(1, sizeof(*pl));
 	int rc;
@@ -197,8 +196,7 @@ nic_payload_create(struct uet_nic *nic, const struct uet_ses_pattern *shared)
 	return 0;
 }
 
-void
-nic_payload_release(struct nic_payload *pl)
+void nic_payload_release(struct nic_payload *pl)
 {
 	if (pl == NULL)
 		return;

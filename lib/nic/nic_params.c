@@ -10,9 +10,8 @@
 #include "uet_config.h"
 #include "uet_ses.h"
 
-int
-nic_params_from_scenario(struct nic_params *p, const void *scenario,
-			 uint64_t downlink_bps)
+int nic_params_from_scenario(struct nic_params *p, const void *scenario,
+			     uint64_t downlink_bps)
 {
 	const struct uet_scenario *s = scenario;
 	const struct uet_nic_config *n = &s->nic;

@@ -17,28 +17,28 @@
 
 /** What the NIC reads from the scenario, in its own units. */
 struct nic_params {
-	uint64_t data_rate_bps;		/**< DataRate */
-	uint64_t port_rate_bps;		/**< min(DataRate, switch downlink) */
-	uet_time_t delay_ps;		/**< Delay to the rack switch */
-	uint32_t mss_bytes;		/**< RdmaDataMSS */
-	struct uet_pcie_params pcie;	/**< LaneBps, LaneCount, ... */
-	uint64_t egress_pool_bytes;	/**< EgressPoolSize (data class) */
-	uint64_t ingress_pool_bytes;	/**< IngressPoolSize (each class) */
-	bool prefetch_enable;		/**< PrefetchBufferEnable */
-	uint64_t prefetch_bytes;	/**< PrefetchBufferSize */
-	bool trimming_enabled;		/**< TrimmingEnabled */
-	bool retransmit_trimmable;	/**< RetransmitTrimmable */
-	bool pdc_groups_enabled;	/**< PDCGroupsEnabled */
+	uint64_t data_rate_bps;	     /**< DataRate */
+	uint64_t port_rate_bps;	     /**< min(DataRate, switch downlink) */
+	uet_time_t delay_ps;	     /**< Delay to the rack switch */
+	uint32_t mss_bytes;	     /**< RdmaDataMSS */
+	struct uet_pcie_params pcie; /**< LaneBps, LaneCount, ... */
+	uint64_t egress_pool_bytes;  /**< EgressPoolSize (data class) */
+	uint64_t ingress_pool_bytes; /**< IngressPoolSize (each class) */
+	bool prefetch_enable;	     /**< PrefetchBufferEnable */
+	uint64_t prefetch_bytes;     /**< PrefetchBufferSize */
+	bool trimming_enabled;	     /**< TrimmingEnabled */
+	bool retransmit_trimmable;   /**< RetransmitTrimmable */
+	bool pdc_groups_enabled;     /**< PDCGroupsEnabled */
 	uet_time_t transmit_start_delay_ps; /**< TransmitStartDelay */
-	struct uet_dscp_map dscp;	/**< codepoints by role */
-	uint16_t udp_dport;		/**< UdpDestPort */
-	struct uet_pds_params pds;	/**< ACK request, RTO */
-	uet_time_t initial_base_rtt_ps;	/**< InitialBaseRTT */
-	uint64_t window_bytes;		/**< effective FixedWindow */
-	bool stats_enable;		/**< EnableTransportStats */
-	uet_time_t stats_interval_ps;	/**< NDStatsReportInterval */
-	bool events_enable;		/**< EnableEventLogging */
-	bool flows_enable;		/**< EnableFlowSummary */
+	struct uet_dscp_map dscp;	    /**< codepoints by role */
+	uint16_t udp_dport;		    /**< UdpDestPort */
+	struct uet_pds_params pds;	    /**< ACK request, RTO */
+	uet_time_t initial_base_rtt_ps;	    /**< InitialBaseRTT */
+	uint64_t window_bytes;		    /**< effective FixedWindow */
+	bool stats_enable;		    /**< EnableTransportStats */
+	uet_time_t stats_interval_ps;	    /**< NDStatsReportInterval */
+	bool events_enable;		    /**< EnableEventLogging */
+	bool flows_enable;		    /**< EnableFlowSummary */
 };
 
 /**

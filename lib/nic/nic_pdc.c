@@ -15,14 +15,12 @@
 #define NIC_ENTROPY_BASE 49152u
 #define NIC_ENTROPY_SPAN 16384u
 
-static uint32_t
-hash_ip(uint32_t ip)
+static uint32_t hash_ip(uint32_t ip)
 {
 	return (ip * UINT32_C(2654435761)) >> 8;
 }
 
-static struct nic_group *
-group_create(struct uet_nic *nic, uint32_t peer_ip)
+static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 {
 	struct nic_group *g = calloc(1, sizeof(*g));
 	struct uet_cc_params ccp = {
@@ -63,8 +61,7 @@ group_create(struct uet_nic *nic, uint32_t peer_ip)
 	return g;
 }
 
-static void
-group_destroy(struct uet_nic *nic, struct nic_group *g)
+static void group_destroy(struct uet_nic *nic, struct nic_group *g)
 {
 	uint32_t i;
 
@@ -96,8 +93,8 @@ group_destroy(struct uet_nic *nic, struct nic_group *g)
 
 /* The group a PDC to peer_ip joins: the peer's group with PDC groups on,
  * a new one per sending PDC with them off. */
-static struct nic_group *
-group_for(struct uet_nic *nic, uint32_t peer_ip, bool is_tx)
+static struct nic_group *group_for(struct uet_nic *nic, uint32_t peer_ip,
+				   bool is_tx)
 {
 	struct nic_group *g;
 
@@ -110,8 +107,7 @@ group_for(struct uet_nic *nic, uint32_t peer_ip, bool is_tx)
 	return group_create(nic, peer_ip);
 }
 
-static int
-id_take(struct uet_nic *nic, uint16_t *id)
+static int id_take(struct uet_nic *nic, uint16_t *id)
 {
 	if (nic->free_count > 0) {
 		*id = nic->free_ids[--nic->free_count];
@@ -137,8 +133,7 @@ id_take(struct uet_nic *nic, uint16_t *id)
 	return 0;
 }
 
-static void
-id_give_back(struct uet_nic *nic, uint16_t id)
+static void id_give_back(struct uet_nic *nic, uint16_t id)
 {
 	if (nic->free_count == nic->free_cap) {
 		uint32_t cap = nic->free_cap ? nic->free_cap * 2 : 64;
@@ -152,8 +147,7 @@ id_give_back(struct uet_nic *nic, uint16_t id)
 	nic->free_ids[nic->free_count++] = id;
 }
 
-int
-nic_pdc_open(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t peer_ip)
+int nic_pdc_open(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t peer_ip)
 {
 	uint16_t id;
 	int rc;
@@ -198,8 +192,7 @@ nic_pdc_open(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t peer_ip)
 	return 0;
 }
 
-void
-nic_pdc_close(struct nic_pdc *pdc)
+void nic_pdc_close(struct nic_pdc *pdc)
 {
 	struct uet_nic *nic = pdc->nic;
 	struct nic_group *g = pdc->group;
@@ -247,24 +240,23 @@ nic_pdc_close(struct nic_pdc *pdc)
 	free(pdc);
 }
 
-struct nic_pdc *
-nic_pdc_lookup(struct uet_nic *nic, uint16_t id)
+struct nic_pdc *nic_pdc_lookup(struct uet_nic *nic, uint16_t id)
 {
 	if (id == 0 || id >= nic->pdcs_cap)
 		return NULL;
 	return nic->pdcs[id];
 }
 
-struct nic_pdc *
-nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id, uint32_t gen)
+struct nic_pdc *nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id,
+				   uint32_t gen)
 {
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, id);
 
 	return pdc != NULL && pdc->gen == gen ? pdc : NULL;
 }
 
-struct nic_pdc *
-nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc)
+struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
+				uint16_t peer_pdc)
 {
 	struct nic_pdc *pdc;
 
@@ -276,19 +268,17 @@ nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc)
 	return NULL;
 }
 
-void
-nic_pdc_rx_hash_add(struct nic_pdc *pdc)
+void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 {
 	struct uet_nic *nic = pdc->nic;
-	uint32_t b = (hash_ip(pdc->peer_ip) ^ pdc->peer_pdc) %
-		     NIC_PDC_HASH_BUCKETS;
+	uint32_t b =
+		(hash_ip(pdc->peer_ip) ^ pdc->peer_pdc) % NIC_PDC_HASH_BUCKETS;
 
 	pdc->hash_next = nic->rx_hash[b];
 	nic->rx_hash[b] = pdc;
 }
 
-void
-nic_pdcs_fini(struct uet_nic *nic)
+void nic_pdcs_fini(struct uet_nic *nic)
 {
 	uint32_t id;
 

@@ -12,8 +12,7 @@
 
 #include "nic_private.h"
 
-int
-nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item)
+int nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item)
 {
 	if (q->count == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 256;
@@ -34,8 +33,7 @@ nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item)
 	return 0;
 }
 
-static bool
-txq_pop(struct nic_txq *q, struct nic_txq_item *item)
+static bool txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 {
 	if (q->count == 0)
 		return false;
@@ -45,8 +43,7 @@ txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 	return true;
 }
 
-void
-nic_port_kick(struct uet_nic *nic)
+void nic_port_kick(struct uet_nic *nic)
 {
 	struct nic_txq_item *it = &nic->on_port;
 	uet_time_t end_ps;
@@ -67,8 +64,7 @@ nic_port_kick(struct uet_nic *nic)
 /* A data packet's serialization has ended: release its reservation, start
  * its timer, and count its first transmission toward the message's
  * transmit completion. */
-static void
-data_sent(struct uet_nic *nic, const struct nic_txq_item *it)
+static void data_sent(struct uet_nic *nic, const struct nic_txq_item *it)
 {
 	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, it->pdc, it->pdc_gen);
 	const struct uet_pds_tx_packet *pkt;
@@ -88,8 +84,7 @@ data_sent(struct uet_nic *nic, const struct nic_txq_item *it)
 		nic_complete(nic, UET_SES_SENT, pdc);
 }
 
-void
-nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg)
+void nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct uet_nic *nic = arg;
 	struct nic_txq_item it = nic->on_port;
@@ -119,10 +114,9 @@ nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_port_kick(nic);
 }
 
-void
-nic_send_control(struct uet_nic *nic, struct rte_mbuf *m, uint32_t wire_bytes,
-		 enum nic_frame_kind kind, uint32_t tag,
-		 const struct uet_monitor_row *mon)
+void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
+		      uint32_t wire_bytes, enum nic_frame_kind kind,
+		      uint32_t tag, const struct uet_monitor_row *mon)
 {
 	struct nic_txq_item it = {0};
 
@@ -141,8 +135,7 @@ nic_send_control(struct uet_nic *nic, struct rte_mbuf *m, uint32_t wire_bytes,
 	nic_port_kick(nic);
 }
 
-void
-nic_txqs_fini(struct uet_nic *nic)
+void nic_txqs_fini(struct uet_nic *nic)
 {
 	struct nic_txq_item it;
 	int tc;

@@ -50,23 +50,23 @@ struct nic_group;
 
 /** What a frame waiting in an egress queue is. */
 enum nic_frame_kind {
-	NIC_FRAME_DATA = 0,	/**< data, first transmission */
-	NIC_FRAME_DATA_RETX,	/**< data, retransmission */
-	NIC_FRAME_ACK,		/**< ACK of a data packet */
-	NIC_FRAME_PROBE_ACK,	/**< ACK answering a probe */
-	NIC_FRAME_NACK,		/**< trim NACK */
-	NIC_FRAME_PROBE,	/**< CP PROBE */
-	NIC_FRAME_CLOSE,	/**< CP CLOSE */
+	NIC_FRAME_DATA = 0,  /**< data, first transmission */
+	NIC_FRAME_DATA_RETX, /**< data, retransmission */
+	NIC_FRAME_ACK,	     /**< ACK of a data packet */
+	NIC_FRAME_PROBE_ACK, /**< ACK answering a probe */
+	NIC_FRAME_NACK,	     /**< trim NACK */
+	NIC_FRAME_PROBE,     /**< CP PROBE */
+	NIC_FRAME_CLOSE,     /**< CP CLOSE */
 };
 
 /** A frame in an egress queue, or on the port. */
 struct nic_txq_item {
-	struct rte_mbuf *m;	/**< the frame (owned) */
-	uint32_t wire_bytes;	/**< size on the wire, FCS counted */
-	uint32_t psn;		/**< data: its PSN; probe: its slot */
-	uint32_t pdc_gen;	/**< generation of the PDC below */
-	uint16_t pdc;		/**< sending PDC (data, probe) or 0 */
-	uint8_t kind;		/**< enum nic_frame_kind */
+	struct rte_mbuf *m;  /**< the frame (owned) */
+	uint32_t wire_bytes; /**< size on the wire, FCS counted */
+	uint32_t psn;	     /**< data: its PSN; probe: its slot */
+	uint32_t pdc_gen;    /**< generation of the PDC below */
+	uint16_t pdc;	     /**< sending PDC (data, probe) or 0 */
+	uint8_t kind;	     /**< enum nic_frame_kind */
 	/** Monitor fields, kept so the row is written when the frame
 	 * leaves without parsing it again. */
 	struct uet_monitor_row mon;
@@ -74,19 +74,19 @@ struct nic_txq_item {
 
 /** A FIFO of frames; grows by doubling, never shrinks. */
 struct nic_txq {
-	struct nic_txq_item *items;	/**< ring */
-	uint32_t cap;			/**< slots, a power of two */
-	uint32_t head;			/**< oldest */
-	uint32_t count;			/**< frames waiting */
+	struct nic_txq_item *items; /**< ring */
+	uint32_t cap;		    /**< slots, a power of two */
+	uint32_t head;		    /**< oldest */
+	uint32_t count;		    /**< frames waiting */
 };
 
 /** Kinds of pooled events. */
 enum nic_tev_kind {
-	NIC_TEV_FETCH = 0,	/**< a payload's PCIe completion arrived */
-	NIC_TEV_RTO,		/**< a packet's retransmission timer */
-	NIC_TEV_RX,		/**< a frame arrives on the port */
-	NIC_TEV_ACK_HOLD,	/**< a held ACK is released */
-	NIC_TEV_INGRESS_FREE,	/**< a PCIe write was accepted */
+	NIC_TEV_FETCH = 0,    /**< a payload's PCIe completion arrived */
+	NIC_TEV_RTO,	      /**< a packet's retransmission timer */
+	NIC_TEV_RX,	      /**< a frame arrives on the port */
+	NIC_TEV_ACK_HOLD,     /**< a held ACK is released */
+	NIC_TEV_INGRESS_FREE, /**< a PCIe write was accepted */
 };
 
 /**
@@ -96,138 +96,138 @@ enum nic_tev_kind {
  * transmit-count guard says whether it still matters.
  */
 struct nic_tev {
-	struct uet_event ev;	/**< embedded event */
-	struct uet_nic *nic;	/**< owner */
-	struct nic_tev *next_free; /**< free list link */
-	struct rte_mbuf *m;	/**< RX, ACK_HOLD: the frame */
-	uint32_t psn;		/**< FETCH, RTO: the packet */
-	uint32_t count;		/**< RTO: the transmission it guards */
-	uint32_t bytes;		/**< INGRESS_FREE: bytes; ACK_HOLD: wire */
-	uint32_t pdc_gen;	/**< generation of pdc */
-	uint16_t pdc;		/**< FETCH, RTO: the PDC */
-	uint8_t kind;		/**< enum nic_tev_kind */
-	uint8_t tc;		/**< INGRESS_FREE: traffic class */
-	bool in_use;		/**< taken from the pool */
+	struct uet_event ev;	    /**< embedded event */
+	struct uet_nic *nic;	    /**< owner */
+	struct nic_tev *next_free;  /**< free list link */
+	struct rte_mbuf *m;	    /**< RX, ACK_HOLD: the frame */
+	uint32_t psn;		    /**< FETCH, RTO: the packet */
+	uint32_t count;		    /**< RTO: the transmission it guards */
+	uint32_t bytes;		    /**< INGRESS_FREE: bytes; ACK_HOLD: wire */
+	uint32_t pdc_gen;	    /**< generation of pdc */
+	uint16_t pdc;		    /**< FETCH, RTO: the PDC */
+	uint8_t kind;		    /**< enum nic_tev_kind */
+	uint8_t tc;		    /**< INGRESS_FREE: traffic class */
+	bool in_use;		    /**< taken from the pool */
 	struct uet_monitor_row mon; /**< ACK_HOLD: its monitor row */
 };
 
 /** One chunk of pooled events. */
 struct nic_tev_chunk {
-	struct nic_tev_chunk *next;	 /**< chunks list */
+	struct nic_tev_chunk *next;	   /**< chunks list */
 	struct nic_tev tev[NIC_TEV_CHUNK]; /**< events */
 };
 
 /** A PDC: one side, sending or receiving, of one message's context. */
 struct nic_pdc {
-	struct uet_nic *nic;	/**< owner */
-	uint16_t id;		/**< this NIC's PDC number, 0 until open */
-	uint32_t gen;		/**< generation: bumps on every open */
-	bool is_tx;		/**< sending side */
-	bool open;		/**< has a number and takes packets */
-	uint32_t peer_ip;	/**< host order */
-	uint16_t peer_pdc;	/**< peer's PDC number (0: not known yet) */
+	struct uet_nic *nic;	 /**< owner */
+	uint16_t id;		 /**< this NIC's PDC number, 0 until open */
+	uint32_t gen;		 /**< generation: bumps on every open */
+	bool is_tx;		 /**< sending side */
+	bool open;		 /**< has a number and takes packets */
+	uint32_t peer_ip;	 /**< host order */
+	uint16_t peer_pdc;	 /**< peer's PDC number (0: not known yet) */
 	struct nic_group *group; /**< its group (NULL: receiving side with
 				  * PDCGroupsEnabled false) */
 	struct nic_pdc *ring_next, *ring_prev; /**< group's sending PDCs */
 	struct nic_pdc *hash_next; /**< receiving sides by (ip, peer pdc) */
 	/* Sending side. */
-	struct uet_event post_ev;  /**< the host posts (at at_ps) */
+	struct uet_event post_ev;     /**< the host posts (at at_ps) */
 	struct uet_event doorbell_ev; /**< the doorbell reaches the NIC */
-	struct uet_pds_tx tx;	/**< PSNs and outstanding packets */
-	struct uet_ses_msg_tx msg; /**< the message */
-	uint32_t dst_ip;	/**< receiver */
-	uint32_t start_psn;	/**< first PSN */
-	bool syn;		/**< no ACK yet: packets carry SYN */
-	bool probe_sent;	/**< this message's probe has gone */
-	uint32_t eom_psn;	/**< PSN of the last segment, once taken */
-	bool eom_taken;		/**< eom_psn is valid */
-	uint32_t commit_psn;	/**< prefetch: next first transmission */
+	struct uet_pds_tx tx;	      /**< PSNs and outstanding packets */
+	struct uet_ses_msg_tx msg;    /**< the message */
+	uint32_t dst_ip;	      /**< receiver */
+	uint32_t start_psn;	      /**< first PSN */
+	bool syn;		      /**< no ACK yet: packets carry SYN */
+	bool probe_sent;	      /**< this message's probe has gone */
+	uint32_t eom_psn;	 /**< PSN of the last segment, once taken */
+	bool eom_taken;		 /**< eom_psn is valid */
+	uint32_t commit_psn;	 /**< prefetch: next first transmission */
 	uint32_t prefetch_ready; /**< prefetch: payloads arrived, waiting */
 	uint32_t retransmits, trims, nacks, timeouts; /**< flow row */
 	/* Receiving side. */
-	struct uet_pds_rx rx;	/**< received PSNs */
+	struct uet_pds_rx rx;	    /**< received PSNs */
 	struct uet_ses_msg_rx rmsg; /**< the message */
-	bool rmsg_known;	/**< rmsg set from an untrimmed packet */
-	uet_time_t last_rx_ps;	/**< ps, last data packet */
+	bool rmsg_known;	    /**< rmsg set from an untrimmed packet */
+	uet_time_t last_rx_ps;	    /**< ps, last data packet */
 	struct uet_event linger_ev; /**< closes a side the CLOSE missed */
 };
 
 /** A PDC group: the PDCs to one peer (or one message), one window. */
 struct nic_group {
-	uint64_t seq;		/**< creation number, for the lb stream */
-	uint32_t peer_ip;	/**< host order */
-	uint32_t members;	/**< PDCs (both sides) in the group */
-	struct uet_cc cc;	/**< shared congestion window */
-	struct uet_lb lb;	/**< shared spraying state */
+	uint64_t seq;		  /**< creation number, for the lb stream */
+	uint32_t peer_ip;	  /**< host order */
+	uint32_t members;	  /**< PDCs (both sides) in the group */
+	struct uet_cc cc;	  /**< shared congestion window */
+	struct uet_lb lb;	  /**< shared spraying state */
 	uint64_t in_flight_bytes; /**< nominal bytes counted in the window */
-	struct nic_pdc *turn;	/**< sending PDC whose turn it is */
-	uint32_t tx_pdcs;	/**< sending PDCs in the ring */
-	bool queued;		/**< in the NIC's queue of ready groups */
-	struct nic_group *q_next, *q_prev; /**< queue links */
-	struct nic_group *hash_next; /**< by peer (groups enabled) */
+	struct nic_pdc *turn;	  /**< sending PDC whose turn it is */
+	uint32_t tx_pdcs;	  /**< sending PDCs in the ring */
+	bool queued;		  /**< in the NIC's queue of ready groups */
+	struct nic_group *q_next, *q_prev;     /**< queue links */
+	struct nic_group *hash_next;	       /**< by peer (groups enabled) */
 	struct nic_group *all_next, *all_prev; /**< every group */
 };
 
 /** A base-RTT probe waiting for its ACK. */
 struct nic_probe_slot {
 	struct nic_group *group; /**< NULL: free */
-	uint16_t opaque;	/**< probe_opaque sent */
-	uet_time_t sent_ps;	/**< ps, serialization end; NEVER: queued */
+	uint16_t opaque;	 /**< probe_opaque sent */
+	uet_time_t sent_ps;	 /**< ps, serialization end; NEVER: queued */
 };
 
 /** The payload pattern with the shared-info its payload mbufs point at. */
 struct nic_payload {
 	struct rte_mbuf_ext_shared_info shinfo; /**< refcount: NIC + mbufs */
-	struct uet_ses_pattern *owned;	/**< freed with it, or NULL */
-	const struct uet_ses_pattern *pattern; /**< the bytes */
-	rte_iova_t iova;		/**< of pattern->bytes */
+	struct uet_ses_pattern *owned;		/**< freed with it, or NULL */
+	const struct uet_ses_pattern *pattern;	/**< the bytes */
+	rte_iova_t iova;			/**< of pattern->bytes */
 };
 
 /** The NIC. */
 struct uet_nic {
 	struct uet_component comp; /**< first: what lib/sync runs */
-	struct nic_params p;	/**< attributes */
-	uint32_t index, ip;	/**< host number, IPv4 (host order) */
+	struct nic_params p;	   /**< attributes */
+	uint32_t index, ip;	   /**< host number, IPv4 (host order) */
 	uint8_t mac[6], switch_mac[6];
-	struct rte_mempool *mp;	/**< frames */
-	struct uet_record *rec;	/**< records or NULL */
-	bool monitor_on;	/**< uet-monitor rows wanted */
+	struct rte_mempool *mp;		   /**< frames */
+	struct uet_record *rec;		   /**< records or NULL */
+	bool monitor_on;		   /**< uet-monitor rows wanted */
 	struct uet_ses_arrivals *arrivals; /**< run-wide, or NULL */
-	struct nic_payload *payload; /**< pattern and shared-info */
-	struct uet_ses_callbacks cb; /**< completions */
-	struct uet_rng rng;	/**< start PSNs */
-	uint64_t seed;		/**< scenario seed (entropy streams) */
-	bool spraying;		/**< oblivious (true) or single path */
-	struct uet_pcie pcie;	/**< the host link */
+	struct nic_payload *payload;	   /**< pattern and shared-info */
+	struct uet_ses_callbacks cb;	   /**< completions */
+	struct uet_rng rng;		   /**< start PSNs */
+	uint64_t seed;		  /**< scenario seed (entropy streams) */
+	bool spraying;		  /**< oblivious (true) or single path */
+	struct uet_pcie pcie;	  /**< the host link */
 	struct uet_wire_cfg wire; /**< parser settings */
 	/* PDCs. */
-	struct nic_pdc **pdcs;	/**< by number; NULL when free */
-	uint32_t pdcs_cap;	/**< slots in pdcs */
-	uint16_t *free_ids;	/**< numbers closed, reused last-in first */
+	struct nic_pdc **pdcs; /**< by number; NULL when free */
+	uint32_t pdcs_cap;     /**< slots in pdcs */
+	uint16_t *free_ids;    /**< numbers closed, reused last-in first */
 	uint32_t free_count, free_cap;
-	uint32_t next_new_id;	/**< lowest number never used */
-	uint32_t next_gen;	/**< generation counter */
+	uint32_t next_new_id; /**< lowest number never used */
+	uint32_t next_gen;    /**< generation counter */
 	struct nic_pdc *rx_hash[NIC_PDC_HASH_BUCKETS];
-	uint32_t tx_pdcs_open;	/**< sending sides open */
-	uint32_t posts_pending;	/**< posted, doorbell not yet run */
+	uint32_t tx_pdcs_open;	  /**< sending sides open */
+	uint32_t posts_pending;	  /**< posted, doorbell not yet run */
 	uint16_t next_message_id; /**< SES message_id counter */
 	/* Groups and the transmit scheduler. */
 	struct nic_group *group_hash[NIC_GROUP_HASH_BUCKETS];
 	struct nic_group *groups; /**< every group */
 	uint64_t next_group_seq;
 	struct nic_group *q_head, *q_tail; /**< groups ready to send */
-	struct uet_event tx_ev;	/**< the transmit process runs */
-	bool egress_stalled;	/**< stopped on a full egress pool */
-	bool prefetch_stalled;	/**< a group left on a full prefetch buffer */
+	struct uet_event tx_ev;		   /**< the transmit process runs */
+	bool egress_stalled;		   /**< stopped on a full egress pool */
+	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
 	/* Buffers. */
-	uint64_t egress_used_bytes;	/**< data class reservations */
-	uint64_t prefetch_used_bytes;	/**< prefetch buffer */
+	uint64_t egress_used_bytes;   /**< data class reservations */
+	uint64_t prefetch_used_bytes; /**< prefetch buffer */
 	uint64_t ingress_used_bytes[NIC_TC_COUNT]; /**< by class */
 	/* Port. */
 	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
-	bool port_busy;		/**< a frame is serializing */
-	struct nic_txq_item on_port; /**< that frame */
-	struct uet_event port_ev; /**< its serialization ends */
+	bool port_busy;			  /**< a frame is serializing */
+	struct nic_txq_item on_port;	  /**< that frame */
+	struct uet_event port_ev;	  /**< its serialization ends */
 	/* ACKs. */
 	uet_time_t last_ack_release_ps; /**< ACKs leave in order */
 	struct nic_probe_slot probes[NIC_PROBE_SLOTS];
@@ -310,15 +310,14 @@ void nic_stats_event(struct uet_evq *q, struct uet_event *ev, void *arg);
 void nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out);
 
 /** Current virtual time of the NIC. */
-static inline uet_time_t
-nic_now(const struct uet_nic *nic)
+static inline uet_time_t nic_now(const struct uet_nic *nic)
 {
 	return uet_evq_now(&nic->comp.evq);
 }
 
 /** Count an in-flight decrease, never below zero (an anomaly instead). */
-static inline void
-nic_in_flight_sub(struct uet_nic *nic, struct nic_group *g, uint64_t bytes)
+static inline void nic_in_flight_sub(struct uet_nic *nic, struct nic_group *g,
+				     uint64_t bytes)
 {
 	if (bytes > g->in_flight_bytes) {
 		nic->st.in_flight_anomalies++;

@@ -9,9 +9,9 @@
 
 #include "nic_private.h"
 
-void
-nic_record_event(struct uet_nic *nic, enum uet_event_kind kind,
-		 const struct nic_pdc *pdc, uint64_t msg_id, uint64_t bytes)
+void nic_record_event(struct uet_nic *nic, enum uet_event_kind kind,
+		      const struct nic_pdc *pdc, uint64_t msg_id,
+		      uint64_t bytes)
 {
 	struct uet_event_row r;
 
@@ -28,8 +28,7 @@ nic_record_event(struct uet_nic *nic, enum uet_event_kind kind,
 	uet_record_event(nic->rec, &r);
 }
 
-void
-nic_record_monitor(struct uet_nic *nic, const struct uet_monitor_row *r)
+void nic_record_monitor(struct uet_nic *nic, const struct uet_monitor_row *r)
 {
 	struct uet_monitor_row row;
 
@@ -40,8 +39,7 @@ nic_record_monitor(struct uet_nic *nic, const struct uet_monitor_row *r)
 	uet_record_monitor(nic->rec, &row);
 }
 
-static void
-record_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
+static void record_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
 {
 	struct uet_flow_row r;
 
@@ -66,9 +64,8 @@ record_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
 	uet_record_flow(nic->rec, &r);
 }
 
-void
-nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
-	     const struct nic_pdc *pdc)
+void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
+		  const struct nic_pdc *pdc)
 {
 	static const enum uet_event_kind ev_kind[UET_SES_COMPLETION_COUNT] = {
 		[UET_SES_SENT] = UET_EV_MSG_SENT,
@@ -103,8 +100,7 @@ nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
 		fn(nic->cb.ctx, &c);
 }
 
-void
-nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out)
+void nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out)
 {
 	const struct nic_group *g;
 
@@ -120,8 +116,7 @@ nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out)
 		nic->st.transport.pdcs_created - nic->st.transport.pdcs_closed;
 }
 
-void
-nic_stats_start(struct uet_nic *nic)
+void nic_stats_start(struct uet_nic *nic)
 {
 	uet_time_t iv = nic->p.stats_interval_ps;
 
@@ -133,8 +128,7 @@ nic_stats_start(struct uet_nic *nic)
 			 (nic_now(nic) / iv + 1) * iv);
 }
 
-void
-nic_stats_event(struct uet_evq *q, struct uet_event *ev, void *arg)
+void nic_stats_event(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct uet_nic *nic = arg;
 	struct uet_nic_stats s;
@@ -145,7 +139,7 @@ nic_stats_event(struct uet_evq *q, struct uet_event *ev, void *arg)
 				   &s.transport);
 	/* Stop while idle, so that a finished run's queue empties; the next
 	 * post or arrival starts the rows again. */
-	if (!uet_nic_idle(nic) || nic->st.transport.pdcs_created !=
-					  nic->st.transport.pdcs_closed)
+	if (!uet_nic_idle(nic) ||
+	    nic->st.transport.pdcs_created != nic->st.transport.pdcs_closed)
 		nic_stats_start(nic);
 }

@@ -18,9 +18,8 @@
 /* Parse a frame whose headers sit in view[0..vlen) and whose whole length
  * is len > vlen (a chained mbuf): the same layers as uet_frame_parse, each
  * reading only its own header from the view. */
-static int
-parse_chained(const struct uet_nic *nic, const uint8_t *view, size_t vlen,
-	      size_t len, struct uet_frame *f)
+static int parse_chained(const struct uet_nic *nic, const uint8_t *view,
+			 size_t vlen, size_t len, struct uet_frame *f)
 {
 	size_t l4, off, udp_end;
 	int rc;
@@ -73,9 +72,8 @@ parse_chained(const struct uet_nic *nic, const uint8_t *view, size_t vlen,
 	return 0;
 }
 
-static int
-rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
-	 struct uet_frame *f)
+static int rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
+		    struct uet_frame *f)
 {
 	uint8_t buf[NIC_HDR_VIEW_BYTES];
 	size_t len = rte_pktmbuf_pkt_len(m);
@@ -91,8 +89,7 @@ rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
 	return parse_chained(nic, view, vlen, len, f);
 }
 
-static void
-ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
+static void ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 {
 	if (bytes > nic->ingress_used_bytes[tc])
 		nic->ingress_used_bytes[tc] = 0;
@@ -100,8 +97,8 @@ ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 		nic->ingress_used_bytes[tc] -= bytes;
 }
 
-static void
-ingress_release_event(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void ingress_release_event(struct uet_evq *q, struct uet_event *ev,
+				  void *arg)
 {
 	struct nic_tev *t = arg;
 
@@ -112,8 +109,7 @@ ingress_release_event(struct uet_evq *q, struct uet_event *ev, void *arg)
 }
 
 /* Step 1: the ingress pool of the packet's class, at its IP size. */
-static bool
-receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
+static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 {
 	if (nic->ingress_used_bytes[tc] + ip_bytes > nic->p.ingress_pool_bytes)
 		return false;
@@ -121,13 +117,12 @@ receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 	return true;
 }
 
-static void
-rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
+static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
 
 /* Step 2: the PDC, found by its destination PDC number, or for a SYN
  * packet by (source IPv4, source PDC number), created if new. */
-static struct nic_pdc *
-receive_find_pdc(struct uet_nic *nic, const struct uet_frame *f)
+static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
+					const struct uet_frame *f)
 {
 	const struct uet_pds_req *req = &f->pds.u.req;
 	struct nic_pdc *pdc;
@@ -165,9 +160,8 @@ receive_find_pdc(struct uet_nic *nic, const struct uet_frame *f)
 
 /* Step 3: a trimmed packet is answered at once by a NACK whose code
  * follows its codepoint, and goes no further. */
-static void
-receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
-		const struct uet_frame *f, bool last_hop)
+static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
+			    const struct uet_frame *f, bool last_hop)
 {
 	struct uet_monitor_row mon = {0};
 	struct uet_pds_hdr h;
@@ -198,9 +192,8 @@ receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 }
 
 /* Check every delivered byte against the pattern, segment by segment. */
-static bool
-payload_matches(const struct uet_nic *nic, const struct rte_mbuf *m,
-		const struct uet_frame *f)
+static bool payload_matches(const struct uet_nic *nic, const struct rte_mbuf *m,
+			    const struct uet_frame *f)
 {
 	const struct uet_ses_std *std = &f->ses.u.std;
 	uint32_t shift = uet_ses_pattern_shift(std->message_id, std->initiator);
@@ -232,9 +225,8 @@ payload_matches(const struct uet_nic *nic, const struct rte_mbuf *m,
 
 /* Step 4: deliver a new packet's payload to the host as a PCIe write;
  * its pool space goes back when the write is accepted. */
-static void
-receive_deliver(struct uet_nic *nic, const struct rte_mbuf *m,
-		const struct uet_frame *f, uint32_t ip_bytes)
+static void receive_deliver(struct uet_nic *nic, const struct rte_mbuf *m,
+			    const struct uet_frame *f, uint32_t ip_bytes)
 {
 	uet_time_t accepted_ps = nic_now(nic);
 	uint32_t payload = (uint32_t)f->payload_bytes;
@@ -258,8 +250,7 @@ receive_deliver(struct uet_nic *nic, const struct rte_mbuf *m,
 	uet_evq_schedule(&nic->comp.evq, &t->ev, accepted_ps);
 }
 
-static void
-rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_pdc *pdc = arg;
 	struct uet_nic *nic = pdc->nic;
@@ -276,8 +267,7 @@ rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
 }
 
 /* The message arrived: its last packet is in and no gap remains. */
-static void
-receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
+static void receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct uet_ses_msg_rx *msg = &pdc->rmsg;
 
@@ -291,18 +281,17 @@ receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
 	nic_complete(nic, UET_SES_ARRIVED, pdc);
 	/* The sender's CLOSE ends this side; the linger timer ends it if the
 	 * CLOSE is lost (4 x the longest timeout with no packet). */
-	uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,
-			 nic_now(nic) +
-				 4 * uet_pds_rto_ps(&nic->p.pds,
-						    nic->p.pds
-							    .max_rto_backoff_count +
-							    1));
+	uet_evq_schedule(
+		&nic->comp.evq, &pdc->linger_ev,
+		nic_now(nic) +
+			4 * uet_pds_rto_ps(&nic->p.pds,
+					   nic->p.pds.max_rto_backoff_count +
+						   1));
 }
 
 /* Step 5: the ACK, held for the receiver's PCIe service-time estimate;
  * ACKs leave in the order they were generated. */
-static void
-ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
@@ -316,9 +305,8 @@ ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_ACK, 0, &mon);
 }
 
-static void
-receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
-		    const struct uet_frame *f, uint64_t hold_bytes)
+static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
+				const struct uet_frame *f, uint64_t hold_bytes)
 {
 	uet_time_t hold_ps = uet_pcie_ack_hold_ps(&nic->p.pcie, hold_bytes);
 	uet_time_t release_ps = nic_now(nic) + hold_ps;
@@ -336,8 +324,9 @@ receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 		h.flags |= UET_PDS_ACK_F_RETX;
 	off = uet_pds_psn_diff(f->pds.u.req.psn, info.cack_psn);
 	h.u.ack.ack_psn_offset =
-		(int16_t)(off > INT16_MAX ? INT16_MAX
-					  : (off < INT16_MIN ? INT16_MIN : off));
+		(int16_t)(off > INT16_MAX
+				  ? INT16_MAX
+				  : (off < INT16_MIN ? INT16_MIN : off));
 	h.u.ack.cack_psn = info.cack_psn;
 	h.u.ack.spdcid = pdc->id;
 	h.u.ack.dpdcid = f->pds.u.req.spdcid;
@@ -376,9 +365,8 @@ receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 	uet_evq_schedule(&nic->comp.evq, &t->ev, release_ps);
 }
 
-static void
-monitor_rx(struct uet_nic *nic, const struct uet_frame *f, uint16_t pdc,
-	   enum uet_monitor_pkt kind)
+static void monitor_rx(struct uet_nic *nic, const struct uet_frame *f,
+		       uint16_t pdc, enum uet_monitor_pkt kind)
 {
 	struct uet_monitor_row r = {0};
 
@@ -415,9 +403,8 @@ monitor_rx(struct uet_nic *nic, const struct uet_frame *f, uint16_t pdc,
 	nic_record_monitor(nic, &r);
 }
 
-static void
-receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
-	     const struct uet_frame *f)
+static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
+			 const struct uet_frame *f)
 {
 	int role = uet_dscp_role_of(&nic->p.dscp, f->ip.dscp);
 	bool trimmed = f->trimmed || role == UET_DSCP_TRIMMED ||
@@ -485,8 +472,7 @@ receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 
 /* A base-RTT probe is answered at once (no hold), even when its PDC has
  * gone; CLOSE ends the receiving side. */
-static void
-receive_control(struct uet_nic *nic, const struct uet_frame *f)
+static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
@@ -531,8 +517,7 @@ receive_control(struct uet_nic *nic, const struct uet_frame *f)
 			 &mon);
 }
 
-static void
-receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
@@ -570,9 +555,8 @@ receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	rte_pktmbuf_free(m);
 }
 
-int
-nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
-	    uet_time_t arrival_ps)
+int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
+		uet_time_t arrival_ps)
 {
 	struct uet_nic *nic = (struct uet_nic *)c;
 	struct nic_tev *t;

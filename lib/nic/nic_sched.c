@@ -22,8 +22,7 @@ enum step_result {
 	STEP_POOL_FULL,	    /**< the egress pool has no room */
 };
 
-void
-nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
+void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
 {
 	if (g->queued)
 		return;
@@ -37,8 +36,7 @@ nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
 	nic->q_tail = g;
 }
 
-void
-nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
+void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
 {
 	if (g->queued)
 		return;
@@ -52,8 +50,7 @@ nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
 	nic->q_head = g;
 }
 
-void
-nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
+void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
 {
 	if (!g->queued)
 		return;
@@ -69,15 +66,13 @@ nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
 	g->q_next = g->q_prev = NULL;
 }
 
-static bool
-pdc_has_work(const struct nic_pdc *pdc)
+static bool pdc_has_work(const struct nic_pdc *pdc)
 {
 	return pdc->tx.fifo_count > 0 || pdc->prefetch_ready > 0 ||
 	       uet_ses_msg_tx_has_segment(&pdc->msg);
 }
 
-bool
-nic_group_has_work(const struct nic_group *g)
+bool nic_group_has_work(const struct nic_group *g)
 {
 	const struct nic_pdc *pdc = g->turn;
 	uint32_t i;
@@ -88,16 +83,14 @@ nic_group_has_work(const struct nic_group *g)
 	return false;
 }
 
-void
-nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps)
+void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps)
 {
 	if (uet_event_pending(&nic->tx_ev) && nic->tx_ev.time_ps <= at_ps)
 		return;
 	uet_evq_schedule(&nic->comp.evq, &nic->tx_ev, at_ps);
 }
 
-void
-nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
+void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
 {
 	/* An ACK, a NACK or a timeout brings a group back at the head, and
 	 * a stopped scheduler tries again. */
@@ -107,8 +100,7 @@ nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
 		nic_transmit_start(nic, nic_now(nic));
 }
 
-void
-nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes)
+void nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes)
 {
 	if (wire_bytes > nic->egress_used_bytes)
 		nic->egress_used_bytes = 0;
@@ -122,30 +114,25 @@ nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes)
 
 /* Room in the window of the group, at nominal size. An empty window always
  * takes one packet, so a window under one packet cannot stall forever. */
-static bool
-window_room(const struct nic_group *g, uint32_t nominal_bytes)
+static bool window_room(const struct nic_group *g, uint32_t nominal_bytes)
 {
-	return g->in_flight_bytes == 0 ||
-	       g->in_flight_bytes + nominal_bytes <=
-		       uet_cc_window_bytes(&g->cc);
+	return g->in_flight_bytes == 0 || g->in_flight_bytes + nominal_bytes <=
+						  uet_cc_window_bytes(&g->cc);
 }
 
-static bool
-egress_room(const struct uet_nic *nic, uint32_t wire_bytes)
+static bool egress_room(const struct uet_nic *nic, uint32_t wire_bytes)
 {
 	return nic->egress_used_bytes == 0 ||
 	       nic->egress_used_bytes + wire_bytes <= nic->p.egress_pool_bytes;
 }
 
-static bool
-prefetch_room(const struct uet_nic *nic, uint32_t wire_bytes)
+static bool prefetch_room(const struct uet_nic *nic, uint32_t wire_bytes)
 {
 	return nic->prefetch_used_bytes == 0 ||
 	       nic->prefetch_used_bytes + wire_bytes <= nic->p.prefetch_bytes;
 }
 
-static void
-egress_reserve(struct uet_nic *nic, uint32_t wire_bytes)
+static void egress_reserve(struct uet_nic *nic, uint32_t wire_bytes)
 {
 	nic->egress_used_bytes += wire_bytes;
 	if (nic->egress_used_bytes > nic->st.egress_pool_peak_bytes)
@@ -154,8 +141,7 @@ egress_reserve(struct uet_nic *nic, uint32_t wire_bytes)
 
 /* Prefetch space goes back at commit; at half or less, groups that left
  * on a full prefetch buffer come back at the tail and transmit restarts. */
-static void
-prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
+static void prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
 {
 	struct nic_group *g;
 
@@ -170,16 +156,14 @@ prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
 	nic_transmit_start(nic, nic_now(nic));
 }
 
-static uint8_t
-first_dscp(const struct uet_nic *nic)
+static uint8_t first_dscp(const struct uet_nic *nic)
 {
-	return nic->p.dscp.codepoint[nic->p.trimming_enabled
-					     ? UET_DSCP_TRIMMABLE
-					     : UET_DSCP_NO_TRIM];
+	return nic->p.dscp
+		.codepoint[nic->p.trimming_enabled ? UET_DSCP_TRIMMABLE
+						   : UET_DSCP_NO_TRIM];
 }
 
-static uint8_t
-retransmit_dscp(const struct uet_nic *nic)
+static uint8_t retransmit_dscp(const struct uet_nic *nic)
 {
 	if (nic->p.retransmit_trimmable)
 		return nic->p.dscp.codepoint[UET_DSCP_TRIMMABLE_RTX];
@@ -189,9 +173,8 @@ retransmit_dscp(const struct uet_nic *nic)
 /* Hand-off: the packet gets its headers and joins the data class's egress
  * queue. Its transmission is counted now (AR rule, entropy, in flight in
  * lib/pds); its timer starts when serialization ends. */
-static void
-commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-		 bool retx)
+static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
+			     uint32_t psn, bool retx)
 {
 	struct nic_group *g = pdc->group;
 	const struct uet_pds_tx_packet *pkt;
@@ -200,8 +183,7 @@ commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 	uint8_t dscp = retx ? retransmit_dscp(nic) : first_dscp(nic);
 	bool ar = false;
 
-	if (uet_pds_tx_transmit(&pdc->tx, psn, entropy, nic_now(nic), &ar) <
-	    0)
+	if (uet_pds_tx_transmit(&pdc->tx, psn, entropy, nic_now(nic), &ar) < 0)
 		return;
 	pkt = uet_pds_tx_packet(&pdc->tx, psn);
 	it.wire_bytes = uet_data_wire_bytes(pkt->payload_bytes);
@@ -236,8 +218,8 @@ commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 
 /* Step 3, first kind: the oldest waiting retransmission. It reads nothing
  * over PCIe: it is rebuilt from its recorded size. */
-static enum step_result
-send_retransmission(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn)
+static enum step_result send_retransmission(struct uet_nic *nic,
+					    struct nic_pdc *pdc, uint32_t psn)
 {
 	const struct uet_pds_tx_packet *pkt = uet_pds_tx_packet(&pdc->tx, psn);
 	uint32_t wire;
@@ -259,8 +241,8 @@ send_retransmission(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn)
 
 /* Step 3, second kind: a payload already in the prefetch buffer; the
  * window is enforced now, at commit, and its prefetch space released. */
-static enum step_result
-send_prefetched(struct uet_nic *nic, struct nic_pdc *pdc)
+static enum step_result send_prefetched(struct uet_nic *nic,
+					struct nic_pdc *pdc)
 {
 	uint32_t psn = pdc->commit_psn;
 	const struct uet_pds_tx_packet *pkt = uet_pds_tx_packet(&pdc->tx, psn);
@@ -287,8 +269,7 @@ static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg);
 /* Fetching the payload, steps 1-2: the reservation (egress pool, or the
  * prefetch buffer), the PSN taken as the read request is issued, and the
  * completion scheduled (step 3) in request order. */
-static enum step_result
-fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
+static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct uet_ses_segment seg;
 	struct uet_pds_tx_segment ts;
@@ -335,8 +316,7 @@ fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 		pdc->group->in_flight_bytes += nominal;
 		egress_reserve(nic, wire);
 	}
-	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes,
-		      &arrival_ps);
+	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes, &arrival_ps);
 	nic->st.transport.pcie_read_bytes += seg.payload_bytes;
 	t->pdc = pdc->id;
 	t->pdc_gen = pdc->gen;
@@ -346,8 +326,7 @@ fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 }
 
 /* Step 4 of the fetch: the payload has arrived. */
-static void
-fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
@@ -374,8 +353,7 @@ fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 /* Step 3: within a PDC, the oldest waiting retransmission, then a payload
  * in the prefetch buffer, then a new segment; never a later kind while an
  * earlier one waits for room. */
-static enum step_result
-pdc_step(struct uet_nic *nic, struct nic_pdc *pdc)
+static enum step_result pdc_step(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	uint32_t psn;
 
@@ -390,8 +368,7 @@ pdc_step(struct uet_nic *nic, struct nic_pdc *pdc)
 
 /* Step 2: one packet from one PDC of the group; the turn passes to the
  * next PDC once the current one has sent. */
-static enum step_result
-group_step(struct uet_nic *nic, struct nic_group *g)
+static enum step_result group_step(struct uet_nic *nic, struct nic_group *g)
 {
 	struct nic_pdc *pdc = g->turn;
 	bool window_full = false, prefetch_full = false;
@@ -420,8 +397,7 @@ group_step(struct uet_nic *nic, struct nic_group *g)
 	return prefetch_full ? STEP_PREFETCH_FULL : STEP_NOTHING;
 }
 
-void
-nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
+void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct uet_nic *nic = arg;
 	struct nic_group *g;

@@ -9,8 +9,7 @@
 
 #include "nic_private.h"
 
-static int
-tev_grow(struct uet_nic *nic)
+static int tev_grow(struct uet_nic *nic)
 {
 	struct nic_tev_chunk *c = calloc(1, sizeof(*c));
 	uint32_t i;
@@ -27,8 +26,8 @@ tev_grow(struct uet_nic *nic)
 	return 0;
 }
 
-struct nic_tev *
-nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind, uet_event_fn fn)
+struct nic_tev *nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind,
+			    uet_event_fn fn)
 {
 	struct nic_tev *t;
 
@@ -44,8 +43,7 @@ nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind, uet_event_fn fn)
 	return t;
 }
 
-void
-nic_tev_put(struct nic_tev *t)
+void nic_tev_put(struct nic_tev *t)
 {
 	struct uet_nic *nic = t->nic;
 
@@ -55,8 +53,7 @@ nic_tev_put(struct nic_tev *t)
 	nic->tev_free = t;
 }
 
-void
-nic_tev_pool_fini(struct uet_nic *nic)
+void nic_tev_pool_fini(struct uet_nic *nic)
 {
 	struct nic_tev_chunk *c, *next;
 	uint32_t i;

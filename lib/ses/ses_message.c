@@ -11,12 +11,12 @@
 
 #include "uet_ses.h"
 
-int
-uet_ses_msg_tx_init(struct uet_ses_msg_tx *msg, uint64_t msg_id,
-		    uint64_t bytes, uint32_t mss_bytes, uint16_t message_id,
-		    uint32_t initiator, uet_time_t posted_ps)
+int uet_ses_msg_tx_init(struct uet_ses_msg_tx *msg, uint64_t msg_id,
+			uint64_t bytes, uint32_t mss_bytes, uint16_t message_id,
+			uint32_t initiator, uet_time_t posted_ps)
 {
-	if (msg == NULL || mss_bytes == 0 || mss_bytes > UET_SES_MAX_MSS_BYTES ||
+	if (msg == NULL || mss_bytes == 0 ||
+	    mss_bytes > UET_SES_MAX_MSS_BYTES ||
 	    bytes > UET_SES_MAX_MESSAGE_BYTES)
 		return -EINVAL;
 	memset(msg, 0, sizeof(*msg));
@@ -30,23 +30,21 @@ uet_ses_msg_tx_init(struct uet_ses_msg_tx *msg, uint64_t msg_id,
 	return 0;
 }
 
-int
-uet_ses_msg_tx_take_segment(struct uet_ses_msg_tx *msg,
-			    struct uet_ses_segment *seg)
+int uet_ses_msg_tx_take_segment(struct uet_ses_msg_tx *msg,
+				struct uet_ses_segment *seg)
 {
 	int rc;
 
 	if (msg->next_segment >= msg->segments)
 		return -ENOENT;
-	rc = uet_ses_segment_get(msg->bytes, msg->mss_bytes,
-				 msg->next_segment, seg);
+	rc = uet_ses_segment_get(msg->bytes, msg->mss_bytes, msg->next_segment,
+				 seg);
 	if (rc == 0)
 		msg->next_segment++;
 	return rc;
 }
 
-bool
-uet_ses_msg_tx_first_sent(struct uet_ses_msg_tx *msg, uet_time_t now_ps)
+bool uet_ses_msg_tx_first_sent(struct uet_ses_msg_tx *msg, uet_time_t now_ps)
 {
 	if (msg->sent)
 		return false;
@@ -58,9 +56,8 @@ uet_ses_msg_tx_first_sent(struct uet_ses_msg_tx *msg, uet_time_t now_ps)
 	return true;
 }
 
-bool
-uet_ses_msg_tx_acked(struct uet_ses_msg_tx *msg, uint32_t count,
-		     uet_time_t now_ps)
+bool uet_ses_msg_tx_acked(struct uet_ses_msg_tx *msg, uint32_t count,
+			  uet_time_t now_ps)
 {
 	if (msg->completed)
 		return false;
@@ -72,9 +69,9 @@ uet_ses_msg_tx_acked(struct uet_ses_msg_tx *msg, uint32_t count,
 	return true;
 }
 
-void
-uet_ses_msg_rx_init(struct uet_ses_msg_rx *msg, uint64_t msg_id,
-		    uint64_t bytes, uint16_t message_id, uint32_t initiator)
+void uet_ses_msg_rx_init(struct uet_ses_msg_rx *msg, uint64_t msg_id,
+			 uint64_t bytes, uint16_t message_id,
+			 uint32_t initiator)
 {
 	memset(msg, 0, sizeof(*msg));
 	msg->msg_id = msg_id;
@@ -84,8 +81,7 @@ uet_ses_msg_rx_init(struct uet_ses_msg_rx *msg, uint64_t msg_id,
 	msg->shift = uet_ses_pattern_shift(message_id, initiator);
 }
 
-int
-uet_ses_arrivals_create(struct uet_ses_arrivals **tablep, uint64_t count)
+int uet_ses_arrivals_create(struct uet_ses_arrivals **tablep, uint64_t count)
 {
 	struct uet_ses_arrivals *t;
 	uint64_t i;
@@ -107,8 +103,7 @@ uet_ses_arrivals_create(struct uet_ses_arrivals **tablep, uint64_t count)
 	return 0;
 }
 
-void
-uet_ses_arrivals_free(struct uet_ses_arrivals *table)
+void uet_ses_arrivals_free(struct uet_ses_arrivals *table)
 {
 	if (table == NULL)
 		return;
@@ -116,16 +111,15 @@ uet_ses_arrivals_free(struct uet_ses_arrivals *table)
 	free(table);
 }
 
-void
-uet_ses_arrivals_set(struct uet_ses_arrivals *table, uint64_t msg_id,
-		     uet_time_t arrived_ps)
+void uet_ses_arrivals_set(struct uet_ses_arrivals *table, uint64_t msg_id,
+			  uet_time_t arrived_ps)
 {
 	if (table != NULL && msg_id < table->count)
 		table->arrived_ps[msg_id] = arrived_ps;
 }
 
-uet_time_t
-uet_ses_arrivals_get(const struct uet_ses_arrivals *table, uint64_t msg_id)
+uet_time_t uet_ses_arrivals_get(const struct uet_ses_arrivals *table,
+				uint64_t msg_id)
 {
 	if (table == NULL || msg_id >= table->count)
 		return UET_TIME_NEVER;

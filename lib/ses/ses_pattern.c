@@ -14,8 +14,7 @@
  * since the sender's and the receiver's may be different ones. */
 #define PATTERN_SEED UINT64_C(0x9e3779b97f4a7c15)
 
-int
-uet_ses_pattern_create(struct uet_ses_pattern **patternp)
+int uet_ses_pattern_create(struct uet_ses_pattern **patternp)
 {
 	struct uet_ses_pattern *p;
 	uint64_t x = PATTERN_SEED;
@@ -39,14 +38,12 @@ uet_ses_pattern_create(struct uet_ses_pattern **patternp)
 	return 0;
 }
 
-void
-uet_ses_pattern_free(struct uet_ses_pattern *pattern)
+void uet_ses_pattern_free(struct uet_ses_pattern *pattern)
 {
 	free(pattern);
 }
 
-uint32_t
-uet_ses_pattern_shift(uint16_t message_id, uint32_t initiator)
+uint32_t uet_ses_pattern_shift(uint16_t message_id, uint32_t initiator)
 {
 	/* A multiplicative hash: consecutive message ids land far apart. */
 	uint64_t h = ((uint64_t)initiator << 16 | message_id) *
@@ -55,9 +52,9 @@ uet_ses_pattern_shift(uint16_t message_id, uint32_t initiator)
 	return (uint32_t)((h >> 32) % UET_SES_PATTERN_PERIOD_BYTES);
 }
 
-int
-uet_ses_pattern_verify(const struct uet_ses_pattern *pattern, uint32_t shift,
-		       uint64_t msg_offset_bytes, const void *buf, size_t len)
+int uet_ses_pattern_verify(const struct uet_ses_pattern *pattern,
+			   uint32_t shift, uint64_t msg_offset_bytes,
+			   const void *buf, size_t len)
 {
 	if (len > UET_SES_MAX_MSS_BYTES)
 		return -EINVAL;

@@ -8,8 +8,7 @@
 
 #include "uet_ses.h"
 
-uint32_t
-uet_ses_segment_count(uint64_t msg_bytes, uint32_t mss_bytes)
+uint32_t uet_ses_segment_count(uint64_t msg_bytes, uint32_t mss_bytes)
 {
 	if (mss_bytes == 0)
 		return 0;
@@ -18,9 +17,8 @@ uet_ses_segment_count(uint64_t msg_bytes, uint32_t mss_bytes)
 	return (uint32_t)((msg_bytes + mss_bytes - 1) / mss_bytes);
 }
 
-int
-uet_ses_segment_get(uint64_t msg_bytes, uint32_t mss_bytes, uint32_t index,
-		    struct uet_ses_segment *seg)
+int uet_ses_segment_get(uint64_t msg_bytes, uint32_t mss_bytes, uint32_t index,
+			struct uet_ses_segment *seg)
 {
 	uint32_t count = uet_ses_segment_count(msg_bytes, mss_bytes);
 	uint64_t left;

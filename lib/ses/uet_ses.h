@@ -34,7 +34,7 @@ extern "C" {
 #define UET_SES_MAX_MSS_BYTES 8894u
 /** Bytes of the pattern buffer: one period plus one largest segment, so any
  * segment is one contiguous run of the buffer. */
-#define UET_SES_PATTERN_BYTES \
+#define UET_SES_PATTERN_BYTES                                                  \
 	(UET_SES_PATTERN_PERIOD_BYTES + UET_SES_MAX_MSS_BYTES)
 
 /**
@@ -166,8 +166,8 @@ uint32_t uet_ses_segment_count(uint64_t msg_bytes, uint32_t mss_bytes);
  * @return
  *   0, or -EINVAL for an index out of range or a zero MSS.
  */
-int uet_ses_segment_get(uint64_t msg_bytes, uint32_t mss_bytes,
-			uint32_t index, struct uet_ses_segment *seg);
+int uet_ses_segment_get(uint64_t msg_bytes, uint32_t mss_bytes, uint32_t index,
+			struct uet_ses_segment *seg);
 
 /* ------------------------------------------------------------------------ */
 /* Message state and the three completions (ses_message.c).                 */
@@ -236,20 +236,20 @@ struct uet_ses_post {
 
 /** Sending side of one message. */
 struct uet_ses_msg_tx {
-	uint64_t msg_id;	/**< scenario-wide number */
-	uint64_t bytes;		/**< message size */
-	uint32_t mss_bytes;	/**< RdmaDataMSS at post time */
-	uint32_t segments;	/**< packets of the message */
-	uint32_t next_segment;	/**< next segment to fetch */
-	uint32_t first_sent;	/**< segments sent at least once */
-	uint32_t acked;		/**< segments acknowledged */
-	uint16_t message_id;	/**< SES message_id on the wire */
-	uint32_t initiator;	/**< SES initiator on the wire */
-	uet_time_t posted_ps;	/**< ps, doorbell time */
-	uet_time_t sent_ps;	/**< ps, transmit completion (when sent) */
+	uint64_t msg_id;	 /**< scenario-wide number */
+	uint64_t bytes;		 /**< message size */
+	uint32_t mss_bytes;	 /**< RdmaDataMSS at post time */
+	uint32_t segments;	 /**< packets of the message */
+	uint32_t next_segment;	 /**< next segment to fetch */
+	uint32_t first_sent;	 /**< segments sent at least once */
+	uint32_t acked;		 /**< segments acknowledged */
+	uint16_t message_id;	 /**< SES message_id on the wire */
+	uint32_t initiator;	 /**< SES initiator on the wire */
+	uet_time_t posted_ps;	 /**< ps, doorbell time */
+	uet_time_t sent_ps;	 /**< ps, transmit completion (when sent) */
 	uet_time_t completed_ps; /**< ps, last acknowledgement */
-	bool sent;		/**< transmit completion happened */
-	bool completed;		/**< completion happened */
+	bool sent;		 /**< transmit completion happened */
+	bool completed;		 /**< completion happened */
 };
 
 /**
@@ -259,9 +259,8 @@ struct uet_ses_msg_tx {
  *   0, or -EINVAL (bytes too large, mss 0).
  */
 int uet_ses_msg_tx_init(struct uet_ses_msg_tx *msg, uint64_t msg_id,
-			uint64_t bytes, uint32_t mss_bytes,
-			uint16_t message_id, uint32_t initiator,
-			uet_time_t posted_ps);
+			uint64_t bytes, uint32_t mss_bytes, uint16_t message_id,
+			uint32_t initiator, uet_time_t posted_ps);
 
 /**
  * The next segment to fetch, and move past it.
@@ -273,8 +272,7 @@ int uet_ses_msg_tx_take_segment(struct uet_ses_msg_tx *msg,
 				struct uet_ses_segment *seg);
 
 /** Whether a segment remains to be taken. */
-static inline bool
-uet_ses_msg_tx_has_segment(const struct uet_ses_msg_tx *msg)
+static inline bool uet_ses_msg_tx_has_segment(const struct uet_ses_msg_tx *msg)
 {
 	return msg->next_segment < msg->segments;
 }
@@ -300,15 +298,15 @@ bool uet_ses_msg_tx_acked(struct uet_ses_msg_tx *msg, uint32_t count,
 
 /** Receiving side of one message. */
 struct uet_ses_msg_rx {
-	uint64_t msg_id;	/**< scenario-wide number, as carried */
-	uint64_t bytes;		/**< request_length */
-	uint16_t message_id;	/**< SES message_id */
-	uint32_t initiator;	/**< SES initiator */
-	uint32_t shift;		/**< pattern shift of the message */
-	uint32_t eom_psn;	/**< PSN of the packet ending the message */
-	bool eom_seen;		/**< that packet has arrived */
-	bool arrived;		/**< the message arrived */
-	uet_time_t arrived_ps;	/**< ps, when */
+	uint64_t msg_id;	  /**< scenario-wide number, as carried */
+	uint64_t bytes;		  /**< request_length */
+	uint16_t message_id;	  /**< SES message_id */
+	uint32_t initiator;	  /**< SES initiator */
+	uint32_t shift;		  /**< pattern shift of the message */
+	uint32_t eom_psn;	  /**< PSN of the packet ending the message */
+	bool eom_seen;		  /**< that packet has arrived */
+	bool arrived;		  /**< the message arrived */
+	uet_time_t arrived_ps;	  /**< ps, when */
 	uint64_t delivered_bytes; /**< new payload written to the host */
 	uint64_t mismatched_packets; /**< packets whose payload differed */
 };
@@ -328,7 +326,7 @@ void uet_ses_msg_rx_init(struct uet_ses_msg_rx *msg, uint64_t msg_id,
  * arrival is written before the sender's completion reads it.
  */
 struct uet_ses_arrivals {
-	uet_time_t *arrived_ps;	/**< by msg_id; UET_TIME_NEVER: not yet */
+	uet_time_t *arrived_ps; /**< by msg_id; UET_TIME_NEVER: not yet */
 	uint64_t count;		/**< entries */
 };
 

@@ -12,14 +12,12 @@
 #include "uet_port.h"
 #include "uet_wire.h"
 
-uint32_t
-h_ip(int i)
+uint32_t h_ip(int i)
 {
 	return (198u << 24) | (18u << 16) | (uint32_t)(i + 1);
 }
 
-static bool
-in_set(const uint32_t *set, uint32_t n, uint32_t v)
+static bool in_set(const uint32_t *set, uint32_t n, uint32_t v)
 {
 	uint32_t i;
 
@@ -29,8 +27,7 @@ in_set(const uint32_t *set, uint32_t n, uint32_t v)
 	return false;
 }
 
-static void
-classify(const uint8_t *buf, size_t len, struct h_frame *fr)
+static void classify(const uint8_t *buf, size_t len, struct h_frame *fr)
 {
 	struct uet_frame f;
 
@@ -74,8 +71,8 @@ struct link {
 
 static struct link links[2];
 
-static int
-link_out(void *ctx, uint16_t port, struct rte_mbuf *m, uet_time_t arrival_ps)
+static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+		    uet_time_t arrival_ps)
 {
 	struct link *l = ctx;
 	struct h *h = l->h;
@@ -124,24 +121,21 @@ link_out(void *ctx, uint16_t port, struct rte_mbuf *m, uet_time_t arrival_ps)
 	return to->deliver(to, 0, m, arrival_ps);
 }
 
-static void
-on_sent(void *ctx, const struct uet_ses_completion *c)
+static void on_sent(void *ctx, const struct uet_ses_completion *c)
 {
 	struct h *h = ctx;
 
 	h->sent[c->src_ip == h_ip(0) ? 0 : 1]++;
 }
 
-static void
-on_arrived(void *ctx, const struct uet_ses_completion *c)
+static void on_arrived(void *ctx, const struct uet_ses_completion *c)
 {
 	struct h *h = ctx;
 
 	h->arrived[c->dst_ip == h_ip(0) ? 0 : 1]++;
 }
 
-static void
-on_completed(void *ctx, const struct uet_ses_completion *c)
+static void on_completed(void *ctx, const struct uet_ses_completion *c)
 {
 	struct h *h = ctx;
 
@@ -149,8 +143,7 @@ on_completed(void *ctx, const struct uet_ses_completion *c)
 	h->last_completed_ps = c->time_ps;
 }
 
-void
-h_init(struct h *h)
+void h_init(struct h *h)
 {
 	/* EAL starts once per (forked) test process; a test may run
 	 * several scenarios. */
@@ -165,16 +158,14 @@ h_init(struct h *h)
 		eal_up = true;
 	}
 	snprintf(name, sizeof(name), "h_mp%u", pools++);
-	h->mp = rte_pktmbuf_pool_create(name, 16383, 256, 0,
-					RTE_MBUF_DEFAULT_BUF_SIZE,
-					SOCKET_ID_ANY);
+	h->mp = rte_pktmbuf_pool_create(
+		name, 16383, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	ck_assert_ptr_nonnull(h->mp);
 	uet_scenario_defaults(&h->sc);
 	h->trim_dscp = UET_DSCP_DEFAULT_TRIMMED;
 }
 
-void
-h_start(struct h *h)
+void h_start(struct h *h)
 {
 	struct uet_ses_callbacks cb = {
 		.sent = on_sent,
@@ -210,8 +201,7 @@ h_start(struct h *h)
 	}
 }
 
-void
-h_run(struct h *h, uet_time_t end_ps)
+void h_run(struct h *h, uet_time_t end_ps)
 {
 	for (;;) {
 		struct uet_evq *q0 = &uet_nic_component(h->nic[0])->evq;
@@ -227,8 +217,7 @@ h_run(struct h *h, uet_time_t end_ps)
 	}
 }
 
-void
-h_check_invariants(struct h *h)
+void h_check_invariants(struct h *h)
 {
 	int i;
 
@@ -245,8 +234,7 @@ h_check_invariants(struct h *h)
 	}
 }
 
-void
-h_fini(struct h *h)
+void h_fini(struct h *h)
 {
 	uet_nic_destroy(h->nic[0]);
 	uet_nic_destroy(h->nic[1]);

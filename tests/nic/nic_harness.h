@@ -17,21 +17,29 @@
 #define H_MAX_FRAMES 4096
 
 /** Kinds of frames seen on the link. */
-enum h_kind { H_DATA, H_ACK, H_PROBE_ACK, H_NACK, H_PROBE, H_CLOSE, H_OTHER,
-	      H_KIND_COUNT };
+enum h_kind {
+	H_DATA,
+	H_ACK,
+	H_PROBE_ACK,
+	H_NACK,
+	H_PROBE,
+	H_CLOSE,
+	H_OTHER,
+	H_KIND_COUNT
+};
 
 /** One frame seen on the link. */
 struct h_frame {
-	int from;		/**< NIC 0 or 1 */
+	int from; /**< NIC 0 or 1 */
 	enum h_kind kind;
-	uet_time_t arrival_ps;	/**< as given to out */
-	uint32_t pkt_len;	/**< frame bytes without FCS */
-	uint32_t ip_bytes;	/**< IPv4 total length */
-	uint32_t psn;		/**< data, NACK */
+	uet_time_t arrival_ps; /**< as given to out */
+	uint32_t pkt_len;      /**< frame bytes without FCS */
+	uint32_t ip_bytes;     /**< IPv4 total length */
+	uint32_t psn;	       /**< data, NACK */
 	uint8_t dscp, ttl, ecn;
-	uint8_t flags;		/**< PDS flags */
+	uint8_t flags; /**< PDS flags */
 	uint16_t sport;
-	uint16_t service_time;	/**< ACK */
+	uint16_t service_time; /**< ACK */
 	uint8_t nack_code;
 	bool dropped, trimmed;
 };

@@ -13,11 +13,10 @@
 #include "nic_harness.h"
 #include "uet_wire.h"
 
-#define DELAY_PS 500000u	/* nic.Delay default */
+#define DELAY_PS 500000u /* nic.Delay default */
 #define RUN_END_PS (UINT64_C(1) << 62)
 
-static struct uet_nic_stats
-stats_of(struct h *h, int i)
+static struct uet_nic_stats stats_of(struct h *h, int i)
 {
 	struct uet_nic_stats s;
 
@@ -25,8 +24,8 @@ stats_of(struct h *h, int i)
 	return s;
 }
 
-static const struct h_frame *
-nth_frame(const struct h *h, int from, enum h_kind kind, uint32_t n)
+static const struct h_frame *nth_frame(const struct h *h, int from,
+				       enum h_kind kind, uint32_t n)
 {
 	uint32_t i;
 
@@ -38,8 +37,7 @@ nth_frame(const struct h *h, int from, enum h_kind kind, uint32_t n)
 }
 
 /* One message from NIC 0 to NIC 1, run to the end, invariants checked. */
-static void
-run_one_message(struct h *h, uint64_t bytes)
+static void run_one_message(struct h *h, uint64_t bytes)
 {
 	h_start(h);
 	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes, 0, 7),
@@ -101,8 +99,7 @@ START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
 }
 END_TEST
 
-static void
-cadence(uint32_t n, bool first, bool last, uint32_t acks)
+static void cadence(uint32_t n, bool first, bool last, uint32_t acks)
 {
 	struct h h;
 
@@ -116,8 +113,9 @@ cadence(uint32_t n, bool first, bool last, uint32_t acks)
 	ck_assert_uint_eq(h.count[0][H_PROBE], 1);
 	ck_assert_uint_eq(h.count[1][H_PROBE_ACK], 1);
 	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.data_payload_bytes_delivered,
-			  256 * 4096);
+	ck_assert_uint_eq(
+		stats_of(&h, 1).transport.data_payload_bytes_delivered,
+		256 * 4096);
 	h_fini(&h);
 }
 
@@ -193,8 +191,7 @@ START_TEST(test_one_mib_every_byte_verified)
 }
 END_TEST
 
-static void
-several_messages(bool groups)
+static void several_messages(bool groups)
 {
 	struct h h;
 	int i;
@@ -264,16 +261,13 @@ START_TEST(test_rto_backoff_doubles)
 	r2 = nth_frame(&h, 0, H_DATA, 2);
 	ck_assert(r1->flags & UET_PDS_REQ_F_RETX);
 	/* Frame out times differ by the timeout plus one serialization. */
-	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps,
-			  20000000 + 84040);
-	ck_assert_uint_eq(r2->arrival_ps - r1->arrival_ps,
-			  40000000 + 84040);
+	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps, 20000000 + 84040);
+	ck_assert_uint_eq(r2->arrival_ps - r1->arrival_ps, 40000000 + 84040);
 	h_fini(&h);
 }
 END_TEST
 
-static void
-trimmed(uint8_t dscp, uint8_t code)
+static void trimmed(uint8_t dscp, uint8_t code)
 {
 	struct h h;
 	const struct h_frame *n, *r;
@@ -372,7 +366,8 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 		if (i == 1) {
 			/* A real data frame's headers, truncated. */
 			struct uet_frame_addr a;
-			struct uet_pds_hdr p = {.type = UET_PDS_TYPE_RUD_CC_REQ};
+			struct uet_pds_hdr p = {
+				.type = UET_PDS_TYPE_RUD_CC_REQ};
 			uint8_t full[200];
 
 			uet_frame_addr_default(&a);
@@ -393,8 +388,7 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 }
 END_TEST
 
-static unsigned int
-csv_rows(const char *dir, const char *file)
+static unsigned int csv_rows(const char *dir, const char *file)
 {
 	char path[512], line[1024];
 	unsigned int n = 0;
@@ -452,8 +446,7 @@ START_TEST(test_records_events_monitor_flows)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("nic");
 	TCase *tc = tcase_create("data path");

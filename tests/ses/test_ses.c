@@ -103,8 +103,7 @@ START_TEST(test_arrivals_table)
 }
 END_TEST
 
-int
-main(void)
+int main(void)
 {
 	Suite *s = suite_create("ses");
 	TCase *tc = tcase_create("messages");

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A switch port: frames from the host are held until they are fully
+ * received; frames to the host wait in one drop-tail output queue and are
+ * serialized one after another at the link rate, with no interframe gap.
+ */
+#include <errno.h>
+
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+#include "uet_log.h"
+
+/* Slots a port's rings start with; they double on demand. */
+#define FABRIC_PORT_FIFO_SLOTS 16
+
+static void fabric_port_on_arrival(struct uet_evq *q, struct uet_event *ev,
+				   void *arg);
+static void fabric_port_on_tx_end(struct uet_evq *q, struct uet_event *ev,
+				  void *arg);
+static void fabric_port_tx_end(struct fabric_port *p);
+
+int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint16_t id)
+{
+	int ret;
+
+	p->fab = fab;
+	p->id = id;
+	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
+	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
+	ret = fabric_fifo_init(&p->arriving, FABRIC_PORT_FIFO_SLOTS);
+	if (ret < 0)
+		return ret;
+	ret = fabric_fifo_init(&p->queue, FABRIC_PORT_FIFO_SLOTS);
+	if (ret < 0) {
+		fabric_fifo_fini(&p->arriving);
+		return ret;
+	}
+	return 0;
+}
+
+void fabric_port_fini(struct fabric_port *p)
+{
+	fabric_fifo_fini(&p->arriving);
+	fabric_fifo_fini(&p->queue);
+}
+
+int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
+		       uet_time_t arrival_ps)
+{
+	struct uet_evq *q = &p->fab->comp.evq;
+	const struct fabric_entry e = {.m = m, .time_ps = arrival_ps};
+	int ret;
+
+	/* A link is FIFO: one port's arrivals come in time order, so the
+	 * head of the ring is always the next one and one event suffices. */
+	if (arrival_ps < uet_evq_now(q) ||
+	    (!fabric_fifo_empty(&p->arriving) &&
+	     arrival_ps < fabric_fifo_tail(&p->arriving)->time_ps)) {
+		rte_pktmbuf_free(m);
+		return -EINVAL;
+	}
+	ret = fabric_fifo_push(&p->arriving, &e);
+	if (ret < 0) {
+		rte_pktmbuf_free(m);
+		return ret;
+	}
+	if (!uet_event_pending(&p->arrival_ev))
+		return uet_evq_schedule(q, &p->arrival_ev, arrival_ps);
+	return 0;
+}
+
+/* The head of the arriving ring is fully received: the switch takes it. */
+static void fabric_port_on_arrival(struct uet_evq *q, struct uet_event *ev,
+				   void *arg)
+{
+	struct fabric_port *p = arg;
+	struct fabric_entry e;
+
+	fabric_fifo_pop(&p->arriving, &e);
+	/* Scheduled before the frame is handled, whatever that does. The
+	 * next arrival is not before now (checked on delivery), so this
+	 * cannot fail: the queue is reserved for both events of every
+	 * port. */
+	if (!fabric_fifo_empty(&p->arriving))
+		(void)uet_evq_schedule(q, ev,
+				       fabric_fifo_head(&p->arriving)->time_ps);
+	fabric_receive(p->fab, p, e.m);
+}
+
+/* Put the head of the output queue on the wire. */
+static void fabric_port_start_tx(struct fabric_port *p)
+{
+	struct uet_evq *q = &p->fab->comp.evq;
+	const struct fabric_entry *head = fabric_fifo_head(&p->queue);
+	const uet_time_t ser_ps = uet_serialization_ps(
+		head->wire_bytes, p->fab->conf.link_rate_bps);
+
+	/* The rate is non-zero and a frame is at most 64 KiB, so the time
+	 * is finite and the reserved queue takes the event. */
+	(void)uet_evq_schedule(q, &p->tx_end_ev, uet_evq_now(q) + ser_ps);
+}
+
+int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
+			uint32_t wire_bytes)
+{
+	struct uet_fabric_port_stats *st = &p->stats;
+	const struct fabric_entry e = {
+		.m = m,
+		.time_ps = uet_evq_now(&p->fab->comp.evq),
+		.wire_bytes = wire_bytes,
+	};
+	int ret;
+
+	/* At one instant a departure comes before an arrival: a frame whose
+	 * last bit leaves now no longer holds its buffer, whichever event
+	 * the queue happened to order first. So a queue one frame deep
+	 * passes a line-rate stream. */
+	if (uet_event_pending(&p->tx_end_ev) &&
+	    p->tx_end_ev.time_ps == e.time_ps) {
+		(void)uet_evq_cancel(&p->fab->comp.evq, &p->tx_end_ev);
+		fabric_port_tx_end(p);
+	}
+	/* Drop tail: the frame joins only if all of it fits under the
+	 * limit, the frame on the wire counted (it still holds its
+	 * buffer until its last bit leaves). */
+	if (st->queue_bytes + wire_bytes > p->fab->conf.queue_limit_bytes) {
+		st->drop_full_frames++;
+		st->drop_full_bytes += wire_bytes;
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	ret = fabric_fifo_push(&p->queue, &e);
+	if (ret < 0) {
+		rte_pktmbuf_free(m);
+		return ret;
+	}
+	st->queue_bytes += wire_bytes;
+	if (st->queue_bytes > st->peak_queue_bytes)
+		st->peak_queue_bytes = st->queue_bytes;
+	if (!uet_event_pending(&p->tx_end_ev))
+		fabric_port_start_tx(p);
+	return 0;
+}
+
+/* The head's last bit is on the wire: it reaches the host a link delay
+ * later, and the next frame starts at once (no interframe gap). */
+static void fabric_port_tx_end(struct fabric_port *p)
+{
+	struct uet_fabric *fab = p->fab;
+	const uet_time_t now = uet_evq_now(&fab->comp.evq);
+	struct fabric_entry e;
+	int ret;
+
+	fabric_fifo_pop(&p->queue, &e);
+	p->stats.queue_bytes -= e.wire_bytes;
+	p->stats.tx_frames++;
+	p->stats.tx_bytes += e.wire_bytes;
+	if (!fabric_fifo_empty(&p->queue))
+		fabric_port_start_tx(p);
+	if (fab->capture != NULL)
+		fab->capture(fab->capture_ctx, p->id, e.m, now, true);
+	if (fab->comp.out == NULL) {
+		/* The wiring forgot to connect the fabric: not a model drop. */
+		rte_pktmbuf_free(e.m);
+		ret = -ENOTCONN;
+	} else {
+		ret = uet_component_out(&fab->comp, p->id, e.m,
+					now + fab->conf.link_delay_ps);
+	}
+	if (ret < 0 && fab->error == 0) {
+		fab->error = ret;
+		UET_LOG(ERROR, FABRIC, "%s: port %u: out() failed: %d",
+			fab->comp.name, p->id, ret);
+	}
+}
+
+static void fabric_port_on_tx_end(struct uet_evq *q, struct uet_event *ev,
+				  void *arg)
+{
+	(void)q;
+	(void)ev;
+	fabric_port_tx_end(arg);
+}

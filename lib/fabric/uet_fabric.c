@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The placeholder fabric: creation from a configuration, delivery of frames
+ * to its ports, and the switch's steps on a frame fully received: count and
+ * capture it, set aside control frames, the random drop, the route by IPv4
+ * destination, the output queue.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+#include "uet_config.h"
+#include "uet_wire.h"
+
+/* What a received frame is to the switch. */
+enum fabric_class {
+	FABRIC_CLASS_IPV4,	/* a valid IPv4 header: route it */
+	FABRIC_CLASS_CONTROL,	/* MAC control (PFC) or lockstep control */
+	FABRIC_CLASS_MALFORMED, /* anything else */
+};
+
+/* Bytes read to classify a frame: Ethernet and the longest IPv4 header. */
+#define FABRIC_HDR_BYTES (UET_ETH_HDR_BYTES + 60)
+
+/*
+ * Classify a frame and find its wire size: the frame and its FCS, less a
+ * lockstep trailer after the IP datagram (modeled sizes never count it).
+ * Only the headers are read, through rte_pktmbuf_read, so a frame in
+ * several segments is read right too.
+ */
+static enum fabric_class fabric_classify(const struct rte_mbuf *m,
+					 uint32_t *dst_ipv4,
+					 uint32_t *wire_bytes)
+{
+	uint8_t copy[FABRIC_HDR_BYTES];
+	uint8_t magic[4];
+	const uint32_t len = rte_pktmbuf_pkt_len(m);
+	const uint32_t n = RTE_MIN(len, (uint32_t)sizeof(copy));
+	const uint8_t *buf = rte_pktmbuf_read(m, 0, n, copy);
+	const uint8_t *tail;
+	struct uet_eth_hdr eth;
+	struct uet_ipv4_hdr ip;
+	uint32_t ip_end;
+
+	*wire_bytes = len + UET_ETH_FCS_BYTES;
+	if (buf == NULL || uet_eth_parse(buf, n, &eth, NULL) < 0)
+		return FABRIC_CLASS_MALFORMED;
+	if (eth.ethertype == UET_ETHERTYPE_MAC_CONTROL ||
+	    eth.ethertype == UET_ETHERTYPE_LOCKSTEP)
+		return FABRIC_CLASS_CONTROL;
+	if (eth.ethertype != UET_ETHERTYPE_IPV4)
+		return FABRIC_CLASS_MALFORMED;
+	/* The total length is checked against the whole frame, while the
+	 * parser reads only the header (IHL * 4 <= 60 bytes, all copied). */
+	if (uet_ipv4_parse(buf + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
+			   &ip, NULL) < 0)
+		return FABRIC_CLASS_MALFORMED;
+	*dst_ipv4 = ip.dst;
+	ip_end = UET_ETH_HDR_BYTES + ip.total_length_bytes;
+	if (len - ip_end >= UET_LS_TRAILER_BYTES) {
+		tail = rte_pktmbuf_read(m, ip_end, sizeof(magic), magic);
+		if (tail != NULL &&
+		    memcmp(tail, UET_LS_TRAILER_MAGIC, sizeof(magic)) == 0)
+			*wire_bytes = ip_end + UET_ETH_FCS_BYTES;
+	}
+	return FABRIC_CLASS_IPV4;
+}
+
+/* Record the first internal failure; lib/sync reads it after a window. */
+static void fabric_fail(struct uet_fabric *fab, int err)
+{
+	if (fab->error == 0)
+		fab->error = err;
+}
+
+/*
+ * The switch's steps on a frame whose last bit reached port in at now.
+ * Forwarding takes no time: the frame joins its output queue at once.
+ */
+void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
+		    struct rte_mbuf *m)
+{
+	const uet_time_t now = uet_evq_now(&fab->comp.evq);
+	struct uet_fabric_port_stats *st = &in->stats;
+	uint32_t dst_ipv4 = 0;
+	uint32_t wire_bytes;
+	enum fabric_class cls;
+	int port;
+	int ret;
+
+	/* 1. Received: count and show it. */
+	cls = fabric_classify(m, &dst_ipv4, &wire_bytes);
+	st->rx_frames++;
+	st->rx_bytes += wire_bytes;
+	if (fab->capture != NULL)
+		fab->capture(fab->capture_ctx, in->id, m, now, false);
+
+	/* 2. Control frames are the sync layer's; PFC is not modelled yet. */
+	if (cls == FABRIC_CLASS_CONTROL) {
+		st->drop_control_frames++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
+	/* 3. Random drop: one draw for every other frame, whatever the
+	 * rate, so the draws depend only on the order of arrivals. */
+	if (uet_rng_chance_ppm(&fab->rng, fab->conf.drop_rate_ppm)) {
+		st->drop_random_frames++;
+		st->drop_random_bytes += wire_bytes;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
+	/* 4. Route by IPv4 destination. */
+	port = cls == FABRIC_CLASS_IPV4
+		       ? fabric_routes_lookup(&fab->routes, dst_ipv4)
+		       : -EBADMSG;
+	if (port < 0) {
+		st->drop_route_frames++;
+		st->drop_route_bytes += wire_bytes;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
+	/* 5. The output queue of the port facing the destination. */
+	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes);
+	if (ret < 0)
+		fabric_fail(fab, ret);
+}
+
+static int fabric_deliver(struct uet_component *c, uint16_t port,
+			  struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	/* The component is the fabric's first member. */
+	struct uet_fabric *fab = (struct uet_fabric *)c;
+
+	if (c == NULL || m == NULL) {
+		rte_pktmbuf_free(m);
+		return -EINVAL;
+	}
+	if (port >= fab->conf.hosts) {
+		rte_pktmbuf_free(m);
+		return -EINVAL;
+	}
+	return fabric_port_arrive(&fab->ports[port], m, arrival_ps);
+}
+
+int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
+				  struct uet_fabric_conf *conf)
+{
+	if (sc == NULL || conf == NULL)
+		return -EINVAL;
+	if (sc->topology.kind != UET_TOPOLOGY_SINGLE_SWITCH)
+		return -ENOTSUP;
+	memset(conf, 0, sizeof(*conf));
+	conf->hosts = sc->topology.hosts;
+	conf->link_rate_bps = sc->topology.link_rate_bps;
+	conf->link_delay_ps = sc->topology.link_delay_ps;
+	conf->queue_limit_bytes = sc->sw.queue_limit_bytes;
+	conf->drop_rate_ppm = sc->sw.drop_rate_ppm;
+	conf->seed = sc->run.seed;
+	return 0;
+}
+
+int uet_fabric_create(struct uet_fabric **fabp,
+		      const struct uet_fabric_conf *conf)
+{
+	struct uet_fabric *fab;
+	uint32_t i;
+	int ret;
+
+	if (fabp == NULL || conf == NULL || conf->hosts == 0 ||
+	    conf->hosts > UET_HOST_MAX_COUNT || conf->link_rate_bps == 0)
+		return -EINVAL;
+	fab = calloc(1, sizeof(*fab));
+	if (fab == NULL)
+		return -ENOMEM;
+	fab->conf = *conf;
+	snprintf(fab->comp.name, sizeof(fab->comp.name), "switch");
+	fab->comp.deliver = fabric_deliver;
+	uet_rng_seed(&fab->rng, conf->seed, UET_FABRIC_RNG_STREAM);
+	ret = uet_evq_init(&fab->comp.evq);
+	if (ret < 0)
+		goto fail;
+	/* Two events per port (arrival, serialization end) are all the
+	 * fabric ever schedules, so scheduling never allocates later. */
+	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)conf->hosts * 2);
+	if (ret < 0)
+		goto fail;
+	ret = fabric_routes_init(&fab->routes, conf->hosts);
+	if (ret < 0)
+		goto fail;
+	fab->ports = calloc(conf->hosts, sizeof(*fab->ports));
+	if (fab->ports == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < conf->hosts; i++) {
+		ret = fabric_port_init(&fab->ports[i], fab, (uint16_t)i);
+		if (ret < 0)
+			goto fail;
+	}
+	*fabp = fab;
+	return 0;
+fail:
+	/* Ports not initialised are zeroed, which fini accepts. */
+	uet_fabric_destroy(fab);
+	return ret;
+}
+
+void uet_fabric_destroy(struct uet_fabric *fab)
+{
+	uint32_t i;
+
+	if (fab == NULL)
+		return;
+	/* Events first, so that none is left pointing into a port. */
+	uet_evq_fini(&fab->comp.evq);
+	if (fab->ports != NULL) {
+		for (i = 0; i < fab->conf.hosts; i++)
+			fabric_port_fini(&fab->ports[i]);
+		free(fab->ports);
+	}
+	fabric_routes_fini(&fab->routes);
+	free(fab);
+}
+
+struct uet_component *uet_fabric_component(struct uet_fabric *fab)
+{
+	return fab == NULL ? NULL : &fab->comp;
+}
+
+void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
+			    void *ctx)
+{
+	if (fab == NULL)
+		return;
+	fab->capture = fn;
+	fab->capture_ctx = ctx;
+}
+
+int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
+			  struct uet_fabric_port_stats *stats)
+{
+	if (fab == NULL || stats == NULL || port >= fab->conf.hosts)
+		return -EINVAL;
+	*stats = fab->ports[port].stats;
+	return 0;
+}
+
+uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
+				      uint32_t host)
+{
+	/* One switch: every downlink runs at the topology's link rate. */
+	if (fab == NULL || host >= fab->conf.hosts)
+		return 0;
+	return fab->conf.link_rate_bps;
+}
+
+int uet_fabric_error(const struct uet_fabric *fab)
+{
+	return fab == NULL ? -EINVAL : fab->error;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The placeholder fabric: one store-and-forward switch with one port per
+ * host (port i faces host i), routing by IPv4 destination, one drop-tail
+ * output queue and a serializer per port, an optional seeded random drop.
+ * It is a model component (uet_component.h): frames come in through
+ * deliver() and go out through the wiring's out(); it never touches a port.
+ * See docs/fabric.md.
+ */
+#ifndef UET_FABRIC_H
+#define UET_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_component.h"
+#include "uet_host_addr.h"
+#include "uet_time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_mbuf;
+struct uet_scenario;
+
+/** The fabric; opaque. Its first member is its struct uet_component. */
+struct uet_fabric;
+
+/**
+ * The switch's stream of the scenario seed (uet_rng_seed()): "SWITCH" in
+ * ASCII, far from the NICs' streams, which are their host indexes.
+ */
+#define UET_FABRIC_RNG_STREAM UINT64_C(0x535749544348)
+
+/** What the fabric is built from. */
+struct uet_fabric_conf {
+	uint32_t hosts;		    /**< ports, one per host, 1..65535 */
+	uint64_t link_rate_bps;	    /**< rate of every switch port, bps, > 0 */
+	uet_time_t link_delay_ps;   /**< ps, switch to host, one way */
+	uint64_t queue_limit_bytes; /**< wire bytes each output queue holds */
+	uint32_t drop_rate_ppm;	    /**< random drop of arriving frames, ppm */
+	uint64_t seed;		    /**< the scenario's seed */
+};
+
+/**
+ * Counters of one switch port. "rx" is from the host into the switch, "tx"
+ * from the switch to the host. Bytes are wire bytes: the frame, FCS
+ * included (4 bytes, counted although ports do not carry it), lockstep
+ * trailer excluded.
+ */
+struct uet_fabric_port_stats {
+	uint64_t rx_frames;	      /**< frames fully received on the port */
+	uint64_t rx_bytes;	      /**< their wire bytes */
+	uint64_t tx_frames;	      /**< frames forwarded out of the port */
+	uint64_t tx_bytes;	      /**< their wire bytes */
+	uint64_t drop_full_frames;    /**< dropped at this output queue: full */
+	uint64_t drop_full_bytes;     /**< their wire bytes */
+	uint64_t drop_random_frames;  /**< received here, dropped at random */
+	uint64_t drop_random_bytes;   /**< their wire bytes */
+	uint64_t drop_route_frames;   /**< received here: not IPv4, bad IPv4
+				       * header, or no host at the address */
+	uint64_t drop_route_bytes;    /**< their wire bytes */
+	uint64_t drop_control_frames; /**< received here: PFC or lockstep
+				       * control frames, which the fabric
+				       * does not act on yet */
+	uint64_t queue_bytes;	      /**< wire bytes in the output queue now,
+				       * the frame being serialized included */
+	uint64_t peak_queue_bytes;    /**< the most queue_bytes has been */
+};
+
+/**
+ * Called for every frame the switch receives on a port, at the time it is
+ * fully received (to_host false), and for every frame it sends on a port,
+ * at the end of its serialization (to_host true). The mbuf is only lent:
+ * the callback must neither keep nor free it.
+ *
+ * @param ctx
+ *   The context given to uet_fabric_set_capture().
+ * @param port
+ *   The switch port (the host's index).
+ * @param m
+ *   The frame.
+ * @param time_ps
+ *   ps, virtual time.
+ * @param to_host
+ *   true when the switch sends the frame, false when it receives it.
+ */
+typedef void (*uet_fabric_capture_fn)(void *ctx, uint16_t port,
+				      const struct rte_mbuf *m,
+				      uet_time_t time_ps, bool to_host);
+
+/**
+ * Fill a fabric configuration from a loaded scenario: topology.hosts,
+ * topology.link_rate_bps, topology.link_delay_ps, switch.queue_limit_bytes,
+ * switch.drop_rate_ppm and run.seed.
+ *
+ * @param sc
+ *   The scenario.
+ * @param conf
+ *   Out: the configuration.
+ * @return
+ *   0, -EINVAL if an argument is NULL, -ENOTSUP if the topology is not a
+ *   single switch.
+ */
+int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
+				  struct uet_fabric_conf *conf);
+
+/**
+ * Create a fabric at virtual time 0: ports, routing table (host i's
+ * default address to port i), empty queues, the seeded generator. The
+ * component's out must be set by the wiring before the first frame leaves.
+ *
+ * @param fabp
+ *   Out: the new fabric.
+ * @param conf
+ *   Its configuration (copied).
+ * @return
+ *   0, -EINVAL (NULL argument, hosts 0 or over 65535, link rate 0),
+ *   -ENOMEM.
+ */
+int uet_fabric_create(struct uet_fabric **fabp,
+		      const struct uet_fabric_conf *conf);
+
+/**
+ * Free a fabric, its event queue, and every frame it still holds (arriving,
+ * queued or being serialized). NULL is accepted.
+ *
+ * @param fab
+ *   The fabric.
+ */
+void uet_fabric_destroy(struct uet_fabric *fab);
+
+/**
+ * The fabric as lib/sync sees it. Frames are delivered with
+ * deliver(c, port, m, arrival_ps): port is the host's index, arrival_ps the
+ * time the frame's last bit reaches the switch, not earlier than the
+ * component's time and not earlier than the previous arrival on that port.
+ * deliver returns -EINVAL for a port out of range or a time out of order,
+ * -ENOMEM if a queue could not grow; the mbuf is freed in every case.
+ *
+ * @param fab
+ *   The fabric.
+ * @return
+ *   Its component (the same address as fab).
+ */
+struct uet_component *uet_fabric_component(struct uet_fabric *fab);
+
+/**
+ * Install or remove the capture callback.
+ *
+ * @param fab
+ *   The fabric.
+ * @param fn
+ *   The callback, or NULL for none.
+ * @param ctx
+ *   Its context.
+ */
+void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
+			    void *ctx);
+
+/**
+ * Read one port's counters.
+ *
+ * @param fab
+ *   The fabric.
+ * @param port
+ *   The port (host index).
+ * @param stats
+ *   Out: a copy of the counters.
+ * @return
+ *   0, or -EINVAL (NULL argument, port out of range).
+ */
+int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
+			  struct uet_fabric_port_stats *stats);
+
+/**
+ * Rate of the switch's downlink to a host, which caps the NIC's port rate
+ * (min(DataRate, downlink)).
+ *
+ * @param fab
+ *   The fabric.
+ * @param host
+ *   The host index.
+ * @return
+ *   bps, or 0 when fab is NULL or host out of range.
+ */
+uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
+				      uint32_t host);
+
+/**
+ * The first failure inside the fabric's events: an error returned by the
+ * wiring's out() (-ENOTCONN if out was never set), or an output queue that
+ * could not grow (-ENOMEM). Events cannot return errors, so the fabric
+ * goes on; lib/sync checks this after each window and stops the run (the
+ * transport may not lose frames, and the model decides every drop).
+ *
+ * @param fab
+ *   The fabric.
+ * @return
+ *   0, the first negative errno, or -EINVAL if fab is NULL.
+ */
+int uet_fabric_error(const struct uet_fabric *fab);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UET_FABRIC_H */
