@@ -66,10 +66,9 @@ static int fabric_fifo_grow(struct fabric_fifo *f)
 
 int fabric_fifo_push(struct fabric_fifo *f, const struct fabric_entry *e)
 {
-	int ret;
-
 	if (f->len == f->cap) {
-		ret = fabric_fifo_grow(f);
+		const int ret = fabric_fifo_grow(f);
+
 		if (ret < 0)
 			return ret;
 	}

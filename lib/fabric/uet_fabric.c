@@ -38,11 +38,9 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 					 uint32_t *wire_bytes)
 {
 	uint8_t copy[FABRIC_HDR_BYTES];
-	uint8_t magic[4];
 	const uint32_t len = rte_pktmbuf_pkt_len(m);
 	const uint32_t n = RTE_MIN(len, (uint32_t)sizeof(copy));
 	const uint8_t *buf = rte_pktmbuf_read(m, 0, n, copy);
-	const uint8_t *tail;
 	struct uet_eth_hdr eth;
 	struct uet_ipv4_hdr ip;
 	uint32_t ip_end;
@@ -63,7 +61,10 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 	*dst_ipv4 = ip.dst;
 	ip_end = UET_ETH_HDR_BYTES + ip.total_length_bytes;
 	if (len - ip_end >= UET_LS_TRAILER_BYTES) {
-		tail = rte_pktmbuf_read(m, ip_end, sizeof(magic), magic);
+		uint8_t magic[4];
+		const uint8_t *tail =
+			rte_pktmbuf_read(m, ip_end, sizeof(magic), magic);
+
 		if (tail != NULL &&
 		    memcmp(tail, UET_LS_TRAILER_MAGIC, sizeof(magic)) == 0)
 			*wire_bytes = ip_end + UET_ETH_FCS_BYTES;
@@ -215,14 +216,12 @@ fail:
 
 void uet_fabric_destroy(struct uet_fabric *fab)
 {
-	uint32_t i;
-
 	if (fab == NULL)
 		return;
 	/* Events first, so that none is left pointing into a port. */
 	uet_evq_fini(&fab->comp.evq);
 	if (fab->ports != NULL) {
-		for (i = 0; i < fab->conf.hosts; i++)
+		for (uint32_t i = 0; i < fab->conf.hosts; i++)
 			fabric_port_fini(&fab->ports[i]);
 		free(fab->ports);
 	}
