@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * uet-emu: the embedded default. The switch and every NIC of a scenario in
+ * one process, joined by ring ports, in lockstep.
+ *
+ *   uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml
+ *
+ * Exit status: 0 every message completed; 1 the run ended with messages
+ * not completed, or stopped on an error; 2 bad arguments or scenario.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "emu_wiring.h"
+#include "uet_config.h"
+
+#define EMU_EXIT_INCOMPLETE 1
+#define EMU_EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml\n"
+		"\n"
+		"Runs a scenario: the switch and every NIC in this process,\n"
+		"over ring ports, in lockstep virtual time. Records and\n"
+		"captures go to the scenario's run.out folder.\n"
+		"\n"
+		"  --print-config  print every effective attribute and exit\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"Without EAL arguments: --no-huge -m 512 --no-pci --no-shconf\n"
+		"-l 0 --log-level=*:warning --file-prefix=uet-emu-<pid>\n");
+}
+
+/* EAL with the user's arguments, or the defaults. */
+static int eal_init(int argc, char **argv, bool user)
+{
+	char prefix[64];
+	char *def[] = {
+		argv[0], "--no-huge", "-m",
+		"512",	 "--no-pci",  "--no-shconf",
+		"-l",	 "0",	      "--log-level=*:warning",
+		prefix,	 NULL,
+	};
+
+	if (user)
+		return rte_eal_init(argc, argv) < 0 ? -rte_errno : 0;
+	snprintf(prefix, sizeof(prefix), "--file-prefix=uet-emu-%d",
+		 (int)getpid());
+	return rte_eal_init((int)(sizeof(def) / sizeof(def[0])) - 1, def) < 0
+		       ? -rte_errno
+		       : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct uet_config_error err;
+	struct uet_scenario sc;
+	struct emu_result res;
+	const char *path = NULL;
+	bool print_config = false;
+	int app_first = 1, eal_argc = 0;
+	int i, rc;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			app_first = i + 1;
+			break;
+		}
+	for (i = app_first; i < argc; i++) {
+		if (strcmp(argv[i], "--print-config") == 0) {
+			print_config = true;
+		} else if (strcmp(argv[i], "-h") == 0 ||
+			   strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' || path != NULL) {
+			fprintf(stderr, "uet-emu: unexpected argument '%s'\n",
+				argv[i]);
+			usage(stderr);
+			return EMU_EXIT_USAGE;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (path == NULL) {
+		usage(stderr);
+		return EMU_EXIT_USAGE;
+	}
+	if (uet_scenario_load_file(&sc, path, &err) < 0) {
+		fprintf(stderr, "%s\n", err.message);
+		return EMU_EXIT_USAGE;
+	}
+	if (print_config) {
+		rc = uet_scenario_print_config(&sc, stdout);
+		uet_scenario_free(&sc);
+		return rc < 0 ? EMU_EXIT_INCOMPLETE : 0;
+	}
+	if (sc.run.clock != UET_CLOCK_LOCKSTEP) {
+		fprintf(stderr,
+			"%s: run.clock = realtime: uet-emu runs "
+			"lockstep only\n",
+			path);
+		uet_scenario_free(&sc);
+		return EMU_EXIT_USAGE;
+	}
+	/* "uet-emu -- s.yaml": no EAL arguments, so the defaults. */
+	rc = eal_init(eal_argc, argv, eal_argc > 1);
+	if (rc < 0) {
+		fprintf(stderr, "uet-emu: EAL initialisation failed: %s\n",
+			strerror(-rc));
+		uet_scenario_free(&sc);
+		return EMU_EXIT_INCOMPLETE;
+	}
+	rc = emu_run(&sc, &res);
+	uet_scenario_free(&sc);
+	rte_eal_cleanup();
+	if (rc < 0 || res.completed != res.messages)
+		return EMU_EXIT_INCOMPLETE;
+	return 0;
+}
