@@ -49,8 +49,8 @@ enum uet_topology_kind {
 
 /** Congestion control (pds.CongestionControl). Only fixed is supported. */
 enum uet_cc_kind {
-	UET_CC_FIXED = 0, /**< A fixed window of pds.FixedWindow bytes. */
-	UET_CC_NSCC = 1,  /**< NSCC (later). */
+	UET_SCENARIO_CC_FIXED = 0, /**< A fixed window of pds.FixedWindow bytes. */
+	UET_SCENARIO_CC_NSCC = 1,  /**< NSCC (later). */
 };
 
 /** run: how the run is driven. */

@@ -17,7 +17,7 @@ int nic_params_from_scenario(struct nic_params *p, const void *scenario,
 	const struct uet_nic_config *n = &s->nic;
 
 	memset(p, 0, sizeof(*p));
-	if (s->pds.congestion_control != UET_CC_FIXED)
+	if (s->pds.congestion_control != UET_SCENARIO_CC_FIXED)
 		return -EINVAL;
 	p->data_rate_bps = n->data_rate_bps;
 	p->port_rate_bps = n->data_rate_bps;

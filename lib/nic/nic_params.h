@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The NIC's attributes, taken once from the scenario. Kept apart from
- * uet_config.h so that the files including uet_cc.h never include it (both
- * headers declare the enumerators UET_CC_FIXED and UET_CC_NSCC).
+ * The NIC's attributes, taken once from the scenario, in the units the hot
+ * path uses. Only nic_params.c reads struct uet_scenario; the rest of the
+ * NIC sees this struct.
  */
 #ifndef NIC_PARAMS_H
 #define NIC_PARAMS_H

@@ -93,7 +93,7 @@ START_TEST(test_defaults_applied)
 	ck_assert(!s.pds.fixed_rexmit_time_enable);
 	ck_assert_uint_eq(s.pds.fixed_rexmit_timeout_ps, 100 * PS_PER_US);
 	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 4 * PS_PER_US);
-	ck_assert_int_eq(s.pds.congestion_control, UET_CC_FIXED);
+	ck_assert_int_eq(s.pds.congestion_control, UET_SCENARIO_CC_FIXED);
 	ck_assert_uint_eq(s.pds.fixed_window_bytes, 0);
 	ck_assert_uint_eq(s.sw.queue_limit_bytes, 1048576);
 	ck_assert_uint_eq(s.sw.drop_rate_ppm, 0);
