@@ -511,7 +511,7 @@ int uet_eal_init_default(const char *prefix)
 		"uetemu",    "--no-huge", "-m",
 		"512",	     "--no-pci",  "--no-shconf",
 		"-l",	     "0",	  "--log-level=*:warning",
-		file_prefix, NULL,
+		"--no-telemetry",	  file_prefix, NULL,
 	};
 	int argc = (int)RTE_DIM(argv) - 1;
 	int ret;

@@ -279,8 +279,8 @@ void uet_port_close(struct uet_port *port);
 /**
  * Initialise EAL for tests and tools without hugepages:
  * "--no-huge -m 512 --no-pci --no-shconf -l 0 --log-level=*:warning
- * --file-prefix=<prefix>". Applications pass the user's EAL arguments to
- * rte_eal_init instead. Works once per process.
+ * --no-telemetry --file-prefix=<prefix>". Applications pass the user's EAL
+ * arguments to rte_eal_init instead. Works once per process.
  *
  * @param prefix
  *   File prefix, distinct per process (include the pid).

@@ -375,6 +375,30 @@ static const char *missing(uint8_t flags)
 	return "arrived, not acknowledged";
 }
 
+/* Sum what the NICs and the switch counted, for the summary and the
+ * integrity check. */
+static void emu_totals(const struct emu *e, struct emu_result *r)
+{
+	struct uet_fabric_port_stats ps;
+	struct uet_nic_stats ns;
+	uint32_t i;
+
+	for (i = 0; i < e->hosts; i++) {
+		uet_nic_stats(e->nic[i], &ns);
+		r->payload_mismatches += ns.payload_mismatches;
+		r->in_flight_anomalies += ns.in_flight_anomalies;
+		r->psns_taken += ns.psns_taken;
+		r->psns_retired += ns.psns_retired;
+		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
+			r->frames += ps.rx_frames;
+			r->switch_drops += ps.drop_full_frames +
+					   ps.drop_random_frames +
+					   ps.drop_route_frames +
+					   ps.drop_control_frames;
+		}
+	}
+}
+
 static void emu_summary(const struct emu *e, const struct emu_result *r)
 {
 	const struct uet_scenario *sc = e->sc;
@@ -388,6 +412,14 @@ static void emu_summary(const struct emu *e, const struct emu_result *r)
 		" ms of wall time\n",
 		r->completed, r->messages, vt, r->windows, r->events,
 		r->wall_ns / 1000000u);
+	fprintf(stderr,
+		"uet-emu: %" PRIu64 " frames through the switch, %" PRIu64
+		" dropped there; payload mismatches %" PRIu64
+		", in-flight anomalies %" PRIu64 ", PSNs taken %" PRIu64
+		", retired %" PRIu64 "%s\n",
+		r->frames, r->switch_drops, r->payload_mismatches,
+		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
+		emu_result_intact(r) ? "" : "  <- INTEGRITY FAILURE");
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -501,6 +533,7 @@ int emu_run(const struct uet_scenario *sc, struct emu_result *res)
 	res->windows = st.windows;
 	res->events = total_events(&e);
 	res->completed = e.completed;
+	emu_totals(&e, res);
 	emu_summary(&e, res);
 out:
 	emu_close(&e);

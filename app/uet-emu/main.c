@@ -20,6 +20,7 @@
 
 #include "emu_wiring.h"
 #include "uet_config.h"
+#include "uet_port.h"
 
 #define EMU_EXIT_INCOMPLETE 1
 #define EMU_EXIT_USAGE 2
@@ -34,30 +35,25 @@ static void usage(FILE *f)
 		"captures go to the scenario's run.out folder.\n"
 		"\n"
 		"  --print-config  print every effective attribute and exit\n"
+		"  --out DIR       write records and captures to DIR instead\n"
+		"                  of the scenario's run.out\n"
 		"  -h, --help      this text\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci --no-shconf\n"
-		"-l 0 --log-level=*:warning --file-prefix=uet-emu-<pid>\n");
+		"-l 0 --log-level=*:warning --no-telemetry\n"
+		"--file-prefix=uet-emu-<pid>\n");
 }
 
-/* EAL with the user's arguments, or the defaults. */
+/* EAL with the user's arguments, or the project's defaults (no hugepages,
+ * one lcore, a file prefix of our own). */
 static int eal_init(int argc, char **argv, bool user)
 {
 	char prefix[64];
-	char *def[] = {
-		argv[0], "--no-huge", "-m",
-		"512",	 "--no-pci",  "--no-shconf",
-		"-l",	 "0",	      "--log-level=*:warning",
-		prefix,	 NULL,
-	};
 
 	if (user)
 		return rte_eal_init(argc, argv) < 0 ? -rte_errno : 0;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=uet-emu-%d",
-		 (int)getpid());
-	return rte_eal_init((int)(sizeof(def) / sizeof(def[0])) - 1, def) < 0
-		       ? -rte_errno
-		       : 0;
+	snprintf(prefix, sizeof(prefix), "uet-emu-%d", (int)getpid());
+	return uet_eal_init_default(prefix);
 }
 
 int main(int argc, char **argv)
@@ -67,6 +63,7 @@ int main(int argc, char **argv)
 	struct emu_result res;
 	const char *path = NULL;
 	bool print_config = false;
+	const char *out_dir = NULL;
 	int app_first = 1, eal_argc = 0;
 	int i, rc;
 
@@ -79,6 +76,8 @@ int main(int argc, char **argv)
 	for (i = app_first; i < argc; i++) {
 		if (strcmp(argv[i], "--print-config") == 0) {
 			print_config = true;
+		} else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+			out_dir = argv[++i];
 		} else if (strcmp(argv[i], "-h") == 0 ||
 			   strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
@@ -99,6 +98,17 @@ int main(int argc, char **argv)
 	if (uet_scenario_load_file(&sc, path, &err) < 0) {
 		fprintf(stderr, "%s\n", err.message);
 		return EMU_EXIT_USAGE;
+	}
+	if (out_dir != NULL) {
+		if (strlen(out_dir) >= sizeof(sc.run.out)) {
+			fprintf(stderr,
+				"uet-emu: --out = '%s': longer than %zu "
+				"bytes\n",
+				out_dir, sizeof(sc.run.out) - 1);
+			uet_scenario_free(&sc);
+			return EMU_EXIT_USAGE;
+		}
+		snprintf(sc.run.out, sizeof(sc.run.out), "%s", out_dir);
 	}
 	if (print_config) {
 		rc = uet_scenario_print_config(&sc, stdout);
@@ -124,7 +134,8 @@ int main(int argc, char **argv)
 	rc = emu_run(&sc, &res);
 	uet_scenario_free(&sc);
 	rte_eal_cleanup();
-	if (rc < 0 || res.completed != res.messages)
+	if (rc < 0 || res.completed != res.messages ||
+	    !emu_result_intact(&res))
 		return EMU_EXIT_INCOMPLETE;
 	return 0;
 }
