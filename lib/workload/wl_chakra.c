@@ -85,12 +85,13 @@ static int read_file(const char *path, uint8_t **bufp, size_t *lenp,
 		len += (size_t)n;
 	}
 	if (n < 0 || (gzerror(f, &zerr), zerr != Z_OK && zerr != Z_STREAM_END)) {
-		const char *m = gzerror(f, &zerr);
+		int rc = wl_fail(err,
+				 "%s: truncated or corrupt gzip data (%s)",
+				 path, gzerror(f, &zerr));
 
 		gzclose(f);
 		free(buf);
-		return wl_fail(err, "%s: truncated or corrupt gzip data (%s)",
-			       path, m);
+		return rc;
 	}
 	gzclose(f);
 	*bufp = buf;
