@@ -391,10 +391,10 @@ static void emu_totals(const struct emu *e, struct emu_result *r)
 		r->psns_retired += ns.psns_retired;
 		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
 			r->frames += ps.rx_frames;
-			r->switch_drops += ps.drop_full_frames +
-					   ps.drop_random_frames +
-					   ps.drop_route_frames +
-					   ps.drop_control_frames;
+			r->switch_drops +=
+				ps.drop_full_frames + ps.drop_random_frames +
+				ps.drop_route_frames + ps.drop_control_frames;
+			r->switch_trims += ps.trim_frames;
 		}
 	}
 }
@@ -414,11 +414,13 @@ static void emu_summary(const struct emu *e, const struct emu_result *r)
 		r->wall_ns / 1000000u);
 	fprintf(stderr,
 		"uet-emu: %" PRIu64 " frames through the switch, %" PRIu64
-		" dropped there; payload mismatches %" PRIu64
+		" dropped there, %" PRIu64
+		" trimmed there; payload mismatches %" PRIu64
 		", in-flight anomalies %" PRIu64 ", PSNs taken %" PRIu64
 		", retired %" PRIu64 "%s\n",
-		r->frames, r->switch_drops, r->payload_mismatches,
-		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
+		r->frames, r->switch_drops, r->switch_trims,
+		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
+		r->psns_retired,
 		emu_result_intact(r) ? "" : "  <- INTEGRITY FAILURE");
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =

@@ -19,18 +19,18 @@ struct emu_result {
 	uint64_t wall_ns;      /**< wall time of the run */
 	uint64_t frames;       /**< frames the switch received from NICs */
 	uint64_t switch_drops; /**< frames the switch dropped (any reason) */
+	uint64_t switch_trims; /**< frames the switch trimmed */
 	/* Integrity of the run, summed over the NICs: */
-	uint64_t payload_mismatches; /**< delivered bytes unlike those sent */
+	uint64_t payload_mismatches;  /**< delivered bytes unlike those sent */
 	uint64_t in_flight_anomalies; /**< in-flight bytes would go negative */
-	uint64_t psns_taken;	     /**< data PSNs created */
-	uint64_t psns_retired;	     /**< data PSNs acknowledged */
+	uint64_t psns_taken;	      /**< data PSNs created */
+	uint64_t psns_retired;	      /**< data PSNs acknowledged */
 };
 
 /** Whether a finished run kept every promise the data path makes: every
  * delivered byte equal to what was sent, in-flight bytes never negative,
  * every PSN retired exactly once. */
-static inline int
-emu_result_intact(const struct emu_result *r)
+static inline int emu_result_intact(const struct emu_result *r)
 {
 	return r->payload_mismatches == 0 && r->in_flight_anomalies == 0 &&
 	       r->psns_retired == r->psns_taken;

@@ -113,10 +113,34 @@ struct uet_pds_config {
 	uint64_t fixed_window_bytes; /**< FixedWindow as set; 0 = derived. */
 };
 
+/** How a switch port chooses between its traffic classes. */
+enum uet_switch_scheduler {
+	UET_SWITCH_SCHED_STRICT = 0, /**< Strict priority, highest TC first. */
+	UET_SWITCH_SCHED_WRR = 1,    /**< Weighted round robin. */
+};
+
+/** Where a switch CE-marks ECT packets. */
+enum uet_switch_ecn_at {
+	UET_SWITCH_ECN_DEQUEUE = 0, /**< When the packet leaves its queue. */
+	UET_SWITCH_ECN_ENQUEUE = 1, /**< When the packet joins its queue. */
+};
+
+/** Longest switch.WrrWeights text kept, including the NUL. */
+#define UET_CONFIG_WRR_WEIGHTS_MAX 64
+
 /** switch: the software switch. */
 struct uet_switch_config {
-	uint64_t queue_limit_bytes; /**< Limit of each egress port queue. */
+	uint64_t queue_limit_bytes; /**< Limit of each class queue, bytes. */
 	uint32_t drop_rate_ppm;	    /**< Random drop probability, ppm. */
+	bool uet_policy_enabled;    /**< UETPolicyEnabled. */
+	bool trimming_enabled;	    /**< TrimmingEnabled (switch trimming). */
+	enum uet_switch_scheduler scheduler; /**< Scheduler. */
+	/** WrrWeights: up to 8 comma-separated weights, TC0 first. */
+	char wrr_weights[UET_CONFIG_WRR_WEIGHTS_MAX];
+	bool ecn_enabled;		 /**< ECNEnabled. */
+	enum uet_switch_ecn_at ecn_mark_at; /**< ECNMarkAt. */
+	uint64_t ecn_kmin_bytes;	 /**< ECNKmin, class queue bytes. */
+	uint64_t ecn_kmax_bytes;	 /**< ECNKmax, class queue bytes. */
 };
 
 /** records: which records the run writes. */

@@ -27,6 +27,8 @@ static const char *const clock_names[] = {"lockstep", "realtime", NULL};
 static const char *const topology_names[] = {"single-switch", "leaf-spine",
 					     "fat-tree", NULL};
 static const char *const cc_names[] = {"fixed", "nscc", NULL};
+static const char *const sched_names[] = {"strict", "wrr", NULL};
+static const char *const ecn_at_names[] = {"dequeue", "enqueue", NULL};
 
 /* A rate range wide enough for 1 Mbps test links and 1.6 Tbps ports. */
 #define RATE_MIN MBPS
@@ -210,13 +212,48 @@ static const struct uet_attr attrs[] = {
 
 	/* switch */
 	{"switch", "queue_limit", UET_ATTR_SIZE, "1MiB", 0, GIB, "bytes",
-	 "limit of each egress port queue",
+	 "limit of each traffic class queue of each egress port",
 	 "3.5 default windows: a 7-to-1 incast overflows it, so drops and "
 	 "trims show",
 	 NULL, 0, FIELD(sw.queue_limit_bytes)},
 	{"switch", "drop_rate", UET_ATTR_PPM, "0", 0, 1000000, "ppm",
 	 "probability that the switch drops a packet at random",
 	 "no random loss unless asked for", NULL, 0, FIELD(sw.drop_rate_ppm)},
+	{"switch", "UETPolicyEnabled", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "class from the codepoint's role (control TC2, trimmed TC1, the "
+	 "rest TC0), 1.5 x queue_limit for trimmable retransmissions; "
+	 "false: DSCP / 8",
+	 "every NIC is a UET NIC, so the policy that knows their roles", NULL,
+	 0, FIELD(sw.uet_policy_enabled)},
+	{"switch", "TrimmingEnabled", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "trim a trimmable packet that cannot be queued to its headers and "
+	 "send it in TC1",
+	 "drop tail unless a scenario asks for trimming", NULL, 0,
+	 FIELD(sw.trimming_enabled)},
+	{"switch", "Scheduler", UET_ATTR_ENUM, "strict", 0, 1, "",
+	 "how a port picks its next class: strict priority (highest TC "
+	 "first) or weighted round robin",
+	 "control and trimmed headers ahead of data, as in the page",
+	 sched_names, 2, FIELD(sw.scheduler)},
+	{"switch", "WrrWeights", UET_ATTR_STRING, "1,1,1,1,1,1,1,1", 0, 0, "",
+	 "Scheduler wrr: frames each class sends per turn, TC0 first, up "
+	 "to 8 weights of 1 to 255 (missing ones are 1)",
+	 "equal shares", NULL, 0, FIELD(sw.wrr_weights)},
+	{"switch", "ECNEnabled", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "CE-mark ECT packets on their class queue's occupancy",
+	 "the NICs send ECT(1), so congestion shows", NULL, 0,
+	 FIELD(sw.ecn_enabled)},
+	{"switch", "ECNMarkAt", UET_ATTR_ENUM, "dequeue", 0, 1, "",
+	 "mark when the packet leaves its queue, or when it joins it",
+	 "dequeue marking tells the receiver the freshest state", ecn_at_names,
+	 2, FIELD(sw.ecn_mark_at)},
+	{"switch", "ECNKmin", UET_ATTR_SIZE, "200KiB", 0, GIB, "bytes",
+	 "class queue bytes below which no packet is marked; between ECNKmin "
+	 "and ECNKmax the probability rises linearly",
+	 "20% of the default queue_limit", NULL, 0, FIELD(sw.ecn_kmin_bytes)},
+	{"switch", "ECNKmax", UET_ATTR_SIZE, "800KiB", 0, GIB, "bytes",
+	 "class queue bytes at or above which every ECT packet is marked",
+	 "80% of the default queue_limit", NULL, 0, FIELD(sw.ecn_kmax_bytes)},
 
 	/* records */
 	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",

@@ -126,6 +126,51 @@ static int check_workload(struct cfg_ctx *c)
 	return 0;
 }
 
+/* WrrWeights: up to 8 comma-separated integers, each 1..255. */
+static int check_wrr_weights(struct cfg_ctx *c)
+{
+	const char *p = c->s->sw.wrr_weights;
+	unsigned int n = 0;
+
+	for (;;) {
+		unsigned long v = 0;
+		unsigned int digits = 0;
+
+		while (*p >= '0' && *p <= '9' && digits < 4) {
+			v = v * 10 + (unsigned long)(*p - '0');
+			p++;
+			digits++;
+		}
+		if (digits == 0 || v == 0 || v > 255 || ++n > 8 ||
+		    (*p != ',' && *p != '\0'))
+			return fail_attr(c, "switch", "WrrWeights",
+					 "must be 1 to 8 weights of 1 to 255, "
+					 "separated by commas");
+		if (*p == '\0')
+			return 0;
+		p++;
+	}
+}
+
+/* The switch's rules of the page. */
+static int check_switch(struct cfg_ctx *c)
+{
+	const struct uet_switch_config *sw = &c->s->sw;
+
+	if (sw->trimming_enabled && !sw->uet_policy_enabled)
+		return fail_attr(c, "switch", "TrimmingEnabled",
+				 "switch trimming runs only under the UET "
+				 "policy (switch.UETPolicyEnabled true) and "
+				 "with PFC off on every switch traffic class");
+	if (sw->ecn_enabled && sw->ecn_kmin_bytes > sw->ecn_kmax_bytes)
+		return fail_attr(c, "switch", "ECNKmin",
+				 "must not exceed switch.ECNKmax (%llu bytes)",
+				 (unsigned long long)sw->ecn_kmax_bytes);
+	/* A switch with the UET policy requires every NIC to be a UET NIC:
+	 * nic: describes UET NICs only, so the rule always holds here. */
+	return check_wrr_weights(c);
+}
+
 /* The rules that involve more than one attribute. */
 int cfg_check_rules(struct cfg_ctx *c)
 {
@@ -163,6 +208,9 @@ int cfg_check_rules(struct cfg_ctx *c)
 				 "RdmaDataMSS + 88 = %llu bytes",
 				 (unsigned long long)nominal_bytes);
 	rc = check_dscp(c);
+	if (rc < 0)
+		return rc;
+	rc = check_switch(c);
 	if (rc < 0)
 		return rc;
 	if (s->derived.fixed_window_bytes < nominal_bytes)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A switch port: frames from the host are held until they are fully
- * received; frames to the host wait in one drop-tail output queue and are
- * serialized one after another at the link rate, with no interframe gap.
+ * received; frames to the host wait in their class queue and are
+ * serialized one after another at the link rate, with no interframe gap,
+ * in the order the scheduler picks the classes.
  */
 #include <errno.h>
 
@@ -22,27 +23,36 @@ static void fabric_port_tx_end(struct fabric_port *p);
 
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint16_t id)
 {
+	unsigned int tc;
 	int ret;
 
 	p->fab = fab;
 	p->id = id;
+	/* One switch: every port faces a host's NIC. */
+	p->faces_nic = true;
 	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
 	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
 	ret = fabric_fifo_init(&p->arriving, FABRIC_PORT_FIFO_SLOTS);
 	if (ret < 0)
 		return ret;
-	ret = fabric_fifo_init(&p->queue, FABRIC_PORT_FIFO_SLOTS);
-	if (ret < 0) {
-		fabric_fifo_fini(&p->arriving);
-		return ret;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		ret = fabric_fifo_init(&p->queue[tc], FABRIC_PORT_FIFO_SLOTS);
+		if (ret < 0) {
+			fabric_port_fini(p);
+			return ret;
+		}
 	}
 	return 0;
 }
 
 void fabric_port_fini(struct fabric_port *p)
 {
+	unsigned int tc;
+
+	/* A zeroed ring (never initialised) is accepted. */
 	fabric_fifo_fini(&p->arriving);
-	fabric_fifo_fini(&p->queue);
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		fabric_fifo_fini(&p->queue[tc]);
 }
 
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
@@ -88,53 +98,75 @@ static void fabric_port_on_arrival(struct uet_evq *q, struct uet_event *ev,
 	fabric_receive(p->fab, p, e.m);
 }
 
-/* Put the head of the output queue on the wire. */
+/* Put the head of the class the scheduler picks on the wire, if any. */
 static void fabric_port_start_tx(struct fabric_port *p)
 {
-	struct uet_evq *q = &p->fab->comp.evq;
-	const struct fabric_entry *head = fabric_fifo_head(&p->queue);
-	const uet_time_t ser_ps = uet_serialization_ps(
-		head->wire_bytes, p->fab->conf.link_rate_bps);
+	struct uet_fabric *fab = p->fab;
+	struct uet_evq *q = &fab->comp.evq;
+	const struct fabric_entry *head;
+	uet_time_t ser_ps;
+	const int tc = fabric_sched_pick(p);
 
+	if (tc < 0)
+		return;
+	p->tx_tc = (uint8_t)tc;
+	head = fabric_fifo_head(&p->queue[tc]);
+	/* Dequeue marking sees the bytes left behind in its class. */
+	if (fab->conf.ecn && fab->conf.ecn_at_dequeue &&
+	    fabric_ecn_mark(fab, head->m,
+			    p->stats.tc[tc].queue_bytes - head->wire_bytes)) {
+		p->stats.ecn_frames++;
+		p->stats.tc[tc].ecn_frames++;
+	}
+	ser_ps =
+		uet_serialization_ps(head->wire_bytes, fab->conf.link_rate_bps);
 	/* The rate is non-zero and a frame is at most 64 KiB, so the time
 	 * is finite and the reserved queue takes the event. */
 	(void)uet_evq_schedule(q, &p->tx_end_ev, uet_evq_now(q) + ser_ps);
 }
 
-int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
-			uint32_t wire_bytes)
+void fabric_port_settle_now(struct fabric_port *p)
 {
-	struct uet_fabric_port_stats *st = &p->stats;
-	const struct fabric_entry e = {
-		.m = m,
-		.time_ps = uet_evq_now(&p->fab->comp.evq),
-		.wire_bytes = wire_bytes,
-	};
-	int ret;
-
 	/* At one instant a departure comes before an arrival: a frame whose
 	 * last bit leaves now no longer holds its buffer, whichever event
 	 * the queue happened to order first. So a queue one frame deep
 	 * passes a line-rate stream. */
 	if (uet_event_pending(&p->tx_end_ev) &&
-	    p->tx_end_ev.time_ps == e.time_ps) {
+	    p->tx_end_ev.time_ps == uet_evq_now(&p->fab->comp.evq)) {
 		(void)uet_evq_cancel(&p->fab->comp.evq, &p->tx_end_ev);
 		fabric_port_tx_end(p);
 	}
-	/* Drop tail: the frame joins only if all of it fits under the
-	 * limit, the frame on the wire counted (it still holds its
-	 * buffer until its last bit leaves). */
-	if (st->queue_bytes + wire_bytes > p->fab->conf.queue_limit_bytes) {
-		st->drop_full_frames++;
-		st->drop_full_bytes += wire_bytes;
-		rte_pktmbuf_free(m);
-		return 0;
+}
+
+int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
+		     uint32_t wire_bytes)
+{
+	struct uet_fabric *fab = p->fab;
+	struct uet_fabric_port_stats *st = &p->stats;
+	struct uet_fabric_tc_stats *ts = &st->tc[tc];
+	const struct fabric_entry e = {
+		.m = m,
+		.time_ps = uet_evq_now(&fab->comp.evq),
+		.wire_bytes = wire_bytes,
+	};
+	int ret;
+
+	/* Enqueue marking sees the bytes already in its class. */
+	if (fab->conf.ecn && !fab->conf.ecn_at_dequeue &&
+	    fabric_ecn_mark(fab, m, ts->queue_bytes)) {
+		st->ecn_frames++;
+		ts->ecn_frames++;
 	}
-	ret = fabric_fifo_push(&p->queue, &e);
+	ret = fabric_fifo_push(&p->queue[tc], &e);
 	if (ret < 0) {
 		rte_pktmbuf_free(m);
 		return ret;
 	}
+	ts->enq_frames++;
+	ts->enq_bytes += wire_bytes;
+	ts->queue_bytes += wire_bytes;
+	if (ts->queue_bytes > ts->peak_queue_bytes)
+		ts->peak_queue_bytes = ts->queue_bytes;
 	st->queue_bytes += wire_bytes;
 	if (st->queue_bytes > st->peak_queue_bytes)
 		st->peak_queue_bytes = st->queue_bytes;
@@ -152,12 +184,12 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	struct fabric_entry e;
 	int ret;
 
-	fabric_fifo_pop(&p->queue, &e);
+	fabric_fifo_pop(&p->queue[p->tx_tc], &e);
+	p->stats.tc[p->tx_tc].queue_bytes -= e.wire_bytes;
 	p->stats.queue_bytes -= e.wire_bytes;
 	p->stats.tx_frames++;
 	p->stats.tx_bytes += e.wire_bytes;
-	if (!fabric_fifo_empty(&p->queue))
-		fabric_port_start_tx(p);
+	fabric_port_start_tx(p);
 	if (fab->capture != NULL)
 		fab->capture(fab->capture_ctx, p->id, e.m, now, true);
 	if (fab->comp.out == NULL) {

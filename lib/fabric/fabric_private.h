@@ -62,17 +62,23 @@ fabric_fifo_tail(const struct fabric_fifo *f)
 
 /*
  * A switch port: the link from its host ends here (frames arriving), and
- * its output queue and serializer feed the link to the host.
+ * its class queues, scheduler and serializer feed the link to the host.
  */
 struct fabric_port {
 	struct uet_fabric *fab;	     /* the owner */
 	uint16_t id;		     /* port number = host index */
+	bool faces_nic;		     /* the link's far end is a NIC: trims
+				      * here are trimmed on the last hop */
 	struct fabric_fifo arriving; /* delivered, not yet fully received;
 				      * in arrival order */
 	struct uet_event arrival_ev; /* at the head's arrival time */
-	struct fabric_fifo queue;    /* output queue; its head is on the
-				      * wire while tx_end_ev is pending */
-	struct uet_event tx_end_ev;  /* end of the head's serialization */
+	/* One queue per traffic class; the head of queue[tx_tc] is on the
+	 * wire while tx_end_ev is pending. */
+	struct fabric_fifo queue[UET_FABRIC_TCS];
+	uint8_t tx_tc;		    /* class of the frame on the wire */
+	uint8_t wrr_tc;		    /* WRR: the class whose turn it is */
+	uint16_t wrr_sent;	    /* WRR: frames it sent in this turn */
+	struct uet_event tx_end_ev; /* end of the head's serialization */
 	struct uet_fabric_port_stats stats;
 };
 
@@ -82,10 +88,32 @@ void fabric_port_fini(struct fabric_port *p);
 /* Hold a frame until its arrival time; the frame is freed on error. */
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
 		       uet_time_t arrival_ps);
-/* Put a received frame in the output queue, or drop it if it does not fit;
- * the frame is freed on error. */
+/*
+ * Egress admission of a received frame with codepoint dscp: it joins its
+ * class queue if it fits, else it is trimmed into TC1 (trimming on, a
+ * trimmable codepoint) or dropped and counted. 0, or -ENOMEM if a queue
+ * could not grow (the frame is freed then).
+ */
 int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
-			uint32_t wire_bytes);
+			uint32_t wire_bytes, uint8_t dscp);
+/* Append an admitted frame to class tc and start the wire if idle. */
+int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
+		     uint32_t wire_bytes);
+/* Retire the frame on the wire if its serialization ends exactly now, so
+ * that at one instant a departure comes before an arrival. */
+void fabric_port_settle_now(struct fabric_port *p);
+
+/* The class a port sends next (a non-empty queue), or -1 if all are
+ * empty; under WRR it also charges the frame to the class's turn. */
+int fabric_sched_pick(struct fabric_port *p);
+
+/*
+ * ECN: CE-mark frame m if it is ECT and the class queue holds occupancy_bytes
+ * (not counting m): never below kmin, always at or above kmax, with a
+ * linearly rising probability between. Returns true if m was marked.
+ */
+bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
+		     uint64_t occupancy_bytes);
 
 /* One route: a destination address and the port that leads to it. */
 struct fabric_route {
@@ -108,7 +136,8 @@ struct uet_fabric {
 	struct uet_component comp; /* first: a component pointer is a fabric */
 	struct uet_fabric_conf conf;
 	struct fabric_routes routes;
-	struct uet_rng rng; /* the random drop's, seeded by conf.seed */
+	struct uet_rng rng;	/* the random drop's, seeded by conf.seed */
+	struct uet_rng ecn_rng; /* ECN marking's, its own stream */
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
 	int error; /* the first failure in an event or of out(), sticky */

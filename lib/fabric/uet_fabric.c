@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The placeholder fabric: creation from a configuration, delivery of frames
- * to its ports, and the switch's steps on a frame fully received: count and
+ * The fabric: creation from a configuration, delivery of frames to its
+ * ports, and the switch's steps on a frame fully received: count and
  * capture it, set aside control frames, the random drop, the route by IPv4
- * destination, the output queue.
+ * destination, egress admission.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ enum fabric_class {
  * several segments is read right too.
  */
 static enum fabric_class fabric_classify(const struct rte_mbuf *m,
-					 uint32_t *dst_ipv4,
+					 uint32_t *dst_ipv4, uint8_t *dscp,
 					 uint32_t *wire_bytes)
 {
 	uint8_t copy[FABRIC_HDR_BYTES];
@@ -59,6 +59,7 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 			   &ip, NULL) < 0)
 		return FABRIC_CLASS_MALFORMED;
 	*dst_ipv4 = ip.dst;
+	*dscp = ip.dscp;
 	ip_end = UET_ETH_HDR_BYTES + ip.total_length_bytes;
 	if (len - ip_end >= UET_LS_TRAILER_BYTES) {
 		uint8_t magic[4];
@@ -89,13 +90,14 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	const uet_time_t now = uet_evq_now(&fab->comp.evq);
 	struct uet_fabric_port_stats *st = &in->stats;
 	uint32_t dst_ipv4 = 0;
+	uint8_t dscp = 0;
 	uint32_t wire_bytes;
 	enum fabric_class cls;
 	int port;
 	int ret;
 
 	/* 1. Received: count and show it. */
-	cls = fabric_classify(m, &dst_ipv4, &wire_bytes);
+	cls = fabric_classify(m, &dst_ipv4, &dscp, &wire_bytes);
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
 	if (fab->capture != NULL)
@@ -128,8 +130,9 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		return;
 	}
 
-	/* 5. The output queue of the port facing the destination. */
-	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes);
+	/* 5. Egress admission at the port facing the destination: its
+	 * class queue, trimmed into TC1, or dropped. */
+	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp);
 	if (ret < 0)
 		fabric_fail(fab, ret);
 }
@@ -151,9 +154,29 @@ static int fabric_deliver(struct uet_component *c, uint16_t port,
 	return fabric_port_arrive(&fab->ports[port], m, arrival_ps);
 }
 
+/* switch.WrrWeights ("4,1,..."), already checked by the configuration:
+ * TC0 first, missing weights 1. */
+static void fabric_conf_wrr_weights(const char *text,
+				    uint8_t weight[UET_FABRIC_TCS])
+{
+	unsigned int tc;
+
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		unsigned long v = 0;
+
+		while (*text >= '0' && *text <= '9')
+			v = v * 10 + (unsigned long)(*text++ - '0');
+		weight[tc] = (uint8_t)(v == 0 || v > 255 ? 1 : v);
+		if (*text == ',')
+			text++;
+	}
+}
+
 int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 				  struct uet_fabric_conf *conf)
 {
+	const struct uet_nic_config *nic;
+
 	if (sc == NULL || conf == NULL)
 		return -EINVAL;
 	if (sc->topology.kind != UET_TOPOLOGY_SINGLE_SWITCH)
@@ -165,6 +188,25 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 	conf->queue_limit_bytes = sc->sw.queue_limit_bytes;
 	conf->drop_rate_ppm = sc->sw.drop_rate_ppm;
 	conf->seed = sc->run.seed;
+	conf->uet_policy = sc->sw.uet_policy_enabled;
+	nic = &sc->nic;
+	conf->dscp.codepoint[UET_DSCP_NO_TRIM] = nic->dscp_no_trim;
+	conf->dscp.codepoint[UET_DSCP_TRIMMABLE] = nic->dscp_trimmable;
+	conf->dscp.codepoint[UET_DSCP_TRIMMABLE_RTX] =
+		nic->dscp_trimmable_retransmit;
+	conf->dscp.codepoint[UET_DSCP_CONTROL] = nic->dscp_control;
+	conf->dscp.codepoint[UET_DSCP_TRIMMED] = nic->dscp_trimmed;
+	conf->dscp.codepoint[UET_DSCP_TRIMMED_LASTHOP] =
+		nic->dscp_trimmed_last_hop;
+	conf->trimming = sc->sw.trimming_enabled;
+	conf->sched = sc->sw.scheduler == UET_SWITCH_SCHED_WRR
+			      ? UET_FABRIC_SCHED_WRR
+			      : UET_FABRIC_SCHED_STRICT;
+	fabric_conf_wrr_weights(sc->sw.wrr_weights, conf->wrr_weight);
+	conf->ecn = sc->sw.ecn_enabled;
+	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
+	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
+	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
 	return 0;
 }
 
@@ -185,6 +227,7 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	snprintf(fab->comp.name, sizeof(fab->comp.name), "switch");
 	fab->comp.deliver = fabric_deliver;
 	uet_rng_seed(&fab->rng, conf->seed, UET_FABRIC_RNG_STREAM);
+	uet_rng_seed(&fab->ecn_rng, conf->seed, UET_FABRIC_ECN_RNG_STREAM);
 	ret = uet_evq_init(&fab->comp.evq);
 	if (ret < 0)
 		goto fail;

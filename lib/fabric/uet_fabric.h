@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The placeholder fabric: one store-and-forward switch with one port per
- * host (port i faces host i), routing by IPv4 destination, one drop-tail
- * output queue and a serializer per port, an optional seeded random drop.
+ * The fabric: one store-and-forward switch with one port per host (port i
+ * faces host i), routing by IPv4 destination, per egress port eight
+ * traffic class queues with byte limits, trimming, ECN marking and
+ * scheduling between the classes, a serializer per port, and an optional
+ * seeded random drop.
  * It is a model component (uet_component.h): frames come in through
  * deliver() and go out through the wiring's out(); it never touches a port.
  * See docs/fabric.md.
@@ -16,6 +18,7 @@
 #include "uet_component.h"
 #include "uet_host_addr.h"
 #include "uet_time.h"
+#include "uet_wire_dscp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,7 +36,29 @@ struct uet_fabric;
  */
 #define UET_FABRIC_RNG_STREAM UINT64_C(0x535749544348)
 
-/** What the fabric is built from. */
+/**
+ * The switch's stream of the scenario seed for ECN marking: "ECN" in ASCII,
+ * apart from the random drop's so that marking never shifts those draws.
+ */
+#define UET_FABRIC_ECN_RNG_STREAM UINT64_C(0x45434e)
+
+/** Traffic classes of a switch port (DSCP / 8 gives 0..7). */
+#define UET_FABRIC_TCS 8
+
+/** Traffic classes under the UET policy (UETPolicyEnabled true). */
+enum uet_fabric_uet_tc {
+	UET_FABRIC_TC_DATA = 0,	   /**< every packet not below */
+	UET_FABRIC_TC_TRIMMED = 1, /**< trimmed and trimmed-on-last-hop */
+	UET_FABRIC_TC_CONTROL = 2, /**< ACKs, NACKs, probes */
+};
+
+/** How a port picks the traffic class it sends next. */
+enum uet_fabric_sched {
+	UET_FABRIC_SCHED_STRICT = 0, /**< the highest class with a frame */
+	UET_FABRIC_SCHED_WRR = 1,    /**< weighted round robin, in frames */
+};
+
+/** What the fabric is built from. Zero means off for every option. */
 struct uet_fabric_conf {
 	uint32_t hosts;		    /**< ports, one per host, 1..65535 */
 	uint64_t link_rate_bps;	    /**< rate of every switch port, bps, > 0 */
@@ -41,6 +66,33 @@ struct uet_fabric_conf {
 	uint64_t queue_limit_bytes; /**< wire bytes each output queue holds */
 	uint32_t drop_rate_ppm;	    /**< random drop of arriving frames, ppm */
 	uint64_t seed;		    /**< the scenario's seed */
+	/** UETPolicyEnabled: the class from the codepoint's role, and 1.5
+	 * times the limit for trimmable retransmissions; else DSCP / 8. */
+	bool uet_policy;
+	/** Codepoint of each role (the NICs'); read under the UET policy and
+	 * when trimming. */
+	struct uet_dscp_map dscp;
+	/** Trim trimmable packets that cannot be queued (needs uet_policy). */
+	bool trimming;
+	enum uet_fabric_sched sched; /**< between the classes of a port */
+	/** Frames a class sends per WRR turn; 0 is taken as 1. */
+	uint8_t wrr_weight[UET_FABRIC_TCS];
+	bool ecn;		 /**< CE-mark ECT frames on occupancy */
+	bool ecn_at_dequeue;	 /**< mark when a frame leaves, not joins */
+	uint64_t ecn_kmin_bytes; /**< class queue bytes: no mark below */
+	uint64_t ecn_kmax_bytes; /**< class queue bytes: always above */
+};
+
+/** Counters of one traffic class of one egress port. */
+struct uet_fabric_tc_stats {
+	uint64_t enq_frames;  /**< frames that joined the queue */
+	uint64_t enq_bytes;   /**< their wire bytes */
+	uint64_t drop_frames; /**< dropped: no room (after trimming) */
+	uint64_t drop_bytes;  /**< their wire bytes, as offered */
+	uint64_t trim_frames; /**< trimmed when offered to this class */
+	uint64_t ecn_frames;  /**< CE-marked in this class */
+	uint64_t queue_bytes; /**< wire bytes queued now, on the wire too */
+	uint64_t peak_queue_bytes; /**< the most queue_bytes has been */
 };
 
 /**
@@ -67,6 +119,11 @@ struct uet_fabric_port_stats {
 	uint64_t queue_bytes;	      /**< wire bytes in the output queue now,
 				       * the frame being serialized included */
 	uint64_t peak_queue_bytes;    /**< the most queue_bytes has been */
+	uint64_t trim_frames;	      /**< trimmed at this egress port */
+	uint64_t drop_trim_frames;    /**< trimmed, then no room in TC1 */
+	uint64_t ecn_frames;	      /**< CE-marked at this egress port */
+	/** Per traffic class; trims count on the class first offered. */
+	struct uet_fabric_tc_stats tc[UET_FABRIC_TCS];
 };
 
 /**
@@ -91,9 +148,27 @@ typedef void (*uet_fabric_capture_fn)(void *ctx, uint16_t port,
 				      uet_time_t time_ps, bool to_host);
 
 /**
+ * The traffic class of a packet with a codepoint. Under the UET policy:
+ * control TC2, trimmed and trimmed-on-last-hop TC1, every other codepoint
+ * (a codepoint no role has included) TC0. Otherwise DSCP / 8.
+ *
+ * @param uet_policy
+ *   UETPolicyEnabled.
+ * @param map
+ *   Codepoint of each role; read only under the UET policy.
+ * @param dscp
+ *   The packet's codepoint, 0..63.
+ * @return
+ *   The class, 0..7.
+ */
+unsigned int uet_fabric_classify(bool uet_policy,
+				 const struct uet_dscp_map *map, uint8_t dscp);
+
+/**
  * Fill a fabric configuration from a loaded scenario: topology.hosts,
- * topology.link_rate_bps, topology.link_delay_ps, switch.queue_limit_bytes,
- * switch.drop_rate_ppm and run.seed.
+ * topology.link_rate_bps, topology.link_delay_ps, the switch: section
+ * (queue limit, random drop, UET policy, trimming, scheduler, ECN), the
+ * NICs' codepoints and run.seed.
  *
  * @param sc
  *   The scenario.

@@ -455,6 +455,62 @@ START_TEST(test_dscp_codepoints_distinct)
 }
 END_TEST
 
+START_TEST(test_switch_defaults_uet_policy_strict_ecn_20_80)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "", &e), 0);
+	ck_assert(s.sw.uet_policy_enabled);
+	ck_assert(!s.sw.trimming_enabled);
+	ck_assert_int_eq(s.sw.scheduler, UET_SWITCH_SCHED_STRICT);
+	ck_assert_str_eq(s.sw.wrr_weights, "1,1,1,1,1,1,1,1");
+	ck_assert(s.sw.ecn_enabled);
+	ck_assert_int_eq(s.sw.ecn_mark_at, UET_SWITCH_ECN_DEQUEUE);
+	ck_assert_uint_eq(s.sw.ecn_kmin_bytes, 200 * 1024);
+	ck_assert_uint_eq(s.sw.ecn_kmax_bytes, 800 * 1024);
+}
+END_TEST
+
+START_TEST(test_switch_trimming_only_under_uet_policy)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	expect_reject("switch:\n  UETPolicyEnabled: false\n"
+		      "  TrimmingEnabled: true\n",
+		      3, "switch.TrimmingEnabled", "true",
+		      "switch trimming runs only under the UET policy");
+	ck_assert_int_eq(load(&s, "switch: {TrimmingEnabled: true}\n", &e), 0);
+	ck_assert(s.sw.trimming_enabled);
+}
+END_TEST
+
+START_TEST(test_switch_ecn_kmin_not_above_kmax)
+{
+	expect_reject("switch:\n  ECNKmin: 900KiB\n", 2, "switch.ECNKmin",
+		      "900KiB",
+		      "must not exceed switch.ECNKmax (819200 bytes)");
+}
+END_TEST
+
+START_TEST(test_switch_wrr_weights_one_to_eight_of_1_to_255)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "switch: {WrrWeights: \"4,1\"}\n", &e), 0);
+	ck_assert_str_eq(s.sw.wrr_weights, "4,1");
+	expect_reject("switch:\n  WrrWeights: \"4,0\"\n", 2,
+		      "switch.WrrWeights", "4,0", "must be 1 to 8 weights");
+	expect_reject("switch:\n  WrrWeights: \"1,1,1,1,1,1,1,1,1\"\n", 2,
+		      "switch.WrrWeights", "1,1,1,1,1,1,1,1,1",
+		      "must be 1 to 8 weights");
+	expect_reject("switch:\n  WrrWeights: \"256\"\n", 2,
+		      "switch.WrrWeights", "256", "must be 1 to 8 weights");
+}
+END_TEST
+
 START_TEST(test_workload_host_out_of_range)
 {
 	expect_reject("topology: {hosts: 4}\n"
@@ -817,6 +873,10 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_prefetch_buffer_holds_one_packet);
 	tcase_add_test(tc, test_delay_positive_in_lockstep);
 	tcase_add_test(tc, test_dscp_codepoints_distinct);
+	tcase_add_test(tc, test_switch_defaults_uet_policy_strict_ecn_20_80);
+	tcase_add_test(tc, test_switch_trimming_only_under_uet_policy);
+	tcase_add_test(tc, test_switch_ecn_kmin_not_above_kmax);
+	tcase_add_test(tc, test_switch_wrr_weights_one_to_eight_of_1_to_255);
 	tcase_add_test(tc, test_workload_host_out_of_range);
 	tcase_add_test(tc, test_workload_src_equals_dst);
 	tcase_add_test(tc, test_workload_shape);

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Egress admission: a frame joins its traffic class queue if it fits under
+ * the class limit (1.5 times it for a trimmable retransmission under the
+ * UET policy); otherwise a trimmable one is trimmed to its headers and
+ * offered to TC1, and anything else is dropped and counted.
+ */
+#include <errno.h>
+
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+#include "uet_wire.h"
+
+/* The byte limit a frame of this role may fill its class queue to. */
+static uint64_t fabric_admit_limit_bytes(const struct uet_fabric_conf *conf,
+					 int role)
+{
+	if (conf->uet_policy && role == UET_DSCP_TRIMMABLE_RTX)
+		return conf->queue_limit_bytes + conf->queue_limit_bytes / 2;
+	return conf->queue_limit_bytes;
+}
+
+static bool fabric_admit_fits(const struct fabric_port *p, unsigned int tc,
+			      uint32_t wire_bytes, uint64_t limit_bytes)
+{
+	return p->stats.tc[tc].queue_bytes + wire_bytes <= limit_bytes;
+}
+
+/* Count a frame that found no room in class tc, and free it. */
+static void fabric_admit_drop(struct fabric_port *p, unsigned int tc,
+			      struct rte_mbuf *m, uint32_t wire_bytes)
+{
+	p->stats.drop_full_frames++;
+	p->stats.drop_full_bytes += wire_bytes;
+	p->stats.tc[tc].drop_frames++;
+	p->stats.tc[tc].drop_bytes += wire_bytes;
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * Cut m to its IPv4, UDP and PDS request headers and re-mark it trimmed
+ * (trimmed on the last hop on a port facing a NIC). Returns the new wire
+ * bytes, or a negative errno when m cannot be trimmed (not a UET request).
+ */
+static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
+{
+	const struct uet_dscp_map *map = &p->fab->conf.dscp;
+	const uint8_t dscp =
+		map->codepoint[p->faces_nic ? UET_DSCP_TRIMMED_LASTHOP
+					    : UET_DSCP_TRIMMED];
+	const uint32_t len = rte_pktmbuf_pkt_len(m);
+	int new_len;
+
+	if (!rte_pktmbuf_is_contiguous(m) && rte_pktmbuf_linearize(m) < 0)
+		return -ENOMEM;
+	new_len = uet_frame_trim(rte_pktmbuf_mtod(m, uint8_t *), len, dscp);
+	if (new_len < 0)
+		return new_len;
+	if (rte_pktmbuf_trim(m, (uint16_t)(len - (uint32_t)new_len)) < 0)
+		return -EINVAL;
+	return new_len + UET_ETH_FCS_BYTES;
+}
+
+int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
+			uint32_t wire_bytes, uint8_t dscp)
+{
+	const struct uet_fabric_conf *conf = &p->fab->conf;
+	const int role = conf->uet_policy || conf->trimming
+				 ? uet_dscp_role_of(&conf->dscp, dscp)
+				 : -ENOENT;
+	const unsigned int tc =
+		uet_fabric_classify(conf->uet_policy, &conf->dscp, dscp);
+	int trimmed_bytes;
+
+	fabric_port_settle_now(p);
+	/* 1. Its class queue, under the limit of its role. */
+	if (fabric_admit_fits(p, tc, wire_bytes,
+			      fabric_admit_limit_bytes(conf, role)))
+		return fabric_port_join(p, tc, m, wire_bytes);
+	/* 2. No room: a trimmable packet is trimmed, when trimming is on
+	 * (the configuration allows it only under the UET policy). */
+	if (!conf->trimming || !conf->uet_policy ||
+	    (role != UET_DSCP_TRIMMABLE && role != UET_DSCP_TRIMMABLE_RTX)) {
+		fabric_admit_drop(p, tc, m, wire_bytes);
+		return 0;
+	}
+	trimmed_bytes = fabric_admit_trim(p, m);
+	if (trimmed_bytes < 0) {
+		fabric_admit_drop(p, tc, m, wire_bytes);
+		return 0;
+	}
+	p->stats.trim_frames++;
+	p->stats.tc[tc].trim_frames++;
+	/* 3. The trimmed header is offered to TC1 under the plain limit. */
+	if (fabric_admit_fits(p, UET_FABRIC_TC_TRIMMED, (uint32_t)trimmed_bytes,
+			      conf->queue_limit_bytes))
+		return fabric_port_join(p, UET_FABRIC_TC_TRIMMED, m,
+					(uint32_t)trimmed_bytes);
+	p->stats.drop_trim_frames++;
+	fabric_admit_drop(p, UET_FABRIC_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ECN marking, RED-like: an ECT frame is CE-marked with a probability that
+ * is 0 below kmin bytes of class queue occupancy, 1 at or above kmax, and
+ * rises linearly between. Draws come from the fabric's ECN stream, and only
+ * between the two thresholds, so runs stay reproducible.
+ */
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+#include "uet_wire.h"
+
+bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
+		     uint64_t occupancy_bytes)
+{
+	const uint64_t kmin = fab->conf.ecn_kmin_bytes;
+	const uint64_t kmax = fab->conf.ecn_kmax_bytes;
+
+	if (occupancy_bytes < kmin)
+		return false;
+	if (occupancy_bytes < kmax &&
+	    uet_rng_bounded(&fab->ecn_rng, kmax - kmin) >=
+		    occupancy_bytes - kmin)
+		return false;
+	/* The IPv4 header sits in the first segment. */
+	return uet_frame_mark_ce(rte_pktmbuf_mtod(m, uint8_t *),
+				 rte_pktmbuf_data_len(m)) == 1;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The 8-to-1 incast through one switch with trimming on, checked from the
+# summary and flows.csv:
+#  - every message completes, every PSN retired once, payloads intact;
+#  - nic-defaults (first transmissions no-trim, retransmissions trimmable):
+#    each frame the switch drops is recovered by a timeout (drops = timeouts
+#    > 0), each trim by a NACK (switch trims = NACKs = trims acted on > 0),
+#    and nothing else is resent (retransmits = timeouts + trims);
+#  - nic-trimming (TrimmingEnabled on the NIC): no drop, trims = NACKs =
+#    retransmits > 0, and no timeout.
+# usage: incast-trim.sh UET-EMU SCENARIO nic-defaults|nic-trimming
+set -euo pipefail
+emu=$1 scenario=$2 mode=$3
+dir=$(mktemp -d /tmp/uet-incast.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+
+"$emu" --out "$dir/out" "$scenario" 2>"$dir/log" || {
+	cat "$dir/log"; echo "FAIL: uet-emu exited $?"; exit 1; }
+cat "$dir/log"
+grep -q "8 of 8 messages completed" "$dir/log" || {
+	echo "FAIL: not every message completed"; exit 1; }
+grep -q "payload mismatches 0, in-flight anomalies 0, PSNs taken 2048, retired 2048" \
+	"$dir/log" || { echo "FAIL: integrity line"; exit 1; }
+drops=$(sed -n 's/.* \([0-9]*\) dropped there.*/\1/p' "$dir/log")
+trims=$(sed -n 's/.* \([0-9]*\) trimmed there.*/\1/p' "$dir/log")
+# flows.csv: retransmits, trims, nacks, timeouts are columns 13 to 16.
+read -r retx ftrims nacks timeouts < <(tail -n +2 "$dir/out/flows.csv" |
+	awk -F, '{r += $13; t += $14; n += $15; o += $16}
+		 END {print r, t, n, o}')
+echo "switch: $drops dropped, $trims trimmed; senders: $retx retransmits," \
+	"$nacks NACKs, $ftrims trims acted on, $timeouts timeouts"
+fail() { echo "FAIL: $*"; exit 1; }
+case $mode in
+nic-defaults)
+	[ "$drops" -gt 0 ] || fail "no first transmission was dropped"
+	[ "$timeouts" -eq "$drops" ] || fail "timeouts $timeouts != drops $drops"
+	[ "$trims" -gt 0 ] || fail "no retransmission was trimmed"
+	[ "$nacks" -eq "$trims" ] && [ "$ftrims" -eq "$trims" ] ||
+		fail "NACKs $nacks, trims acted on $ftrims != switch trims $trims"
+	[ "$retx" -eq $((timeouts + trims)) ] ||
+		fail "retransmits $retx != timeouts + trims $((timeouts + trims))"
+	;;
+nic-trimming)
+	[ "$drops" -eq 0 ] || fail "$drops frames dropped"
+	[ "$trims" -gt 0 ] || fail "nothing was trimmed"
+	[ "$nacks" -eq "$trims" ] && [ "$ftrims" -eq "$trims" ] &&
+		[ "$retx" -eq "$trims" ] ||
+		fail "NACKs $nacks, trims acted on $ftrims, retransmits $retx != switch trims $trims"
+	[ "$timeouts" -eq 0 ] || fail "$timeouts timeouts"
+	;;
+*) fail "unknown mode $mode" ;;
+esac
+echo "ok: $mode"
