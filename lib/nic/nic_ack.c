@@ -211,7 +211,8 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 		return;
 	pdc->trims++;
 	nic_in_flight_sub(nic, pdc->group, nominal);
-	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop);
+	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop,
+		       pdc->group->in_flight_bytes);
 	uet_lb_feedback(&pdc->group->lb, entropy,
 			last_hop ? UET_LB_TRIMMED_LASTHOP : UET_LB_TRIMMED,
 			nic_now(nic));
