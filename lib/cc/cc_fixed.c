@@ -21,8 +21,10 @@ static void fixed_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
 }
 
 static void fixed_on_trim(struct uet_cc *cc, uet_time_t now_ps,
-			  uint32_t nominal_bytes, bool last_hop)
+			  uint32_t nominal_bytes, bool last_hop,
+			  uint64_t in_flight_bytes)
 {
+	(void)in_flight_bytes;
 	(void)cc;
 	(void)now_ps;
 	(void)nominal_bytes;

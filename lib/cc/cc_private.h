@@ -14,4 +14,13 @@ extern const struct uet_cc_ops uet_cc_fixed_ops;
  */
 int uet_cc_fixed_init(struct uet_cc *cc);
 
+/** NSCC (cc_nscc.c). */
+extern const struct uet_cc_ops uet_cc_nscc_ops;
+
+/**
+ * Derive NSCC's parameters and set the initial window.
+ * @return 0, or -EINVAL for a zero rate or InitialBaseRTT.
+ */
+int uet_cc_nscc_init(struct uet_cc *cc);
+
 #endif /* UET_CC_PRIVATE_H */

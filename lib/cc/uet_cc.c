@@ -30,7 +30,7 @@ int uet_cc_init(struct uet_cc *cc, const struct uet_cc_params *params)
 		rc = uet_cc_fixed_init(&fresh);
 		break;
 	case UET_CC_NSCC:
-		rc = -ENOTSUP;
+		rc = uet_cc_nscc_init(&fresh);
 		break;
 	default:
 		rc = -EINVAL;
@@ -70,10 +70,11 @@ void uet_cc_on_probe_rtt(struct uet_cc *cc, uet_time_t rtt_ps)
 }
 
 void uet_cc_on_trim(struct uet_cc *cc, uet_time_t now_ps,
-		    uint32_t nominal_bytes, bool last_hop)
+		    uint32_t nominal_bytes, bool last_hop,
+		    uint64_t in_flight_bytes)
 {
 	cc->n_trims++;
-	cc->ops->on_trim(cc, now_ps, nominal_bytes, last_hop);
+	cc->ops->on_trim(cc, now_ps, nominal_bytes, last_hop, in_flight_bytes);
 }
 
 void uet_cc_on_timeout(struct uet_cc *cc, uet_time_t now_ps,
@@ -81,4 +82,28 @@ void uet_cc_on_timeout(struct uet_cc *cc, uet_time_t now_ps,
 {
 	cc->n_timeouts++;
 	cc->ops->on_timeout(cc, now_ps, nominal_bytes);
+}
+
+const char *uet_cc_reason_name(enum uet_cc_reason r)
+{
+	static const char *const names[UET_CC_R_COUNT] = {
+		[UET_CC_R_NONE] = "none",
+		[UET_CC_R_FAIR_INC] = "fair_increase",
+		[UET_CC_R_PROP_INC] = "proportional_increase",
+		[UET_CC_R_FAST_INC] = "fast_increase",
+		[UET_CC_R_MULT_DEC] = "multiplicative_decrease",
+		[UET_CC_R_ECN_LOW_DELAY] = "ecn_low_delay",
+		[UET_CC_R_QUICK_ADAPT] = "quick_adapt",
+		[UET_CC_R_QA_IGNORE] = "quick_adapt_ignore",
+		[UET_CC_R_ADJUST] = "adjust",
+		[UET_CC_R_ETA] = "eta",
+		[UET_CC_R_RCV_PENALTY] = "receiver_penalty",
+		[UET_CC_R_TRIM] = "trim",
+		[UET_CC_R_TIMEOUT] = "timeout",
+		[UET_CC_R_MAXWND] = "max_window",
+	};
+
+	if ((unsigned int)r >= UET_CC_R_COUNT)
+		return "unknown";
+	return names[r];
 }

@@ -47,10 +47,18 @@ enum uet_topology_kind {
 	UET_TOPOLOGY_FAT_TREE = 2,
 };
 
-/** Congestion control (pds.CongestionControl). Only fixed is supported. */
+/** Congestion control (pds.CongestionControl), in the names' order. */
 enum uet_cc_kind {
 	UET_SCENARIO_CC_FIXED = 0, /**< A fixed window of pds.FixedWindow bytes. */
-	UET_SCENARIO_CC_NSCC = 1,  /**< NSCC (later). */
+	UET_SCENARIO_CC_NSCC = 1,  /**< NSCC (docs/congestion-control.md). */
+};
+
+/** Load balancing (pds.LoadBalancing), in the names' order. */
+enum uet_lb_kind {
+	UET_SCENARIO_LB_REPS = 0,	 /**< Recycled entropy packet spraying. */
+	UET_SCENARIO_LB_OBLIVIOUS = 1,	 /**< Every value once per round. */
+	UET_SCENARIO_LB_SINGLE_PATH = 2, /**< One value per group. */
+	UET_SCENARIO_LB_BITMAP = 3,	 /**< Oblivious, skip penalised. */
 };
 
 /** run: how the run is driven. */
@@ -111,6 +119,16 @@ struct uet_pds_config {
 	uet_time_t initial_base_rtt_ps;	     /**< InitialBaseRTT, ps. */
 	enum uet_cc_kind congestion_control; /**< CongestionControl. */
 	uint64_t fixed_window_bytes; /**< FixedWindow as set; 0 = derived. */
+	/** NsccTargetQdelay, ps; 0 derives it from InitialBaseRTT. */
+	uet_time_t nscc_target_qdelay_ps;
+	/** NsccInitialWindow, bytes; 0 is the maximum window. */
+	uint64_t nscc_initial_window_bytes;
+	enum uet_lb_kind load_balancing; /**< LoadBalancing. */
+	uint32_t reps_cache_size;	 /**< RepsCacheSize, entries. */
+	uint32_t reps_usable_lifetime;	 /**< RepsUsableLifetime, packets. */
+	uet_time_t reps_freeze_ps;	 /**< RepsFreezeTime, ps. */
+	uint32_t reps_explore_count;	 /**< RepsExploreCount, packets. */
+	uint32_t bitmap_paths;		 /**< BitmapPaths, entropy values. */
 };
 
 /** How a switch port chooses between its traffic classes. */
@@ -151,6 +169,7 @@ struct uet_records_config {
 	bool enable_uet_monitor;		/**< uet-monitor. */
 	bool enable_flow_summary;		/**< Flow summary. */
 	bool enable_pcap;			/**< pcap captures. */
+	bool enable_cc_trace;			/**< uet-cc-trace. */
 };
 
 /** One message of workload.messages. */

@@ -29,6 +29,8 @@ static const char *const topology_names[] = {"single-switch", "leaf-spine",
 static const char *const cc_names[] = {"fixed", "nscc", NULL};
 static const char *const sched_names[] = {"strict", "wrr", NULL};
 static const char *const ecn_at_names[] = {"dequeue", "enqueue", NULL};
+static const char *const lb_names[] = {"reps", "oblivious", "single-path",
+				       "bitmap", NULL};
 
 /* A rate range wide enough for 1 Mbps test links and 1.6 Tbps ports. */
 #define RATE_MIN MBPS
@@ -200,15 +202,46 @@ static const struct uet_attr attrs[] = {
 	 "ps", "base RTT a new group starts with",
 	 "twice the 2 us propagation round trip through one switch", NULL, 0,
 	 FIELD(pds.initial_base_rtt_ps)},
-	{"pds", "CongestionControl", UET_ATTR_ENUM, "fixed", 0, 1, "",
-	 "congestion control of each group; nscc is not supported yet",
-	 "the only algorithm implemented so far", cc_names, 1,
-	 FIELD(pds.congestion_control)},
+	{"pds", "CongestionControl", UET_ATTR_ENUM, "nscc", 0, 1, "",
+	 "congestion control of each group: nscc, or a fixed window",
+	 "the NIC's algorithm; fixed reproduces the data-path page's figures",
+	 cc_names, 2, FIELD(pds.congestion_control)},
 	{"pds", "FixedWindow", UET_ATTR_SIZE, "0", 0, GIB, "bytes",
 	 "window of the fixed algorithm; 0 means 1.5 x DataRate x "
 	 "InitialBaseRTT",
 	 "0 follows the rate and RTT: 300000 bytes at the defaults", NULL, 0,
 	 FIELD(pds.fixed_window_bytes)},
+	{"pds", "NsccTargetQdelay", UET_ATTR_DURATION, "0", 0, DURATION_MAX,
+	 "ps", "NSCC target queueing delay; 0 derives it from InitialBaseRTT",
+	 "0: 0.75 x InitialBaseRTT with TrimmingEnabled, 1 x without", NULL,
+	 0, FIELD(pds.nscc_target_qdelay_ps)},
+	{"pds", "NsccInitialWindow", UET_ATTR_SIZE, "0", 0, GIB, "bytes",
+	 "NSCC window of a new group; 0 means the maximum window",
+	 "0: start at line rate, 1.5 x DataRate x InitialBaseRTT", NULL, 0,
+	 FIELD(pds.nscc_initial_window_bytes)},
+	{"pds", "LoadBalancing", UET_ATTR_ENUM, "reps", 0, 3, "",
+	 "entropy choice of each group: reps, oblivious, single-path, bitmap",
+	 "the NIC's balancer, Recycled Entropy Packet Spraying", lb_names, 4,
+	 FIELD(pds.load_balancing)},
+	{"pds", "RepsCacheSize", UET_ATTR_UINT, "8", 1, 64, "",
+	 "REPS: entries of the cache of recycled entropy values",
+	 "the REPS paper's cache, under 25 bytes of state", NULL, 0,
+	 FIELD(pds.reps_cache_size)},
+	{"pds", "RepsUsableLifetime", UET_ATTR_UINT, "1", 1, 255, "",
+	 "REPS: packets one recycled value may be reused for",
+	 "one ACK per packet at AckRequestEveryNthPacket 1", NULL, 0,
+	 FIELD(pds.reps_usable_lifetime)},
+	{"pds", "RepsFreezeTime", UET_ATTR_DURATION, "100us", 1, DURATION_MAX,
+	 "ps", "REPS: how long a timeout freezes the cache",
+	 "the REPS paper's runs; several RTOs of 20 us", NULL, 0,
+	 FIELD(pds.reps_freeze_ps)},
+	{"pds", "RepsExploreCount", UET_ATTR_UINT, "16", 0, 65535, "",
+	 "REPS: random entropy values sent after a freeze ends",
+	 "the UEC simulator's value", NULL, 0, FIELD(pds.reps_explore_count)},
+	{"pds", "BitmapPaths", UET_ATTR_UINT, "256", 1, 256, "",
+	 "bitmap balancer: entropy values sprayed over, each with a penalty",
+	 "more values than ECMP paths in any fabric we model", NULL, 0,
+	 FIELD(pds.bitmap_paths)},
 
 	/* switch */
 	{"switch", "queue_limit", UET_ATTR_SIZE, "1MiB", 0, GIB, "bytes",
@@ -279,6 +312,10 @@ static const struct uet_attr attrs[] = {
 	 "write pcap captures with virtual timestamps",
 	 "frames are the point of an emulator", NULL, 0,
 	 FIELD(records.enable_pcap)},
+	{"records", "EnableCcTrace", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "write one uet-cc-trace row per window change of a group",
+	 "a row per ACK at worst; off unless asked for", NULL, 0,
+	 FIELD(records.enable_cc_trace)},
 
 	/* workload.messages: offsets are into struct uet_workload_message */
 	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,

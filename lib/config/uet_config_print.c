@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config_private.h"
+#include "uet_cc.h"
 #include "uet_config.h"
 #include "uet_time.h"
 #include "uet_units.h"
@@ -169,6 +170,45 @@ static int parse_default(const struct uet_attr *a, uint64_t *v)
 	return -EINVAL;
 }
 
+/* The NSCC parameters a new group derives, as comments under
+ * CongestionControl (a full-size packet: RdmaDataMSS + 88). */
+static void print_nscc_derived(FILE *f, const struct uet_scenario *s)
+{
+	struct uet_cc_params p = {
+		.algo = UET_CC_NSCC,
+		.data_rate_bps = s->nic.data_rate_bps,
+		.initial_base_rtt_ps = s->pds.initial_base_rtt_ps,
+		.mtu_nominal_bytes = s->nic.rdma_data_mss_bytes + 88,
+		.nscc_target_qdelay_ps = s->pds.nscc_target_qdelay_ps,
+		.nscc_initial_window_bytes = s->pds.nscc_initial_window_bytes,
+		.trimming = s->nic.trimming_enabled,
+	};
+	struct uet_nscc_derived d;
+	char tq[32], period[32];
+
+	if (uet_nscc_derive(&p, &d) < 0)
+		return;
+	uet_time_format(d.target_qdelay_ps, tq, sizeof(tq));
+	uet_time_format(d.adjust_period_ps, period, sizeof(period));
+	fprintf(f,
+		"  # nscc: bdp %" PRIu64 " bytes, max window %" PRIu64
+		" (1.5 x bdp), min window %" PRIu64 ", initial window %" PRIu64
+		"\n",
+		d.bdp_bytes, d.max_window_bytes, d.min_window_bytes,
+		d.initial_window_bytes);
+	fprintf(f,
+		"  # nscc: target delay %s, a %" PRIu64 " ppm, b %" PRIu64
+		" ppm, fair increase %" PRIu64 " bytes, eta %" PRIu64
+		" bytes per %s\n",
+		tq, d.a_ppm, d.b_ppm, d.fair_inc_bytes, d.eta_bytes, period);
+	fprintf(f,
+		"  # nscc: fast increase scale %" PRIu64 " ppm, alpha %" PRIu64
+		" ubytes/ps, gamma %" PRIu64 " ppm, delay ewma %" PRIu64
+		" ppm, adjust after %" PRIu64 " bytes\n",
+		d.fast_inc_scale_ppm, d.alpha_ubytes_per_ps, d.gamma_ppm,
+		d.delay_ewma_ppm, d.adjust_bytes);
+}
+
 void cfg_derive(struct uet_scenario *s)
 {
 	/* 1.5 x DataRate x InitialBaseRTT when no window is set. */
@@ -303,6 +343,9 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 					? " = 1.5 x DataRate x InitialBaseRTT"
 					: "");
 		fputc('\n', f);
+		if (strcmp(a->name, "CongestionControl") == 0 &&
+		    s->pds.congestion_control == UET_SCENARIO_CC_NSCC)
+			print_nscc_derived(f, s);
 		if (strcmp(a->name, "Delay") == 0) {
 			uet_time_format(s->derived.lookahead_ps, buf,
 					sizeof(buf));

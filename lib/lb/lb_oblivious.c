@@ -31,10 +31,8 @@ static bool span_is_pow2(uint32_t span)
 	return (span & (span - 1)) == 0;
 }
 
-static void oblivious_new_round(struct uet_lb *lb)
+static void oblivious_new_round(struct uet_lb *lb, uint32_t span)
 {
-	uint32_t span = lb->params.entropy_span;
-
 	lb->round_key = (uint32_t)uet_rng_bounded(&lb->rng, span);
 	if (span_is_pow2(span)) {
 		lb->round_step = 1;
@@ -59,14 +57,12 @@ void uet_lb_oblivious_init(struct uet_lb *lb)
 	lb->round_step = 1;
 }
 
-static uint16_t oblivious_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
+uint32_t uet_lb_oblivious_next_offset(struct uet_lb *lb, uint32_t span)
 {
-	uint32_t span = lb->params.entropy_span;
 	uint32_t off;
 
-	(void)now_ps;
 	if (lb->round_pos == 0)
-		oblivious_new_round(lb);
+		oblivious_new_round(lb, span);
 	if (span_is_pow2(span))
 		off = lb->round_pos ^ lb->round_key;
 	else
@@ -74,7 +70,15 @@ static uint16_t oblivious_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
 				  lb->round_key) %
 				 span);
 	lb->round_pos = lb->round_pos + 1 == span ? 0 : lb->round_pos + 1;
-	return (uint16_t)(lb->params.entropy_base + off);
+	return off;
+}
+
+static uint16_t oblivious_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
+{
+	(void)now_ps;
+	return (uint16_t)(lb->params.entropy_base +
+			  uet_lb_oblivious_next_offset(
+				  lb, lb->params.entropy_span));
 }
 
 const struct uet_lb_ops uet_lb_oblivious_ops = {

@@ -15,6 +15,18 @@ void uet_lb_single_init(struct uet_lb *lb);
 /** Start before the first round (lb->params and lb->rng are set). */
 void uet_lb_oblivious_init(struct uet_lb *lb);
 
+/** REPS: recycled values, freezing, exploration (lb_reps.c). */
+extern const struct uet_lb_ops uet_lb_reps_ops;
+/** Oblivious order, skipping penalised values (lb_bitmap.c). */
+extern const struct uet_lb_ops uet_lb_bitmap_ops;
+
+/** The next offset in [0, span) of the oblivious order (rounds drawn from
+ * lb->rng); shared by oblivious spraying and the bitmap. */
+uint32_t uet_lb_oblivious_next_offset(struct uet_lb *lb, uint32_t span);
+
+/** A value drawn uniformly from the group's range. */
+uint16_t uet_lb_random_entropy(struct uet_lb *lb);
+
 /** Feedback hook of the balancers that ignore feedback. */
 void uet_lb_feedback_ignore(struct uet_lb *lb, uint16_t entropy,
 			    enum uet_lb_feedback what, uet_time_t now_ps);

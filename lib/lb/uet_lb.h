@@ -4,8 +4,9 @@
  * page's "Multipath" hooks). The entropy value is the UDP source port of a
  * data packet; switches hash it into their choice of path. The NIC stores
  * the value per packet, so feedback always concerns the right one.
- * Single path and oblivious spraying now; Recycled Entropy Packet Spraying
- * comes later behind the same ops table.
+ * Four balancers behind one ops table: single path, oblivious spraying,
+ * Recycled Entropy Packet Spraying (REPS) and a penalty bitmap
+ * (docs/multipath.md).
  */
 #ifndef UET_LB_H
 #define UET_LB_H
@@ -19,8 +20,25 @@
 enum uet_lb_algo {
 	UET_LB_SINGLE_PATH = 0,	/**< one entropy value per group */
 	UET_LB_OBLIVIOUS,	/**< a new value for every packet */
-	UET_LB_REPS,		/**< reserved: a later issue */
+	UET_LB_REPS,		/**< recycled entropy packet spraying */
+	UET_LB_BITMAP,		/**< oblivious, skipping penalised values */
 };
+
+/** Most entries of a REPS entropy cache. */
+#define UET_LB_REPS_CACHE_MAX 64
+/** Most values the bitmap balancer keeps a penalty for. */
+#define UET_LB_BITMAP_MAX 256
+/** Defaults (docs/multipath.md says why). */
+#define UET_LB_REPS_CACHE_DEFAULT 8
+#define UET_LB_REPS_LIFETIME_DEFAULT 1
+#define UET_LB_REPS_FREEZE_PS_DEFAULT UINT64_C(100000000) /* 100 us */
+#define UET_LB_REPS_EXPLORE_DEFAULT 16
+#define UET_LB_BITMAP_PATHS_DEFAULT 256
+/** Bitmap penalties: added per kind of feedback, and the cap. */
+#define UET_LB_BITMAP_PEN_ECN 1
+#define UET_LB_BITMAP_PEN_TRIMMED 4
+#define UET_LB_BITMAP_PEN_TIMEOUT 15
+#define UET_LB_BITMAP_PEN_MAX 15
 
 /** What happened to a packet that carried an entropy value. */
 enum uet_lb_feedback {
@@ -45,6 +63,24 @@ struct uet_lb_params {
 	 * source port out of the well-known range. */
 	uint16_t entropy_base;
 	uint16_t entropy_span;
+	/** REPS: entries of the entropy cache, 1..UET_LB_REPS_CACHE_MAX. */
+	uint32_t reps_cache_size;
+	/** REPS: packets one recycled value may be reused for (>= 1). */
+	uint32_t reps_usable_lifetime;
+	/** REPS: how long a timeout freezes the cache, ps (> 0). */
+	uet_time_t reps_freeze_ps;
+	/** REPS: random values sent after a freeze ends (may be 0). */
+	uint32_t reps_explore_count;
+	/** Bitmap: values sprayed over, base..base + paths - 1; at most
+	 * UET_LB_BITMAP_MAX and entropy_span. */
+	uint32_t bitmap_paths;
+};
+
+/** One entry of the REPS cache. */
+struct uet_lb_reps_entry {
+	uint16_t value;	    /**< an entropy value known to be good */
+	uint8_t uses_left;  /**< packets it may still go on */
+	bool valid;	    /**< fresh: not used up yet */
 };
 
 struct uet_lb;
@@ -72,19 +108,37 @@ struct uet_lb {
 	/** Oblivious, span not a power of two: the round's step, coprime to
 	 * span, so offset + pos * step (mod span) visits every value. */
 	uint32_t round_step;
+	/** REPS: the cache, a ring; head is where the next good value is
+	 * written, so the oldest entry sits at head when the ring is full. */
+	struct uet_lb_reps_entry cache[UET_LB_REPS_CACHE_MAX];
+	uint32_t cache_head;	/**< next write, 0..size-1 */
+	uint32_t cache_filled;	/**< entries written since the last reset */
+	uint32_t frozen_next;	/**< frozen: next entry of the round robin */
+	uint32_t explore_left;	/**< random values still to send */
+	bool frozen;		/**< a timeout froze the cache */
+	uet_time_t freeze_until_ps; /**< frozen: when it may end */
+	/** Bitmap: penalty per value offset, 0..UET_LB_BITMAP_PEN_MAX. */
+	uint8_t penalty[UET_LB_BITMAP_MAX];
 	/** Counters (land in the records). */
 	uint64_t n_chosen, n_feedback[UET_LB_TIMEOUT + 1];
+	/** REPS counters: values recycled from the cache, random values,
+	 * freezes entered. Bitmap: values skipped for a penalty. */
+	uint64_t n_recycled, n_random, n_freezes, n_skipped;
 };
+
+/** Fill params with the defaults of every balancer (algo single path,
+ * the NIC's entropy range). */
+void uet_lb_params_default(struct uet_lb_params *params);
 
 /**
  * Set up a group's balancer. On error *lb is left untouched.
  * @param lb  the group's balancer (no heap: all state is in *lb).
  * @param params  copied; entropy_span must be at least 1 and
- *   entropy_base + entropy_span at most 65536.
+ *   entropy_base + entropy_span at most 65536; REPS and bitmap also check
+ *   their own fields (see struct uet_lb_params).
  * @param seed  scenario seed; @param stream  distinct per group (NIC and
  *   group ids), so every group draws its own values.
- * @return 0, -EINVAL for bad parameters or an unknown algorithm, or
- *   -ENOTSUP for an algorithm not written yet (UET_LB_REPS).
+ * @return 0, or -EINVAL for bad parameters or an unknown algorithm.
  */
 int uet_lb_init(struct uet_lb *lb, const struct uet_lb_params *params,
 		uint64_t seed, uint64_t stream);
@@ -103,7 +157,10 @@ uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
 
 /** Report what happened to a packet that carried entropy. Counted in
  * n_feedback[what] (an unknown kind is ignored), then given to the
- * balancer; single path and oblivious spraying use it for nothing else. */
+ * balancer; single path and oblivious spraying use it for nothing else.
+ * REPS recycles the value of GOOD and TRIMMED_LASTHOP, drops that of ECN
+ * and TRIMMED, and freezes on TIMEOUT; bitmap penalises ECN (+1), TRIMMED
+ * (+4) and TIMEOUT (+15). */
 void uet_lb_feedback(struct uet_lb *lb, uint16_t entropy,
 		     enum uet_lb_feedback what, uet_time_t now_ps);
 

@@ -167,6 +167,8 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	cca.rtt_valid = ctx.rtt_valid;
 	cca.rtt_ps = ctx.rtt_ps;
 	cca.service_ps = uet_pds_service_time_ps(a->cc.nscc.service_time);
+	cca.in_flight_bytes = g->in_flight_bytes;
+	cca.rcv_cwnd_pend = a->cc.nscc.rcv_cwnd_pend;
 	uet_cc_on_ack(&g->cc, &cca);
 	/* The ACK's source port is the acknowledged packet's entropy. */
 	uet_lb_feedback(&g->lb, f->udp.sport, ecn ? UET_LB_ECN : UET_LB_GOOD,
@@ -211,7 +213,8 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 		return;
 	pdc->trims++;
 	nic_in_flight_sub(nic, pdc->group, nominal);
-	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop);
+	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop,
+		       pdc->group->in_flight_bytes);
 	uet_lb_feedback(&pdc->group->lb, entropy,
 			last_hop ? UET_LB_TRIMMED_LASTHOP : UET_LB_TRIMMED,
 			nic_now(nic));

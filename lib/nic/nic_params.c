@@ -17,8 +17,6 @@ int nic_params_from_scenario(struct nic_params *p, const void *scenario,
 	const struct uet_nic_config *n = &s->nic;
 
 	memset(p, 0, sizeof(*p));
-	if (s->pds.congestion_control != UET_SCENARIO_CC_FIXED)
-		return -EINVAL;
 	p->data_rate_bps = n->data_rate_bps;
 	p->port_rate_bps = n->data_rate_bps;
 	if (downlink_bps != 0 && downlink_bps < p->port_rate_bps)
@@ -56,6 +54,41 @@ int nic_params_from_scenario(struct nic_params *p, const void *scenario,
 	p->pds.fixed_rexmit_timeout_ps = s->pds.fixed_rexmit_timeout_ps;
 	p->initial_base_rtt_ps = s->pds.initial_base_rtt_ps;
 	p->window_bytes = s->derived.fixed_window_bytes;
+	switch (s->pds.congestion_control) {
+	case UET_SCENARIO_CC_FIXED:
+		p->cc_algo = UET_CC_FIXED;
+		break;
+	case UET_SCENARIO_CC_NSCC:
+		p->cc_algo = UET_CC_NSCC;
+		break;
+	default:
+		return -EINVAL;
+	}
+	p->nscc_target_qdelay_ps = s->pds.nscc_target_qdelay_ps;
+	p->nscc_initial_window_bytes = s->pds.nscc_initial_window_bytes;
+	uet_lb_params_default(&p->lb);
+	switch (s->pds.load_balancing) {
+	case UET_SCENARIO_LB_REPS:
+		p->lb.algo = UET_LB_REPS;
+		break;
+	case UET_SCENARIO_LB_OBLIVIOUS:
+		p->lb.algo = UET_LB_OBLIVIOUS;
+		break;
+	case UET_SCENARIO_LB_SINGLE_PATH:
+		p->lb.algo = UET_LB_SINGLE_PATH;
+		break;
+	case UET_SCENARIO_LB_BITMAP:
+		p->lb.algo = UET_LB_BITMAP;
+		break;
+	default:
+		return -EINVAL;
+	}
+	p->lb.reps_cache_size = s->pds.reps_cache_size;
+	p->lb.reps_usable_lifetime = s->pds.reps_usable_lifetime;
+	p->lb.reps_freeze_ps = s->pds.reps_freeze_ps;
+	p->lb.reps_explore_count = s->pds.reps_explore_count;
+	p->lb.bitmap_paths = s->pds.bitmap_paths;
+	p->cc_trace_enable = s->records.enable_cc_trace;
 	p->stats_enable = s->records.enable_transport_stats;
 	p->stats_interval_ps = s->records.nd_stats_report_interval_ps;
 	p->events_enable = s->records.enable_event_logging;

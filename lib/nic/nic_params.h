@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uet_cc.h"
+#include "uet_lb.h"
 #include "uet_pcie.h"
 #include "uet_pds.h"
 #include "uet_time.h"
@@ -35,6 +37,13 @@ struct nic_params {
 	struct uet_pds_params pds;	    /**< ACK request, RTO */
 	uet_time_t initial_base_rtt_ps;	    /**< InitialBaseRTT */
 	uint64_t window_bytes;		    /**< effective FixedWindow */
+	enum uet_cc_algo cc_algo;	    /**< CongestionControl */
+	uet_time_t nscc_target_qdelay_ps;   /**< NsccTargetQdelay; 0 derived */
+	uint64_t nscc_initial_window_bytes; /**< NsccInitialWindow; 0 max */
+	/** LoadBalancing and the REPS and bitmap attributes; the entropy
+	 * range is the NIC's (the dynamic port range). */
+	struct uet_lb_params lb;
+	bool cc_trace_enable;		    /**< EnableCcTrace */
 	bool stats_enable;		    /**< EnableTransportStats */
 	uet_time_t stats_interval_ps;	    /**< NDStatsReportInterval */
 	bool events_enable;		    /**< EnableEventLogging */

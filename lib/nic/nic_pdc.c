@@ -11,10 +11,6 @@
 
 #include "nic_private.h"
 
-/* Entropy values stay out of the well-known and registered port ranges. */
-#define NIC_ENTROPY_BASE 49152u
-#define NIC_ENTROPY_SPAN 16384u
-
 static uint32_t hash_ip(uint32_t ip)
 {
 	return (ip * UINT32_C(2654435761)) >> 8;
@@ -24,17 +20,23 @@ static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 {
 	struct nic_group *g = calloc(1, sizeof(*g));
 	struct uet_cc_params ccp = {
-		.algo = UET_CC_FIXED,
+		.algo = nic->p.cc_algo,
 		.data_rate_bps = nic->p.data_rate_bps,
 		.initial_base_rtt_ps = nic->p.initial_base_rtt_ps,
 		.window_bytes = nic->p.window_bytes,
 		.mtu_nominal_bytes = uet_data_ip_bytes(nic->p.mss_bytes),
+		.nscc_target_qdelay_ps = nic->p.nscc_target_qdelay_ps,
+		.nscc_initial_window_bytes = nic->p.nscc_initial_window_bytes,
+		.trimming = nic->p.trimming_enabled,
 	};
-	struct uet_lb_params lbp = {
-		.algo = nic->spraying ? UET_LB_OBLIVIOUS : UET_LB_SINGLE_PATH,
-		.entropy_base = NIC_ENTROPY_BASE,
-		.entropy_span = NIC_ENTROPY_SPAN,
-	};
+	/* The scenario's balancer; the entropy range is the dynamic port
+	 * range (uet_lb_params_default), out of the well-known ports. */
+	struct uet_lb_params lbp = nic->p.lb;
+
+	/* A NIC created with spraying forced (the NIC tests) sprays
+	 * obliviously whatever the scenario says. */
+	if (nic->spraying)
+		lbp.algo = UET_LB_OBLIVIOUS;
 
 	if (g == NULL)
 		return NULL;

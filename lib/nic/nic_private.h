@@ -197,7 +197,7 @@ struct uet_nic {
 	struct uet_ses_callbacks cb;	   /**< completions */
 	struct uet_rng rng;		   /**< start PSNs */
 	uint64_t seed;		  /**< scenario seed (entropy streams) */
-	bool spraying;		  /**< oblivious (true) or single path */
+	bool spraying;		  /**< force oblivious spraying */
 	struct uet_pcie pcie;	  /**< the host link */
 	struct uet_wire_cfg wire; /**< parser settings */
 	/* PDCs. */

@@ -56,7 +56,8 @@ struct uet_nic_conf {
 	const struct uet_ses_pattern *pattern;
 	/** Scenario seed (start PSNs, entropy streams). */
 	uint64_t seed;
-	/** Use oblivious spraying (true) or one path per group (false). */
+	/** Force oblivious spraying (true, the NIC tests' setting), or use
+	 * the scenario's pds.LoadBalancing (false). */
 	bool spraying;
 };
 

@@ -50,9 +50,9 @@ START_TEST(test_fixed_window_constant)
 		uet_cc_on_ack(&cc, &a);
 		ck_assert_uint_eq(uet_cc_window_bytes(&cc), 133888);
 	}
-	uet_cc_on_trim(&cc, 200 * US_PS, 4184, false);
+	uet_cc_on_trim(&cc, 200 * US_PS, 4184, false, 0);
 	ck_assert_uint_eq(uet_cc_window_bytes(&cc), 133888);
-	uet_cc_on_trim(&cc, 201 * US_PS, 4184, true);
+	uet_cc_on_trim(&cc, 201 * US_PS, 4184, true, 0);
 	ck_assert_uint_eq(uet_cc_window_bytes(&cc), 133888);
 	uet_cc_on_timeout(&cc, 300 * US_PS, 4184);
 	ck_assert_uint_eq(uet_cc_window_bytes(&cc), 133888);
@@ -165,7 +165,7 @@ START_TEST(test_counters_count_each_event)
 	for (i = 0; i < 7; i++)
 		uet_cc_on_ack(&cc, &a);
 	for (i = 0; i < 3; i++)
-		uet_cc_on_trim(&cc, 0, 4184, i == 0);
+		uet_cc_on_trim(&cc, 0, 4184, i == 0, 0);
 	for (i = 0; i < 2; i++)
 		uet_cc_on_timeout(&cc, 0, 4184);
 	uet_cc_on_probe_rtt(&cc, 2 * US_PS);
@@ -197,13 +197,20 @@ START_TEST(test_init_rejects_zero_window_and_mtu)
 }
 END_TEST
 
-START_TEST(test_init_nscc_not_supported)
+START_TEST(test_init_nscc_needs_rate_and_rtt)
 {
 	struct uet_cc_params p = fixed_params();
 	struct uet_cc cc;
 
 	p.algo = UET_CC_NSCC;
-	ck_assert_int_eq(uet_cc_init(&cc, &p), -ENOTSUP);
+	p.data_rate_bps = 0;
+	ck_assert_int_eq(uet_cc_init(&cc, &p), -EINVAL);
+	p = fixed_params();
+	p.algo = UET_CC_NSCC;
+	p.initial_base_rtt_ps = 0;
+	ck_assert_int_eq(uet_cc_init(&cc, &p), -EINVAL);
+	p.initial_base_rtt_ps = 10 * US_PS;
+	ck_assert_int_eq(uet_cc_init(&cc, &p), 0);
 }
 END_TEST
 
@@ -241,7 +248,7 @@ int main(void)
 	tcase_add_test(tc, test_base_rtt_invalid_sample_ignored);
 	tcase_add_test(tc, test_counters_count_each_event);
 	tcase_add_test(tc, test_init_rejects_zero_window_and_mtu);
-	tcase_add_test(tc, test_init_nscc_not_supported);
+	tcase_add_test(tc, test_init_nscc_needs_rate_and_rtt);
 	tcase_add_test(tc, test_init_resets_state);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -93,8 +93,17 @@ START_TEST(test_defaults_applied)
 	ck_assert(!s.pds.fixed_rexmit_time_enable);
 	ck_assert_uint_eq(s.pds.fixed_rexmit_timeout_ps, 100 * PS_PER_US);
 	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 4 * PS_PER_US);
-	ck_assert_int_eq(s.pds.congestion_control, UET_SCENARIO_CC_FIXED);
+	ck_assert_int_eq(s.pds.congestion_control, UET_SCENARIO_CC_NSCC);
 	ck_assert_uint_eq(s.pds.fixed_window_bytes, 0);
+	ck_assert_int_eq(s.pds.load_balancing, UET_SCENARIO_LB_REPS);
+	ck_assert_uint_eq(s.pds.nscc_target_qdelay_ps, 0);
+	ck_assert_uint_eq(s.pds.nscc_initial_window_bytes, 0);
+	ck_assert_uint_eq(s.pds.reps_cache_size, 8);
+	ck_assert_uint_eq(s.pds.reps_usable_lifetime, 1);
+	ck_assert_uint_eq(s.pds.reps_freeze_ps, 100 * PS_PER_US);
+	ck_assert_uint_eq(s.pds.reps_explore_count, 16);
+	ck_assert_uint_eq(s.pds.bitmap_paths, 256);
+	ck_assert(!s.records.enable_cc_trace);
 	ck_assert_uint_eq(s.sw.queue_limit_bytes, 1048576);
 	ck_assert_uint_eq(s.sw.drop_rate_ppm, 0);
 	ck_assert(s.records.enable_transport_stats);
@@ -580,9 +589,12 @@ START_TEST(test_not_supported_yet)
 		      "single-switch");
 	expect_reject("topology: {kind: fat-tree}\n", 1, "topology.kind",
 		      "fat-tree", "not supported yet");
-	expect_reject("pds: {CongestionControl: nscc}\n", 1,
-		      "pds.CongestionControl", "nscc",
-		      "not supported yet; supported: fixed");
+	expect_reject("pds: {CongestionControl: cubic}\n", 1,
+		      "pds.CongestionControl", "cubic",
+		      "must be one of: fixed, nscc");
+	expect_reject("pds: {LoadBalancing: ecmp}\n", 1, "pds.LoadBalancing",
+		      "ecmp", "must be one of: reps, oblivious, single-path, "
+		      "bitmap");
 	expect_reject("run: {clock: fast}\n", 1, "run.clock", "fast",
 		      "must be one of: lockstep, realtime");
 }

@@ -250,8 +250,9 @@ START_TEST(test_init_rejects_bad_params)
 	ck_assert_uint_eq(uet_lb_next_entropy(&lb, 0), 65535);
 	p = lb_params((enum uet_lb_algo)42, 49152, 16384);
 	ck_assert_int_eq(uet_lb_init(&lb, &p, SEED, 0), -EINVAL);
+	/* REPS with an empty cache size (its fields left at 0). */
 	p = default_params(UET_LB_REPS);
-	ck_assert_int_eq(uet_lb_init(&lb, &p, SEED, 0), -ENOTSUP);
+	ck_assert_int_eq(uet_lb_init(&lb, &p, SEED, 0), -EINVAL);
 	ck_assert_int_eq(uet_lb_init(NULL, &p, SEED, 0), -EINVAL);
 	ck_assert_int_eq(uet_lb_init(&lb, NULL, SEED, 0), -EINVAL);
 }
