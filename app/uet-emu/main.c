@@ -18,7 +18,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
-#include "emu_wiring.h"
+#include "uet_run.h"
 #include "uet_config.h"
 #include "uet_port.h"
 
@@ -60,7 +60,8 @@ int main(int argc, char **argv)
 {
 	struct uet_config_error err;
 	struct uet_scenario sc;
-	struct emu_result res;
+	struct uet_run_result res;
+	struct uet_run_conf conf = {.prog = "uet-emu", .role = UET_RUN_EMBEDDED};
 	const char *path = NULL;
 	bool print_config = false;
 	const char *out_dir = NULL;
@@ -131,11 +132,12 @@ int main(int argc, char **argv)
 		uet_scenario_free(&sc);
 		return EMU_EXIT_INCOMPLETE;
 	}
-	rc = emu_run(&sc, &res);
+	conf.sc = &sc;
+	rc = uet_run(&conf, &res);
 	uet_scenario_free(&sc);
 	rte_eal_cleanup();
 	if (rc < 0 || res.completed != res.messages ||
-	    !emu_result_intact(&res))
+	    !uet_run_intact(&res))
 		return EMU_EXIT_INCOMPLETE;
 	return 0;
 }

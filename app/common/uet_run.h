@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The wiring shared by uet-emu, uet-switch and uet-nic: from a loaded
+ * scenario to a finished lockstep run of the roles this process hosts (the
+ * switch, some NICs, or both over ring ports), with the records and
+ * captures of those roles.
+ */
+#ifndef UET_RUN_H
+#define UET_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_config.h"
+
+/** Which roles this process hosts. */
+enum uet_run_role {
+	/** The switch and every NIC, joined by ring port pairs (uet-emu). */
+	UET_RUN_EMBEDDED = 0,
+	/** The switch only, one real port per host (uet-switch). */
+	UET_RUN_SWITCH,
+	/** Some NICs, one real port each (uet-nic). */
+	UET_RUN_NICS,
+};
+
+/** What this process runs. */
+struct uet_run_conf {
+	/** The loaded scenario; records and captures go to its run.out. */
+	const struct uet_scenario *sc;
+	/** Program name, the prefix of every message ("uet-nic"). */
+	const char *prog;
+	/** The roles hosted. */
+	enum uet_run_role role;
+	/** UET_RUN_NICS: first host index hosted. */
+	uint32_t nic_first;
+	/** UET_RUN_NICS: number of hosts hosted (nic_first.. consecutive). */
+	uint32_t nic_count;
+	/**
+	 * Device strings (docs/ports.md) of the ports: UET_RUN_SWITCH one per
+	 * host, in host order; UET_RUN_NICS one per hosted NIC, in order.
+	 * Ignored by UET_RUN_EMBEDDED.
+	 */
+	const char *const *port_devargs;
+	/**
+	 * Hash of the scenario as loaded, before command-line overrides such
+	 * as the output folder (which differs per process and must not make
+	 * the HELLOs disagree); 0: the hash of sc.
+	 */
+	uint64_t scenario_hash;
+	/** Wall-clock bound on any wait for a peer, ms; 0: the default. */
+	uint32_t timeout_ms;
+	/**
+	 * Set by a signal handler to stop the run (then the run returns
+	 * -EINTR with its records flushed); NULL: none.
+	 */
+	const volatile sig_atomic_t *stop;
+};
+
+/** What a run ended with (counted over the roles this process hosts). */
+struct uet_run_result {
+	uint32_t messages;     /**< workload messages whose source is here */
+	uint32_t completed;    /**< of those, messages whose sender completed */
+	int sync_err;	       /**< 0, or the lockstep error (negative) */
+	uet_time_t virtual_ps; /**< ps, virtual time reached */
+	uint64_t windows;      /**< lockstep windows */
+	uint64_t events;       /**< events run, every hosted component */
+	uint64_t wall_ns;      /**< wall time of the run */
+	uint64_t frames;       /**< frames the switch received from NICs */
+	uint64_t switch_drops; /**< frames the switch dropped (any reason) */
+	uint64_t switch_trims; /**< frames the switch trimmed */
+	/* Integrity of the run, summed over the hosted NICs: */
+	uint64_t payload_mismatches;  /**< delivered bytes unlike those sent */
+	uint64_t in_flight_anomalies; /**< in-flight bytes would go negative */
+	uint64_t psns_taken;	      /**< data PSNs created */
+	uint64_t psns_retired;	      /**< data PSNs acknowledged */
+};
+
+/** Whether a finished run kept every promise the data path makes: every
+ * delivered byte equal to what was sent, in-flight bytes never negative,
+ * every PSN retired exactly once. */
+static inline bool
+uet_run_intact(const struct uet_run_result *r)
+{
+	return r->payload_mismatches == 0 && r->in_flight_anomalies == 0 &&
+	       r->psns_retired == r->psns_taken;
+}
+
+/**
+ * Run the hosted roles of a scenario in lockstep (EAL must be
+ * initialised): mempool, ports, the components, records (NICs) and
+ * captures (switch) in run.out, the hosted NICs' messages posted, the run,
+ * and a summary on stderr. A UET_RUN_NICS process also writes
+ * arrivals.csv (msg_id,arrived_ps of the messages its NICs received), from
+ * which scripts/uet-merge-records fills the arrival times that senders in
+ * other processes could not know.
+ *
+ * @param conf
+ *   What to run.
+ * @param res
+ *   Filled in (also when the run fails).
+ * @return
+ *   0 when the run ended with BYE (res says how many messages completed),
+ *   or a negative errno with a message printed on stderr (-EINTR: stopped
+ *   by conf->stop).
+ */
+int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res);
+
+/**
+ * Parse a host range "N" or "A-B" (inclusive).
+ *
+ * @return
+ *   0 with *first and *count set, or -EINVAL.
+ */
+int uet_run_parse_range(const char *s, uint32_t *first, uint32_t *count);
+
+#endif /* UET_RUN_H */

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The command line shared by uet-switch and uet-nic: arguments, EAL,
+ * signals, the run, the exit status. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "uet_config.h"
+#include "uet_port.h"
+#include "uet_run_cli.h"
+
+/*
+ * Set by SIGINT and SIGTERM, read by the poll loop: the one piece of
+ * process-wide mutable state, since a signal handler can reach no other.
+ */
+static volatile sig_atomic_t run_cli_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_cli_stop = 1;
+}
+
+static void usage(FILE *f, const char *prog, enum uet_run_role role)
+{
+	fprintf(f,
+		"usage: %s [EAL-ARGS --] %s--port DEV ... [--out DIR]\n"
+		"       [--timeout-ms N] [--config] SCENARIO.yaml\n"
+		"\n"
+		"%s"
+		"  --port DEV      a port's device string (docs/ports.md), "
+		"%s\n"
+		"  --out DIR       records and captures to DIR instead of\n"
+		"                  the scenario's run.out\n"
+		"  --timeout-ms N  wall-clock bound on any wait for a peer\n"
+		"                  (default 10000)\n"
+		"\n"
+		"Without EAL arguments: --no-huge -m 512 --no-pci "
+		"--no-shconf\n"
+		"-l 0 --log-level=*:warning --no-telemetry "
+		"--file-prefix=%s-<pid>\n",
+		prog, role == UET_RUN_NICS ? "--nic A-B " : "",
+		role == UET_RUN_NICS
+			? "Runs NICs A..B of the scenario in lockstep with "
+			  "uet-switch.\n\n"
+			  "  --nic A-B       the hosts to run (or one: N)\n"
+			: "Runs the scenario's switch in lockstep with the "
+			  "uet-nic processes.\n\n",
+		role == UET_RUN_NICS ? "one per NIC, in order"
+				     : "one per host, in order",
+		prog);
+}
+
+struct cli {
+	const char *path;
+	const char *out;
+	const char **ports;
+	uint32_t n_ports;
+	uint32_t nic_first, nic_count;
+	bool have_nic;
+	unsigned long timeout_ms;
+};
+
+static int parse(struct cli *c, int first, int argc, char **argv,
+		 const char *prog, enum uet_run_role role)
+{
+	int i;
+
+	for (i = first; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_val = i + 1 < argc;
+
+		if (strcmp(a, "--port") == 0 && has_val) {
+			c->ports[c->n_ports++] = argv[++i];
+		} else if (strcmp(a, "--out") == 0 && has_val) {
+			c->out = argv[++i];
+		} else if (strcmp(a, "--config") == 0 && has_val) {
+			c->path = argv[++i];
+		} else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
+			char *end;
+
+			c->timeout_ms = strtoul(argv[++i], &end, 10);
+			if (*end != '\0' || c->timeout_ms == 0 ||
+			    c->timeout_ms > UINT32_MAX) {
+				fprintf(stderr, "%s: bad --timeout-ms\n", prog);
+				return -EINVAL;
+			}
+		} else if (strcmp(a, "--nic") == 0 && has_val &&
+			   role == UET_RUN_NICS) {
+			if (uet_run_parse_range(argv[++i], &c->nic_first,
+						&c->nic_count) < 0) {
+				fprintf(stderr, "%s: bad --nic '%s'\n", prog,
+					argv[i]);
+				return -EINVAL;
+			}
+			c->have_nic = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout, prog, role);
+			exit(0);
+		} else if (a[0] == '-' || c->path != NULL) {
+			fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
+				a);
+			return -EINVAL;
+		} else {
+			c->path = a;
+		}
+	}
+	if (c->path == NULL || (role == UET_RUN_NICS && !c->have_nic))
+		return -EINVAL;
+	return 0;
+}
+
+/* The scenario, checked against the ports given. */
+static int load(struct uet_scenario *sc, uint64_t *hash,
+		const struct cli *c, const char *prog, enum uet_run_role role)
+{
+	struct uet_config_error err;
+	uint32_t want;
+
+	if (uet_scenario_load_file(sc, c->path, &err) < 0) {
+		fprintf(stderr, "%s\n", err.message);
+		return -EINVAL;
+	}
+	if (uet_scenario_hash(sc, hash) < 0) {
+		fprintf(stderr, "%s: cannot hash the scenario\n", prog);
+		goto fail;
+	}
+	if (c->out != NULL) {
+		if (strlen(c->out) >= sizeof(sc->run.out)) {
+			fprintf(stderr, "%s: --out is too long\n", prog);
+			goto fail;
+		}
+		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
+	}
+	if (sc->run.clock != UET_CLOCK_LOCKSTEP) {
+		fprintf(stderr, "%s: run.clock = realtime is not supported "
+				"yet\n", prog);
+		goto fail;
+	}
+	want = role == UET_RUN_NICS ? c->nic_count : sc->topology.hosts;
+	if (c->n_ports != want) {
+		fprintf(stderr, "%s: %u --port given, %u needed (%s)\n", prog,
+			c->n_ports, want,
+			role == UET_RUN_NICS ? "one per NIC"
+					     : "one per host of the scenario");
+		goto fail;
+	}
+	return 0;
+fail:
+	uet_scenario_free(sc);
+	return -EINVAL;
+}
+
+int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
+{
+	const char *prog = role == UET_RUN_NICS ? "uet-nic" : "uet-switch";
+	struct uet_run_conf conf = {.prog = prog, .role = role};
+	struct cli c = {.timeout_ms = 0};
+	struct uet_run_result res;
+	struct uet_scenario sc;
+	struct sigaction sa;
+	int app_first = 1, eal_argc = 0;
+	int i, rc;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			eal_argc = i;
+			app_first = i + 1;
+			break;
+		}
+	c.ports = calloc((size_t)argc, sizeof(*c.ports));
+	if (c.ports == NULL)
+		return UET_RUN_EXIT_INCOMPLETE;
+	if (parse(&c, app_first, argc, argv, prog, role) < 0) {
+		usage(stderr, prog, role);
+		free(c.ports);
+		return UET_RUN_EXIT_USAGE;
+	}
+	if (load(&sc, &conf.scenario_hash, &c, prog, role) < 0) {
+		free(c.ports);
+		return UET_RUN_EXIT_USAGE;
+	}
+	if (eal_argc > 1) {
+		rc = rte_eal_init(eal_argc, argv) < 0 ? -rte_errno : 0;
+	} else {
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "%s-%d", prog, (int)getpid());
+		rc = uet_eal_init_default(prefix);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s: EAL initialisation failed: %s\n", prog,
+			strerror(-rc));
+		uet_scenario_free(&sc);
+		free(c.ports);
+		return UET_RUN_EXIT_INCOMPLETE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	conf.sc = &sc;
+	conf.nic_first = c.nic_first;
+	conf.nic_count = c.nic_count;
+	conf.port_devargs = c.ports;
+	conf.timeout_ms = (uint32_t)c.timeout_ms;
+	conf.stop = &run_cli_stop;
+	rc = uet_run(&conf, &res);
+	uet_scenario_free(&sc);
+	free(c.ports);
+	rte_eal_cleanup();
+	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res))
+		return UET_RUN_EXIT_INCOMPLETE;
+	return 0;
+}
