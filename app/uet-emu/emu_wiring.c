@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "emu_wiring.h"
+#include "emu_workload.h"
 #include "uet_capture.h"
 #include "uet_fabric.h"
 #include "uet_host_addr.h"
@@ -52,7 +53,9 @@ struct emu {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	struct uet_ses_pattern *pattern;
-	uint8_t *msg_flags; /* by msg_id */
+	struct emu_wl *wl;   /* a Chakra program, or NULL: messages */
+	uint32_t n_messages; /* the list's or the program's */
+	uint8_t *msg_flags;  /* by msg_id */
 	uint32_t completed;
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
@@ -93,8 +96,10 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 	struct emu *e = ctx;
 	uint8_t bit;
 
-	if (c->msg_id >= e->sc->workload.message_count)
+	if (c->msg_id >= e->n_messages)
 		return;
+	if (e->wl != NULL)
+		emu_wl_completion(e->wl, c);
 	switch (c->kind) {
 	case UET_SES_SENT:
 		bit = EMU_MSG_SENT;
@@ -139,6 +144,8 @@ static int on_window(void *arg, uet_time_t window_end_ps)
 	rc = uet_fabric_error(e->fabric);
 	if (rc < 0)
 		return rc;
+	if (e->wl != NULL && emu_wl_error(e->wl) < 0)
+		return emu_wl_error(e->wl);
 	return e->cap_err;
 }
 
@@ -164,7 +171,7 @@ static void on_progress(void *arg, const struct uet_sync_progress *p)
 	fprintf(stderr,
 		"uet-emu: virtual %s, %u/%u messages done, %" PRIu64
 		" windows, %" PRIu64 " events/s\n",
-		vt, e->completed, e->sc->workload.message_count, p->windows,
+		vt, e->completed, e->n_messages, p->windows,
 		per_s);
 }
 
@@ -220,6 +227,8 @@ static int emu_wire_components(struct emu *e)
 		}
 		uet_nic_set_callbacks(e->nic[i], &cb);
 	}
+	if (e->wl != NULL)
+		return emu_wl_start(e->wl, e->nic);
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -251,6 +260,7 @@ static int emu_open_outputs(struct emu *e)
 		.events = sc->records.enable_event_logging,
 		.monitor = sc->records.enable_uet_monitor,
 		.flows = sc->records.enable_flow_summary,
+		.workload = e->wl != NULL,
 	};
 	uint32_t i;
 	int rc;
@@ -286,9 +296,8 @@ static int emu_open_outputs(struct emu *e)
 		}
 	}
 	rc = uet_ses_pattern_create(&e->pattern);
-	if (rc == 0 && sc->workload.message_count > 0)
-		rc = uet_ses_arrivals_create(&e->arrivals,
-					     sc->workload.message_count);
+	if (rc == 0 && e->n_messages > 0)
+		rc = uet_ses_arrivals_create(&e->arrivals, e->n_messages);
 	return rc;
 }
 
@@ -420,6 +429,10 @@ static void emu_summary(const struct emu *e, const struct emu_result *r)
 		r->frames, r->switch_drops, r->payload_mismatches,
 		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
 		emu_result_intact(r) ? "" : "  <- INTEGRITY FAILURE");
+	if (e->wl != NULL) {
+		emu_wl_summary(e->wl, stderr);
+		return;
+	}
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -469,6 +482,7 @@ static void emu_close(struct emu *e)
 	free(e->cap);
 	free(e->pa);
 	free(e->msg_flags);
+	emu_wl_free(e->wl);
 }
 
 int emu_run(const struct uet_scenario *sc, struct emu_result *res)
@@ -484,10 +498,24 @@ int emu_run(const struct uet_scenario *sc, struct emu_result *res)
 	memset(&e, 0, sizeof(e));
 	e.sc = sc;
 	e.hosts = sc->topology.hosts;
-	res->messages = sc->workload.message_count;
+	e.n_messages = sc->workload.message_count;
 	rc = uet_scenario_hash(sc, &hash);
 	if (rc < 0)
 		return rc;
+	if (sc->workload.chakra[0] != '\0') {
+		rc = emu_wl_create(&e.wl, sc);
+		if (rc < 0)
+			return rc;
+		if (emu_wl_messages(e.wl) >= UINT32_MAX) {
+			fprintf(stderr, "uet-emu: the workload has too many "
+					"messages\n");
+			emu_wl_free(e.wl);
+			return -E2BIG;
+		}
+		e.n_messages = (uint32_t)emu_wl_messages(e.wl);
+		res->workload = true;
+	}
+	res->messages = e.n_messages;
 	/* Frames in flight are bounded by the NICs' windows and the switch
 	 * queues; 2,048 per host covers the default ones, within -m 512. */
 	nb_mbufs = e.hosts * 2048u + 4095u;
@@ -498,7 +526,7 @@ int emu_run(const struct uet_scenario *sc, struct emu_result *res)
 	e.nic_port = calloc(e.hosts, sizeof(*e.nic_port));
 	e.nic = calloc(e.hosts, sizeof(*e.nic));
 	e.pa = calloc(e.hosts, sizeof(*e.pa));
-	e.msg_flags = calloc(sc->workload.message_count + 1u, 1);
+	e.msg_flags = calloc(e.n_messages + 1u, 1);
 	if (e.mp == NULL || e.sw_port == NULL || e.nic_port == NULL ||
 	    e.nic == NULL || e.pa == NULL || e.msg_flags == NULL) {
 		fprintf(stderr, "uet-emu: out of memory (mbuf pool of %u)\n",
@@ -533,6 +561,9 @@ int emu_run(const struct uet_scenario *sc, struct emu_result *res)
 	res->windows = st.windows;
 	res->events = total_events(&e);
 	res->completed = e.completed;
+	res->workload_done = e.wl != NULL && emu_wl_done(e.wl);
+	if (e.wl != NULL && emu_wl_write_record(e.wl, e.rec) < 0)
+		fprintf(stderr, "uet-emu: writing workload.csv failed\n");
 	emu_totals(&e, res);
 	emu_summary(&e, res);
 out:

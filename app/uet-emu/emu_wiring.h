@@ -4,6 +4,7 @@
 #ifndef EMU_WIRING_H
 #define EMU_WIRING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "uet_config.h"
@@ -12,6 +13,8 @@
 struct emu_result {
 	uint32_t messages;     /**< messages in the workload */
 	uint32_t completed;    /**< messages whose sender completed */
+	bool workload;	       /**< a Chakra program ran (not a list) */
+	bool workload_done;    /**< ... and every rank's trace finished */
 	int sync_err;	       /**< 0, or the lockstep error (negative) */
 	uet_time_t virtual_ps; /**< ps, virtual time reached */
 	uint64_t windows;      /**< lockstep windows */
