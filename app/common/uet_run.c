@@ -26,6 +26,7 @@
 #include "uet_port.h"
 #include "uet_record.h"
 #include "uet_run.h"
+#include "run_workload.h"
 #include "uet_ses.h"
 #include "uet_sync.h"
 
@@ -59,7 +60,9 @@ struct run {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	struct uet_ses_pattern *pattern;
-	uint8_t *msg_flags; /* by msg_id */
+	struct run_wl *wl;   /* a Chakra program, or NULL: the messages list */
+	uint32_t n_messages; /* the list's or the program's */
+	uint8_t *msg_flags;  /* by msg_id */
 	uint32_t completed;
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
@@ -139,8 +142,10 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 	struct run *e = ctx;
 	uint8_t bit;
 
-	if (c->msg_id >= e->sc->workload.message_count)
+	if (c->msg_id >= e->n_messages)
 		return;
+	if (e->wl != NULL)
+		run_wl_completion(e->wl, c);
 	switch (c->kind) {
 	case UET_SES_SENT:
 		bit = RUN_MSG_SENT;
@@ -185,6 +190,8 @@ static int on_window(void *arg, uet_time_t window_end_ps)
 	rc = uet_fabric_error(e->fabric);
 	if (rc < 0)
 		return rc;
+	if (e->wl != NULL && run_wl_error(e->wl) < 0)
+		return run_wl_error(e->wl);
 	return e->cap_err;
 }
 
@@ -213,7 +220,7 @@ static void on_progress(void *arg, const struct uet_sync_progress *p)
 	fprintf(stderr,
 		"%s: virtual %s, %u/%u messages done, %" PRIu64
 		" windows, %" PRIu64 " events/s\n",
-		e->prog, vt, e->completed, e->sc->workload.message_count,
+		e->prog, vt, e->completed, e->n_messages,
 		p->windows, per_s);
 }
 
@@ -278,6 +285,8 @@ static int run_wire_nics(struct run *e)
 		}
 		uet_nic_set_callbacks(e->nic[i], &cb);
 	}
+	if (e->wl != NULL)
+		return run_wl_start(e->wl, e->nic);
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -312,6 +321,7 @@ static int run_open_outputs(struct run *e)
 		.events = sc->records.enable_event_logging,
 		.monitor = sc->records.enable_uet_monitor,
 		.flows = sc->records.enable_flow_summary,
+		.workload = e->wl != NULL,
 	};
 	uint32_t i;
 	int rc;
@@ -349,9 +359,8 @@ static int run_open_outputs(struct run *e)
 		}
 	}
 	rc = uet_ses_pattern_create(&e->pattern);
-	if (rc == 0 && sc->workload.message_count > 0)
-		rc = uet_ses_arrivals_create(&e->arrivals,
-					     sc->workload.message_count);
+	if (rc == 0 && e->n_messages > 0)
+		rc = uet_ses_arrivals_create(&e->arrivals, e->n_messages);
 	return rc;
 }
 
@@ -640,6 +649,10 @@ static void run_summary(const struct run *e, const struct uet_run_result *r)
 		r->payload_mismatches,
 		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
 		uet_run_intact(r) ? "" : "  <- INTEGRITY FAILURE");
+	if (e->wl != NULL) {
+		run_wl_summary(e->wl, stderr);
+		return;
+	}
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -723,6 +736,7 @@ static void run_close(struct run *e)
 	free(e->cap);
 	free(e->pa);
 	free(e->msg_flags);
+	run_wl_free(e->wl);
 }
 
 /* Which roles the conf asks for, checked against the scenario. */
@@ -773,9 +787,33 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	rc = run_roles(&e, conf);
 	if (rc < 0)
 		return rc;
+	e.n_messages = sc->workload.message_count;
 	for (i = 0; i < sc->workload.message_count; i++)
 		if (hosted(&e, sc->workload.messages[i].src))
 			res->messages++;
+	if (sc->workload.chakra[0] != '\0') {
+		/* A rank's program runs on its own NIC, so a split run
+		 * could host ranks per process; not wired yet. */
+		if (!e.has_switch || e.count != e.hosts) {
+			fprintf(stderr,
+				"%s: workload.chakra runs in uet-emu only "
+				"(the embedded run)\n",
+				e.prog);
+			return -ENOTSUP;
+		}
+		rc = run_wl_create(&e.wl, sc);
+		if (rc < 0)
+			return rc;
+		if (run_wl_messages(e.wl) >= UINT32_MAX) {
+			fprintf(stderr, "%s: the workload has too many "
+					"messages\n", e.prog);
+			run_wl_free(e.wl);
+			return -E2BIG;
+		}
+		e.n_messages = (uint32_t)run_wl_messages(e.wl);
+		res->messages = e.n_messages;
+		res->workload = true;
+	}
 	hash = conf->scenario_hash;
 	rc = hash != 0 ? 0 : uet_scenario_hash(sc, &hash);
 	if (rc < 0)
@@ -790,7 +828,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	e.nic_port = calloc(e.hosts, sizeof(*e.nic_port));
 	e.nic = calloc(e.hosts, sizeof(*e.nic));
 	e.pa = calloc(e.hosts, sizeof(*e.pa));
-	e.msg_flags = calloc(sc->workload.message_count + 1u, 1);
+	e.msg_flags = calloc(e.n_messages + 1u, 1);
 	if (e.mp == NULL || e.sw_port == NULL || e.nic_port == NULL ||
 	    e.nic == NULL || e.pa == NULL || e.msg_flags == NULL) {
 		fprintf(stderr, "%s: out of memory (mbuf pool of %u)\n",
@@ -833,6 +871,9 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	res->windows = st.windows;
 	res->events = total_events(&e);
 	res->completed = e.completed;
+	res->workload_done = e.wl != NULL && run_wl_done(e.wl);
+	if (e.wl != NULL && run_wl_write_record(e.wl, e.rec) < 0)
+		fprintf(stderr, "%s: writing workload.csv failed\n", e.prog);
 	run_totals(&e, res);
 	run_summary(&e, res);
 out:

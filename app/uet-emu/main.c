@@ -5,7 +5,8 @@
  *
  *   uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml
  *
- * Exit status: 0 every message completed; 1 the run ended with messages
+ * Exit status: 0 every message completed (and, with workload.chakra,
+ * every rank's trace); 1 the run ended with messages
  * not completed, or stopped on an error; 2 bad arguments or scenario.
  */
 #include <errno.h>
@@ -137,7 +138,8 @@ int main(int argc, char **argv)
 	uet_scenario_free(&sc);
 	rte_eal_cleanup();
 	if (rc < 0 || res.completed != res.messages ||
-	    !uet_run_intact(&res))
+	    !uet_run_intact(&res) ||
+	    (res.workload && !res.workload_done))
 		return EMU_EXIT_INCOMPLETE;
 	return 0;
 }

@@ -44,6 +44,9 @@ struct cfg_msg_src {
 /* One load in progress. */
 struct cfg_ctx {
 	const char *name; /* file name used in messages */
+	/* Folder relative workload paths start from (the scenario file's,
+	 * absolute), or NULL: the working directory. */
+	const char *base_dir;
 	yaml_document_t *doc;
 	struct uet_scenario *s;
 	struct uet_config_error *err;

@@ -180,10 +180,23 @@ struct uet_workload_message {
 	uet_time_t at_ps;    /**< Virtual time the host posts it, ps. */
 };
 
+/** Collective types that have a workload.<collective> algorithm row, in
+ * Chakra's CollectiveCommType order (all_reduce = 0 ... barrier = 9). */
+#define UET_CONFIG_COLL_TYPES 10
+
 /** workload: what the hosts send. */
 struct uet_workload_config {
 	struct uet_workload_message *messages; /**< Owned; see _free(). */
 	uint32_t message_count;		       /**< Entries in messages. */
+	/** Chakra trace prefix (PREFIX.<rank>.et), "" for none. A relative
+	 * prefix is resolved against the scenario file's folder at load. */
+	char chakra[UET_CONFIG_PATH_MAX];
+	/** ps a rank spends reducing one received chunk of a decomposed
+	 * all-reduce or reduce-scatter (ring). */
+	uet_time_t reduce_chunk_ps;
+	/** By collective type: index of the algorithm in the row's enum
+	 * names (workload.all_reduce, ...); see uet_config_attrs(). */
+	uint32_t coll_algo[UET_CONFIG_COLL_TYPES];
 };
 
 /** Values computed from the attributes after loading. */

@@ -31,6 +31,19 @@ static const char *const sched_names[] = {"strict", "wrr", NULL};
 static const char *const ecn_at_names[] = {"dequeue", "enqueue", NULL};
 static const char *const lb_names[] = {"reps", "oblivious", "single-path",
 				       "bitmap", NULL};
+/* Algorithms of each collective (lib/workload), the default first. */
+static const char *const ring_direct[] = {"ring", "direct", NULL};
+static const char *const direct_tree[] = {"direct", "tree", NULL};
+static const char *const direct_only[] = {"direct", NULL};
+static const char *const tree_ring[] = {"tree", "ring", NULL};
+
+/* The algorithm row of a collective type (Chakra's number t). */
+#define COLL_ROW(name, names, t)                                               \
+	{"workload", name, UET_ATTR_ENUM, names[0], 0,                         \
+	 sizeof(names) / sizeof(names[0]) - 2, "",                             \
+	 "algorithm a " name " collective is broken into messages by",        \
+	 "the usual one for this collective", names,                          \
+	 sizeof(names) / sizeof(names[0]) - 1, FIELD(workload.coll_algo[t])}
 
 /* A rate range wide enough for 1 Mbps test links and 1.6 Tbps ports. */
 #define RATE_MIN MBPS
@@ -316,6 +329,28 @@ static const struct uet_attr attrs[] = {
 	 "write one uet-cc-trace row per window change of a group",
 	 "a row per ACK at worst; off unless asked for", NULL, 0,
 	 FIELD(records.enable_cc_trace)},
+
+	/* workload: the sources other than messages */
+	{"workload", "chakra", UET_ATTR_PATH, "", 0, 0, "",
+	 "Chakra traces PREFIX.<rank>.et, one per host; relative to the "
+	 "scenario's folder; not with messages",
+	 "no trace unless asked for", NULL, 0, FIELD(workload.chakra)},
+	{"workload", "reduce_chunk", UET_ATTR_DURATION, "0ns", 0,
+	 DURATION_MAX, "ps",
+	 "time a rank spends reducing one received chunk of a decomposed "
+	 "ring all_reduce or reduce_scatter",
+	 "the network alone unless the compute is modelled", NULL, 0,
+	 FIELD(workload.reduce_chunk_ps)},
+	COLL_ROW("all_reduce", ring_direct, 0),
+	COLL_ROW("reduce", direct_tree, 1),
+	COLL_ROW("all_gather", ring_direct, 2),
+	COLL_ROW("gather", direct_only, 3),
+	COLL_ROW("scatter", direct_only, 4),
+	COLL_ROW("broadcast", tree_ring, 5),
+	COLL_ROW("all_to_all", direct_only, 6),
+	COLL_ROW("reduce_scatter", ring_direct, 7),
+	COLL_ROW("reduce_scatter_block", ring_direct, 8),
+	COLL_ROW("barrier", ring_direct, 9),
 
 	/* workload.messages: offsets are into struct uet_workload_message */
 	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,

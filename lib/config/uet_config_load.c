@@ -5,6 +5,8 @@
  * error names the file, line, key path, value and rule.
  */
 #include <ctype.h>
+#include <libgen.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +24,12 @@ static const char *const sections[] = {"run",	 "topology", "nic",	"pds",
 				       "switch", "records",  "workload"};
 #define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-static const char *const workload_keys[] = {"messages", "chakra", "matrix",
-					    "generate"};
+/* Keys of workload that are not rows of the table: the message list,
+ * and the sources not written yet. */
+static const char *const workload_keys[] = {"messages", "matrix", "generate"};
 #define N_WORKLOAD_KEYS (sizeof(workload_keys) / sizeof(workload_keys[0]))
+static const char *const workload_later[] = {"matrix", "generate"};
+#define N_WORKLOAD_LATER (sizeof(workload_later) / sizeof(workload_later[0]))
 
 /* An empty value ("nic:" with nothing after it) reads as an empty map. */
 static bool node_is_empty(const yaml_node_t *n)
@@ -92,7 +97,7 @@ static const char *closest(const char *key, const char *const *names, size_t n)
 static int fail_unknown_key(struct cfg_ctx *c, const yaml_node_t *k,
 			    const char *section, const char *key)
 {
-	const char *names[CFG_ATTRS_MAX];
+	const char *names[CFG_ATTRS_MAX] = {NULL};
 	char path[160];
 	const char *hint;
 	size_t i, n = 0;
@@ -130,6 +135,43 @@ static int check_key(struct cfg_ctx *c, const yaml_node_t *k, const char *where)
 	return 0;
 }
 
+/* Row section.name of the table, or NULL; *idx set to its index. */
+static const struct uet_attr *find_row(const struct cfg_ctx *c,
+				       const char *section, const char *name,
+				       size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_attrs; i++)
+		if (strcmp(c->attrs[i].section, section) == 0 &&
+		    strcmp(c->attrs[i].name, name) == 0) {
+			*idx = i;
+			return &c->attrs[i];
+		}
+	return NULL;
+}
+
+/* One attribute of row i: no duplicate, a valid value; remember where. */
+static int load_attr(struct cfg_ctx *c, size_t i, const yaml_node_t *k,
+		     const yaml_node_t *v)
+{
+	const struct uet_attr *a = &c->attrs[i];
+	char path[160];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s.%s", a->section, a->name);
+	if (c->src[i].line != 0)
+		return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
+				"duplicate key: already set at line %u",
+				c->src[i].line);
+	rc = cfg_parse_value(c, a, v, path, c->s);
+	if (rc < 0)
+		return rc;
+	c->src[i].line = cfg_node_line(k);
+	c->src[i].text = cfg_node_text(v);
+	return 0;
+}
+
 /* One section of attributes (run, topology, nic, ...). */
 static int load_section(struct cfg_ctx *c, const char *section,
 			const yaml_node_t *map)
@@ -148,34 +190,17 @@ static int load_section(struct cfg_ctx *c, const char *section,
 	{
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
-		const struct uet_attr *a = NULL;
 		const char *name;
-		char path[160];
 		int rc = check_key(c, k, section);
 
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
-		for (i = 0; i < c->n_attrs; i++) {
-			if (strcmp(c->attrs[i].section, section) == 0 &&
-			    strcmp(c->attrs[i].name, name) == 0) {
-				a = &c->attrs[i];
-				break;
-			}
-		}
-		if (a == NULL)
+		if (find_row(c, section, name, &i) == NULL)
 			return fail_unknown_key(c, k, section, name);
-		snprintf(path, sizeof(path), "%s.%s", section, name);
-		if (c->src[i].line != 0)
-			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
-					false,
-					"duplicate key: already set at line %u",
-					c->src[i].line);
-		rc = cfg_parse_value(c, a, v, path, c->s);
+		rc = load_attr(c, i, k, v);
 		if (rc < 0)
 			return rc;
-		c->src[i].line = cfg_node_line(k);
-		c->src[i].text = cfg_node_text(v);
 	}
 	return 0;
 }
@@ -354,19 +379,25 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 				return rc;
 			continue;
 		}
-		for (i = 1; i < N_WORKLOAD_KEYS; i++)
-			if (strcmp(name, workload_keys[i]) == 0)
+		if (find_row(c, "workload", name, &i) != NULL) {
+			rc = load_attr(c, i, k, v);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		for (i = 0; i < N_WORKLOAD_LATER; i++)
+			if (strcmp(name, workload_later[i]) == 0)
 				return cfg_fail(c, cfg_node_line(k), 0, path,
 						NULL, false,
 						"not supported yet; use "
-						"workload.messages");
+						"workload.messages or "
+						"workload.chakra");
 		hint = closest(name, workload_keys, N_WORKLOAD_KEYS);
 		if (hint != NULL)
 			return cfg_fail(
 				c, cfg_node_line(k), 0, path, NULL, false,
 				"unknown key; did you mean '%s'?", hint);
-		return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
-				"unknown key in section 'workload'");
+		return fail_unknown_key(c, k, "workload", name);
 	}
 	return 0;
 }
@@ -428,9 +459,10 @@ static int load_root(struct cfg_ctx *c)
 	return 0;
 }
 
-int uet_scenario_load_string(struct uet_scenario *s, const char *name,
-			     const char *yaml, size_t len,
-			     struct uet_config_error *err)
+/* Load from text; relative workload paths start at base_dir (or NULL). */
+static int load_text(struct uet_scenario *s, const char *name,
+		     const char *yaml, size_t len, const char *base_dir,
+		     struct uet_config_error *err)
 {
 	struct uet_scenario tmp;
 	yaml_parser_t parser;
@@ -445,6 +477,7 @@ int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 	if (c == NULL)
 		return -ENOMEM;
 	c->name = name != NULL ? name : "(scenario)";
+	c->base_dir = base_dir;
 	c->err = err;
 	c->attrs = uet_config_attrs(&c->n_attrs);
 	if (c->n_attrs > CFG_ATTRS_MAX) {
@@ -492,6 +525,13 @@ int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 	return rc;
 }
 
+int uet_scenario_load_string(struct uet_scenario *s, const char *name,
+			     const char *yaml, size_t len,
+			     struct uet_config_error *err)
+{
+	return load_text(s, name, yaml, len, NULL, err);
+}
+
 int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 			   struct uet_config_error *err)
 {
@@ -537,7 +577,18 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 		return rc;
 	}
 	fclose(f);
-	rc = uet_scenario_load_string(s, path, buf, len, err);
+	{
+		/* The scenario's folder, absolute: traces are found from it
+		 * whatever the working directory of a later run. */
+		char *copy = strdup(path), *dir = NULL;
+
+		if (copy != NULL)
+			dir = realpath(dirname(copy), NULL);
+		rc = dir == NULL ? -ENOMEM
+				 : load_text(s, path, buf, len, dir, err);
+		free(dir);
+		free(copy);
+	}
 	free(buf);
 	return rc;
 }

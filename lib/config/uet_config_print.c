@@ -285,7 +285,6 @@ static void print_messages(FILE *f, const struct uet_scenario *s,
 	uint32_t m;
 	size_t i;
 
-	fputs("workload:\n", f);
 	if (s->workload.message_count == 0) {
 		fputs("  messages: []\n", f);
 		return;
@@ -332,6 +331,12 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 			fprintf(f, "  # %s: ", a->name);
 			print_value(f, a, s);
 			fputs("  (realtime only)\n", f);
+			continue;
+		}
+		/* An empty path does not load back: no trace. */
+		if (a->type == UET_ATTR_PATH &&
+		    ((const char *)s + a->offset)[0] == '\0') {
+			fprintf(f, "  # %s: (none)\n", a->name);
 			continue;
 		}
 		fprintf(f, "  %s: ", a->name);

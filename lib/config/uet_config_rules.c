@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config_private.h"
 #include "uet_config.h"
@@ -89,10 +90,59 @@ static int check_dscp(struct cfg_ctx *c)
 	return 0;
 }
 
+/* workload.chakra: resolved against the scenario's folder, one rank file
+ * per host (PREFIX.0.et .. PREFIX.<hosts-1>.et, and no PREFIX.<hosts>.et),
+ * not together with messages. */
+static int check_chakra(struct cfg_ctx *c)
+{
+	struct uet_workload_config *w = &c->s->workload;
+	uint32_t hosts = c->s->topology.hosts, n;
+	char path[UET_CONFIG_PATH_MAX + 16];
+	struct stat st;
+
+	if (w->chakra[0] == '\0')
+		return 0;
+	if (w->message_count > 0)
+		return fail_attr(c, "workload", "chakra",
+				 "not together with workload.messages: one "
+				 "workload source per scenario");
+	if (w->chakra[0] != '/' && c->base_dir != NULL) {
+		int len = snprintf(path, sizeof(path), "%s/%s", c->base_dir,
+				   w->chakra);
+
+		if (len < 0 || (size_t)len >= sizeof(w->chakra))
+			return fail_attr(c, "workload", "chakra",
+					 "longer than %zu bytes once joined "
+					 "to the scenario's folder %s",
+					 sizeof(w->chakra) - 1, c->base_dir);
+		memcpy(w->chakra, path, (size_t)len + 1);
+	}
+	for (n = 0; n <= hosts; n++) {
+		snprintf(path, sizeof(path), "%s.%u.et", w->chakra, n);
+		if (stat(path, &st) != 0)
+			break;
+	}
+	if (n == 0)
+		return fail_attr(c, "workload", "chakra",
+				 "no trace file %s.0.et", w->chakra);
+	if (n != hosts)
+		return fail_attr(c, "workload", "chakra",
+				 "%s%u rank files (%s.0.et on), and "
+				 "topology.hosts is %u: one trace per host",
+				 n > hosts ? "more than " : "",
+				 n > hosts ? hosts : n, w->chakra, hosts);
+	return 0;
+}
+
 static int check_workload(struct cfg_ctx *c)
 {
 	const struct uet_scenario *s = c->s;
 	uint32_t i;
+	int rc;
+
+	rc = check_chakra(c);
+	if (rc < 0)
+		return rc;
 
 	for (i = 0; i < s->workload.message_count; i++) {
 		const struct uet_workload_message *m = &s->workload.messages[i];

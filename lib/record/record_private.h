@@ -14,6 +14,7 @@ enum rec_kind {
 	REC_EVENTS,
 	REC_MONITOR,
 	REC_FLOWS,
+	REC_WORKLOAD,
 	REC_KIND_COUNT
 };
 

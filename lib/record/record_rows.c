@@ -4,6 +4,7 @@
  * of the calls, with only integers and fixed names, so identical runs give
  * identical bytes.
  */
+#include <ctype.h>
 #include <errno.h>
 
 #include "record_private.h"
@@ -148,4 +149,61 @@ int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r)
 	rec_line_comma(&l);
 	rec_line_u64(&l, r->timeouts);
 	return rec_line_write(rec, REC_FLOWS, &l);
+}
+
+/* A name cell: letters, digits and _ . / : - as they are, anything else
+ * (a comma, a quote, a space) as _, so no cell needs CSV quoting. */
+static void rec_line_name(struct rec_line *l, const char *name)
+{
+	char buf[128];
+	size_t i;
+
+	if (name == NULL)
+		return;
+	for (i = 0; name[i] != '\0' && i + 1 < sizeof(buf); i++) {
+		char ch = name[i];
+
+		buf[i] = isalnum((unsigned char)ch) || ch == '_' || ch == '.' ||
+					 ch == '/' || ch == ':' || ch == '-'
+				 ? ch
+				 : '_';
+	}
+	buf[i] = '\0';
+	rec_line_str(l, buf);
+}
+
+int uet_record_workload(struct uet_record *rec,
+			const struct uet_workload_row *r)
+{
+	struct rec_line l;
+
+	if (!uet_record_workload_on(rec))
+		return 0;
+	if (r == NULL)
+		return -EINVAL;
+	rec_line_init(&l);
+	rec_line_u64(&l, r->rank);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->collective ? "collective" : "trace");
+	rec_line_comma(&l);
+	if (r->collective)
+		rec_line_u64(&l, r->coll);
+	rec_line_comma(&l);
+	if (r->collective)
+		rec_line_name(&l, r->name);
+	rec_line_comma(&l);
+	if (r->collective)
+		rec_line_name(&l, r->type);
+	rec_line_comma(&l);
+	if (r->collective)
+		rec_line_u64(&l, r->bytes);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->begin_ps);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->end_ps);
+	rec_line_comma(&l);
+	if (r->begin_ps != UET_TIME_NEVER && r->end_ps != UET_TIME_NEVER &&
+	    r->end_ps >= r->begin_ps)
+		rec_line_u64(&l, r->end_ps - r->begin_ps);
+	return rec_line_write(rec, REC_WORKLOAD, &l);
 }

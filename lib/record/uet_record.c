@@ -18,6 +18,7 @@ static const char *const rec_file_name[REC_KIND_COUNT] = {
 	[REC_EVENTS] = "uet-events.csv",
 	[REC_MONITOR] = "uet-monitor.csv",
 	[REC_FLOWS] = "flows.csv",
+	[REC_WORKLOAD] = "workload.csv",
 };
 
 static const char *const rec_event_header =
@@ -28,6 +29,9 @@ static const char *const rec_monitor_header =
 static const char *const rec_flows_header =
 	"msg_id,src,dst,src_pdc,dst_pdc,bytes,packets,posted_ps,sent_ps,"
 	"arrived_ps,completed_ps,fct_ps,retransmits,trims,nacks,timeouts";
+
+static const char *const rec_workload_header =
+	"rank,what,coll,name,type,bytes,begin_ps,end_ps,duration_ps";
 
 static const char *const rec_event_name[UET_EV_KIND_COUNT] = {
 	[UET_EV_PDC_CREATED] = "pdc_created",
@@ -134,6 +138,7 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 	on[REC_EVENTS] = c->events;
 	on[REC_MONITOR] = c->monitor;
 	on[REC_FLOWS] = c->flows;
+	on[REC_WORKLOAD] = c->workload;
 	rc = rec_mkdir_p(c->out_dir);
 	if (rc < 0)
 		return rc;
@@ -153,6 +158,8 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 		rc = rec_header(rec, REC_MONITOR, rec_monitor_header);
 	if (rc == 0 && on[REC_FLOWS])
 		rc = rec_header(rec, REC_FLOWS, rec_flows_header);
+	if (rc == 0 && on[REC_WORKLOAD])
+		rc = rec_header(rec, REC_WORKLOAD, rec_workload_header);
 	/* "Headers written at once": a run that stops early still leaves
 	 * files a reader can parse. */
 	if (rc == 0)
@@ -219,6 +226,11 @@ bool uet_record_monitor_on(const struct uet_record *rec)
 bool uet_record_flows_on(const struct uet_record *rec)
 {
 	return rec != NULL && rec->f[REC_FLOWS] != NULL;
+}
+
+bool uet_record_workload_on(const struct uet_record *rec)
+{
+	return rec != NULL && rec->f[REC_WORKLOAD] != NULL;
 }
 
 uet_time_t uet_record_stats_interval_ps(const struct uet_record *rec)

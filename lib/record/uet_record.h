@@ -132,6 +132,18 @@ struct uet_flow_row {
 	uint32_t timeouts;
 };
 
+/** One workload.csv row: a rank's whole trace, or one of its collectives. */
+struct uet_workload_row {
+	uint32_t rank;		/**< host index */
+	bool collective;	/**< false: the rank's trace */
+	uint32_t coll;		/**< collective: its index in the rank's trace */
+	const char *name;	/**< collective: the trace node's name */
+	const char *type;	/**< collective: "all_reduce", ... */
+	uint64_t bytes;		/**< collective: comm_size */
+	uet_time_t begin_ps;	/**< ready (collective) or 0 (trace) */
+	uet_time_t end_ps;	/**< finished, or UET_TIME_NEVER */
+};
+
 /** Which records a run writes (the scenario's records: section). */
 struct uet_record_conf {
 	const char *out_dir;		/**< created if missing */
@@ -140,6 +152,7 @@ struct uet_record_conf {
 	bool events;			/**< EnableEventLogging */
 	bool monitor;			/**< EnableUetMonitor */
 	bool flows;			/**< EnableFlowSummary */
+	bool workload;			/**< workload.csv (a trace workload) */
 };
 
 struct uet_record;
@@ -168,6 +181,7 @@ bool uet_record_monitor_on(const struct uet_record *rec);
 bool uet_record_transport_stats_on(const struct uet_record *rec);
 bool uet_record_events_on(const struct uet_record *rec);
 bool uet_record_flows_on(const struct uet_record *rec);
+bool uet_record_workload_on(const struct uet_record *rec);
 
 /** The conf's stats_interval_ps, kept for the caller that schedules the
  * stats rows (this library writes a row when asked); 0 for a NULL rec. */
@@ -194,6 +208,11 @@ int uet_record_event(struct uet_record *rec, const struct uet_event_row *r);
 int uet_record_monitor(struct uet_record *rec,
 		       const struct uet_monitor_row *r);
 int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r);
+/** A workload.csv row; name and type may be NULL (empty cells); any
+ * character of name other than letters, digits and _ . / : - is written
+ * as _, so a cell never needs quoting. */
+int uet_record_workload(struct uet_record *rec,
+			const struct uet_workload_row *r);
 
 /** Names used in the CSVs ("pdc_created", "data", ...). */
 const char *uet_event_kind_name(enum uet_event_kind k);

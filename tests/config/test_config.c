@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uet_config.h"
 
@@ -46,6 +47,9 @@ static int load(struct uet_scenario *s, const char *yaml,
 			      "message '%s'", e_.message);                     \
 		ck_assert_uint_eq(s_.workload.message_count, 0);               \
 	} while (0)
+
+static void check_round_trip(const char *yaml);
+static char *print_to_string(const struct uet_scenario *s);
 
 START_TEST(test_defaults_applied)
 {
@@ -555,8 +559,11 @@ START_TEST(test_workload_shape)
 		      "sise: 1}\n",
 		      3, "workload.messages[0].sise", "",
 		      "did you mean 'size'?");
-	expect_reject("workload:\n  chakra: traces/\n", 2, "workload.chakra",
-		      "", "not supported yet");
+	expect_reject("workload:\n  chakra: traces/none\n", 2,
+		      "workload.chakra", "traces/none",
+		      "no trace file traces/none.0.et");
+	expect_reject("workload:\n  matrix: m.cm\n", 2, "workload.matrix", "",
+		      "not supported yet");
 	expect_reject("workload:\n  mesages: []\n", 2, "workload.mesages", "",
 		      "did you mean 'messages'?");
 	expect_reject("workload: {messages: {src: 0}}\n", 1,
@@ -565,6 +572,105 @@ START_TEST(test_workload_shape)
 	expect_reject("workload:\n  messages:\n    - {src: 0, dst: 1, "
 		      "size: 1MB, at: soon}\n",
 		      3, "workload.messages[0].at", "soon", "not a duration");
+}
+END_TEST
+
+/* A folder of empty rank files t.0.et .. t.<n-1>.et; returns its path. */
+static void make_traces(char *dir, size_t len, uint32_t n)
+{
+	char path[600];
+	uint32_t i;
+
+	snprintf(dir, len, "/tmp/uet-config-traces.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (i = 0; i < n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/t.%u.et", dir, i);
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+}
+
+static void remove_traces(const char *dir, uint32_t n)
+{
+	char path[600];
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/t.%u.et", dir, i);
+		remove(path);
+	}
+	snprintf(path, sizeof(path), "%s/s.yaml", dir);
+	remove(path);
+	rmdir(dir);
+}
+
+START_TEST(test_workload_chakra)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	char dir[64], yaml[512], want[600], *text;
+	FILE *f;
+
+	make_traces(dir, sizeof(dir), 3);
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {hosts: 3}\n"
+		 "workload: {chakra: %s/t, reduce_chunk: 7us,\n"
+		 "           all_reduce: direct, broadcast: ring}\n",
+		 dir);
+	ck_assert_msg(load(&s, yaml, &e) == 0, "%s", e.message);
+	snprintf(want, sizeof(want), "%s/t", dir);
+	ck_assert_str_eq(s.workload.chakra, want);
+	ck_assert_uint_eq(s.workload.reduce_chunk_ps, 7 * PS_PER_US);
+	ck_assert_uint_eq(s.workload.coll_algo[0], 1); /* direct */
+	ck_assert_uint_eq(s.workload.coll_algo[5], 1); /* ring */
+	ck_assert_uint_eq(s.workload.coll_algo[6], 0); /* direct */
+	check_round_trip(yaml);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "  reduce_chunk: 7us\n"
+					   "  all_reduce: direct\n"));
+	free(text);
+
+	/* The rank files must be exactly the hosts. */
+	snprintf(yaml, sizeof(yaml), "topology: {hosts: 4}\n"
+		 "workload: {chakra: %s/t}\n", dir);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.rule, "3 rank files"));
+	ck_assert_ptr_nonnull(strstr(e.rule, "topology.hosts is 4"));
+	snprintf(yaml, sizeof(yaml), "topology: {hosts: 2}\n"
+		 "workload: {chakra: %s/t}\n", dir);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.rule, "more than 2 rank files"));
+	/* One source per scenario. */
+	snprintf(yaml, sizeof(yaml), "topology: {hosts: 3}\n"
+		 "workload: {chakra: %s/t,\n"
+		 "  messages: [{src: 0, dst: 1, size: 1}]}\n", dir);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.chakra");
+	ck_assert_ptr_nonnull(strstr(e.rule, "not together with"));
+
+	/* From a file, a relative prefix starts at the file's folder. */
+	snprintf(want, sizeof(want), "%s/s.yaml", dir);
+	f = fopen(want, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("topology: {hosts: 3}\nworkload: {chakra: t}\n", f);
+	fclose(f);
+	ck_assert_msg(uet_scenario_load_file(&s, want, &e) == 0, "%s",
+		      e.message);
+	snprintf(want, sizeof(want), "%s/t", dir);
+	ck_assert_str_eq(s.workload.chakra, want);
+	remove_traces(dir, 3);
+
+	/* Only the algorithms lib/workload has for the collective. */
+	expect_reject("workload: {all_to_all: ring}\n", 1,
+		      "workload.all_to_all", "ring", "must be one of: direct");
+	expect_reject("workload: {all_reduce: tree}\n", 1,
+		      "workload.all_reduce", "tree",
+		      "must be one of: ring, direct");
+	expect_reject("workload: {alreduce: ring}\n", 1, "workload.alreduce",
+		      "", "did you mean 'all_reduce'?");
 }
 END_TEST
 
@@ -892,6 +998,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_workload_host_out_of_range);
 	tcase_add_test(tc, test_workload_src_equals_dst);
 	tcase_add_test(tc, test_workload_shape);
+	tcase_add_test(tc, test_workload_chakra);
 	tcase_add_test(tc, test_time_dilation_only_with_realtime);
 	tcase_add_test(tc, test_not_supported_yet);
 	tcase_add_test(tc, test_pools_hold_one_packet);

@@ -258,6 +258,47 @@ START_TEST(test_monitor_columns_per_packet_kind)
 }
 END_TEST
 
+START_TEST(test_workload_rows_exact)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = {.out_dir = dir, .workload = true};
+	struct uet_record *rec;
+	struct uet_workload_row r = {
+		.rank = 2,
+		.begin_ps = 0,
+		.end_ps = 103762570,
+	};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert(uet_record_workload_on(rec));
+	ck_assert(!uet_record_flows_on(rec));
+	ck_assert_int_eq(uet_record_workload(rec, &r), 0);
+	r.collective = true;
+	r.coll = 0;
+	r.name = "all_reduce, 1 \"MB\"";
+	r.type = "all_reduce";
+	r.bytes = 1048576;
+	r.begin_ps = 5000;
+	ck_assert_int_eq(uet_record_workload(rec, &r), 0);
+	/* Not finished: empty end and duration. */
+	r.coll = 1;
+	r.end_ps = UET_TIME_NEVER;
+	ck_assert_int_eq(uet_record_workload(rec, &r), 0);
+	ck_assert_int_eq(uet_record_workload(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "workload.csv",
+		   "rank,what,coll,name,type,bytes,begin_ps,end_ps,"
+		   "duration_ps\n"
+		   "2,trace,,,,,0,103762570,103762570\n"
+		   "2,collective,0,all_reduce__1__MB_,all_reduce,1048576,"
+		   "5000,103762570,103757570\n"
+		   "2,collective,1,all_reduce__1__MB_,all_reduce,1048576,"
+		   "5000,,\n");
+	ck_assert(!file_exists(dir, "flows.csv"));
+	rm_tree(dir);
+}
+END_TEST
+
 START_TEST(test_flow_rows_exact_fct_is_completed_minus_posted)
 {
 	char *dir = make_tmp_dir();
@@ -697,6 +738,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_rows_rejected);
 	tcase_add_test(tc, test_identical_runs_identical_bytes);
 	tcase_add_test(tc, test_flush_makes_rows_visible);
+	tcase_add_test(tc, test_workload_rows_exact);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
