@@ -322,6 +322,7 @@ static int run_open_outputs(struct run *e)
 		.monitor = sc->records.enable_uet_monitor,
 		.flows = sc->records.enable_flow_summary,
 		.workload = e->wl != NULL,
+		.cc_trace = sc->records.enable_cc_trace,
 	};
 	uint32_t i;
 	int rc;

@@ -67,6 +67,8 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 {
 	uint16_t opaque = f->pds.u.ack.probe_opaque;
 	struct nic_probe_slot *s = &nic->probes[opaque % NIC_PROBE_SLOTS];
+	enum uet_cc_reason r0;
+	uint64_t w0;
 
 	if (s->group == NULL || s->opaque != opaque ||
 	    s->sent_ps == UET_TIME_NEVER) {
@@ -74,7 +76,10 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 		return;
 	}
 	nic->st.transport.probe_acks_received++;
+	w0 = s->group->cc.window_bytes;
+	r0 = s->group->cc.last_reason;
 	uet_cc_on_probe_rtt(&s->group->cc, nic_now(nic) - s->sent_ps);
+	nic_record_cc(nic, s->group, "probe", w0, r0);
 	s->group = NULL;
 }
 
@@ -136,6 +141,8 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	struct uet_pds_tx_ack_result res;
 	struct uet_pds_ack_info info;
 	struct uet_cc_ack cca = {0};
+	enum uet_cc_reason r0;
+	uint64_t w0;
 	bool ecn = (f->pds.flags & UET_PDS_ACK_F_M) != 0;
 	struct nic_group *g;
 	struct nic_pdc *pdc;
@@ -169,7 +176,10 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	cca.service_ps = uet_pds_service_time_ps(a->cc.nscc.service_time);
 	cca.in_flight_bytes = g->in_flight_bytes;
 	cca.rcv_cwnd_pend = a->cc.nscc.rcv_cwnd_pend;
+	w0 = g->cc.window_bytes;
+	r0 = g->cc.last_reason;
 	uet_cc_on_ack(&g->cc, &cca);
+	nic_record_cc(nic, g, "ack", w0, r0);
 	/* The ACK's source port is the acknowledged packet's entropy. */
 	uet_lb_feedback(&g->lb, f->udp.sport, ecn ? UET_LB_ECN : UET_LB_GOOD,
 			nic_now(nic));
@@ -192,8 +202,10 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	const struct uet_pds_nack *n = &f->pds.u.nack;
 	const struct uet_pds_tx_packet *pkt;
 	struct nic_pdc *pdc;
+	enum uet_cc_reason r0;
 	uint32_t nominal;
 	uint16_t entropy;
+	uint64_t w0;
 	bool last_hop = n->nack_code == UET_NACK_TRIMMED_LASTHOP;
 
 	pdc = sender_pdc(nic, n->dpdcid, f->ip.src);
@@ -213,8 +225,11 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 		return;
 	pdc->trims++;
 	nic_in_flight_sub(nic, pdc->group, nominal);
+	w0 = pdc->group->cc.window_bytes;
+	r0 = pdc->group->cc.last_reason;
 	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop,
 		       pdc->group->in_flight_bytes);
+	nic_record_cc(nic, pdc->group, "trim", w0, r0);
 	uet_lb_feedback(&pdc->group->lb, entropy,
 			last_hop ? UET_LB_TRIMMED_LASTHOP : UET_LB_TRIMMED,
 			nic_now(nic));
@@ -228,7 +243,9 @@ static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
 	const struct uet_pds_tx_packet *pkt;
 	uint32_t psn = t->psn, count = t->count, nominal;
+	enum uet_cc_reason r0;
 	uint16_t entropy;
+	uint64_t w0;
 
 	(void)q;
 	(void)ev;
@@ -249,7 +266,10 @@ static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic->st.transport.rto_expiries++;
 	pdc->timeouts++;
 	nic_in_flight_sub(nic, pdc->group, nominal);
+	w0 = pdc->group->cc.window_bytes;
+	r0 = pdc->group->cc.last_reason;
 	uet_cc_on_timeout(&pdc->group->cc, nic_now(nic), nominal);
+	nic_record_cc(nic, pdc->group, "timeout", w0, r0);
 	uet_lb_feedback(&pdc->group->lb, entropy, UET_LB_TIMEOUT, nic_now(nic));
 	nic_transmit_on_feedback(nic, pdc->group);
 }

@@ -303,6 +303,9 @@ void nic_record_event(struct uet_nic *nic, enum uet_event_kind kind,
 		      const struct nic_pdc *pdc, uint64_t msg_id,
 		      uint64_t bytes);
 void nic_record_monitor(struct uet_nic *nic, const struct uet_monitor_row *r);
+void nic_record_cc(struct uet_nic *nic, const struct nic_group *g,
+		   const char *event, uint64_t window_before,
+		   enum uet_cc_reason reason_before);
 void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
 		  const struct nic_pdc *pdc);
 void nic_stats_start(struct uet_nic *nic);

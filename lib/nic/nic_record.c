@@ -39,6 +39,31 @@ void nic_record_monitor(struct uet_nic *nic, const struct uet_monitor_row *r)
 	uet_record_monitor(nic->rec, &row);
 }
 
+/* One uet-cc-trace row when an event moved the group's window or gave a
+ * new reason: the trace says what changed and why, not every ACK. */
+void nic_record_cc(struct uet_nic *nic, const struct nic_group *g,
+		   const char *event, uint64_t window_before,
+		   enum uet_cc_reason reason_before)
+{
+	struct uet_cc_trace_row row;
+
+	if (!nic->p.cc_trace_enable || !uet_record_cc_trace_on(nic->rec))
+		return;
+	if (g->cc.window_bytes == window_before &&
+	    g->cc.last_reason == reason_before)
+		return;
+	row.time_ps = nic_now(nic);
+	row.nic_ip = nic->ip;
+	row.peer_ip = g->peer_ip;
+	row.event = event;
+	row.reason = uet_cc_reason_name(g->cc.last_reason);
+	row.window_bytes = uet_cc_window_bytes(&g->cc);
+	row.in_flight_bytes = g->in_flight_bytes;
+	row.base_rtt_ps = uet_cc_base_rtt_ps(&g->cc);
+	row.delay_ps = g->cc.last_delay_ps;
+	uet_record_cc_trace(nic->rec, &row);
+}
+
 static void record_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
 {
 	struct uet_flow_row r;

@@ -15,6 +15,7 @@ enum rec_kind {
 	REC_MONITOR,
 	REC_FLOWS,
 	REC_WORKLOAD,
+	REC_CC_TRACE,
 	REC_KIND_COUNT
 };
 

@@ -172,6 +172,36 @@ static void rec_line_name(struct rec_line *l, const char *name)
 	rec_line_str(l, buf);
 }
 
+int uet_record_cc_trace(struct uet_record *rec,
+			const struct uet_cc_trace_row *r)
+{
+	struct rec_line l;
+
+	if (!uet_record_cc_trace_on(rec))
+		return 0;
+	if (r == NULL)
+		return -EINVAL;
+	rec_line_init(&l);
+	rec_line_time(&l, r->time_ps);
+	rec_line_comma(&l);
+	rec_line_ip(&l, r->nic_ip);
+	rec_line_comma(&l);
+	rec_line_ip(&l, r->peer_ip);
+	rec_line_comma(&l);
+	rec_line_name(&l, r->event);
+	rec_line_comma(&l);
+	rec_line_name(&l, r->reason);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->window_bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->in_flight_bytes);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->base_rtt_ps);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->delay_ps);
+	return rec_line_write(rec, REC_CC_TRACE, &l);
+}
+
 int uet_record_workload(struct uet_record *rec,
 			const struct uet_workload_row *r)
 {

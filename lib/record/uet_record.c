@@ -19,6 +19,7 @@ static const char *const rec_file_name[REC_KIND_COUNT] = {
 	[REC_MONITOR] = "uet-monitor.csv",
 	[REC_FLOWS] = "flows.csv",
 	[REC_WORKLOAD] = "workload.csv",
+	[REC_CC_TRACE] = "uet-cc-trace.csv",
 };
 
 static const char *const rec_event_header =
@@ -32,6 +33,10 @@ static const char *const rec_flows_header =
 
 static const char *const rec_workload_header =
 	"rank,what,coll,name,type,bytes,begin_ps,end_ps,duration_ps";
+
+static const char *const rec_cc_trace_header =
+	"time_ps,nic,peer,event,reason,window_bytes,in_flight_bytes,"
+	"base_rtt_ps,delay_ps";
 
 static const char *const rec_event_name[UET_EV_KIND_COUNT] = {
 	[UET_EV_PDC_CREATED] = "pdc_created",
@@ -139,6 +144,7 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 	on[REC_MONITOR] = c->monitor;
 	on[REC_FLOWS] = c->flows;
 	on[REC_WORKLOAD] = c->workload;
+	on[REC_CC_TRACE] = c->cc_trace;
 	rc = rec_mkdir_p(c->out_dir);
 	if (rc < 0)
 		return rc;
@@ -160,6 +166,8 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 		rc = rec_header(rec, REC_FLOWS, rec_flows_header);
 	if (rc == 0 && on[REC_WORKLOAD])
 		rc = rec_header(rec, REC_WORKLOAD, rec_workload_header);
+	if (rc == 0 && on[REC_CC_TRACE])
+		rc = rec_header(rec, REC_CC_TRACE, rec_cc_trace_header);
 	/* "Headers written at once": a run that stops early still leaves
 	 * files a reader can parse. */
 	if (rc == 0)
@@ -231,6 +239,11 @@ bool uet_record_flows_on(const struct uet_record *rec)
 bool uet_record_workload_on(const struct uet_record *rec)
 {
 	return rec != NULL && rec->f[REC_WORKLOAD] != NULL;
+}
+
+bool uet_record_cc_trace_on(const struct uet_record *rec)
+{
+	return rec != NULL && rec->f[REC_CC_TRACE] != NULL;
 }
 
 uet_time_t uet_record_stats_interval_ps(const struct uet_record *rec)

@@ -132,6 +132,20 @@ struct uet_flow_row {
 	uint32_t timeouts;
 };
 
+/** One uet-cc-trace.csv row: a group's congestion state after an event
+ * that moved its window (or set a new reason). */
+struct uet_cc_trace_row {
+	uet_time_t time_ps;
+	uint32_t nic_ip;	   /**< host order: the NIC of the group */
+	uint32_t peer_ip;	   /**< host order: the group's remote NIC */
+	const char *event;	   /**< ack, probe, trim, timeout */
+	const char *reason;	   /**< why the window moved (uet_cc) */
+	uint64_t window_bytes;	   /**< nominal bytes, after the event */
+	uint64_t in_flight_bytes;  /**< the group's, nominal bytes */
+	uet_time_t base_rtt_ps;	   /**< the group's base RTT estimate */
+	uet_time_t delay_ps;	   /**< queueing delay of the last sample */
+};
+
 /** One workload.csv row: a rank's whole trace, or one of its collectives. */
 struct uet_workload_row {
 	uint32_t rank;		/**< host index */
@@ -153,6 +167,7 @@ struct uet_record_conf {
 	bool monitor;			/**< EnableUetMonitor */
 	bool flows;			/**< EnableFlowSummary */
 	bool workload;			/**< workload.csv (a trace workload) */
+	bool cc_trace;			/**< uet-cc-trace.csv (EnableCcTrace) */
 };
 
 struct uet_record;
@@ -182,6 +197,7 @@ bool uet_record_transport_stats_on(const struct uet_record *rec);
 bool uet_record_events_on(const struct uet_record *rec);
 bool uet_record_flows_on(const struct uet_record *rec);
 bool uet_record_workload_on(const struct uet_record *rec);
+bool uet_record_cc_trace_on(const struct uet_record *rec);
 
 /** The conf's stats_interval_ps, kept for the caller that schedules the
  * stats rows (this library writes a row when asked); 0 for a NULL rec. */
@@ -213,6 +229,10 @@ int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r);
  * as _, so a cell never needs quoting. */
 int uet_record_workload(struct uet_record *rec,
 			const struct uet_workload_row *r);
+
+/** A uet-cc-trace.csv row; nothing is written when the kind is off. */
+int uet_record_cc_trace(struct uet_record *rec,
+			const struct uet_cc_trace_row *r);
 
 /** Names used in the CSVs ("pdc_created", "data", ...). */
 const char *uet_event_kind_name(enum uet_event_kind k);

@@ -258,6 +258,53 @@ START_TEST(test_monitor_columns_per_packet_kind)
 }
 END_TEST
 
+START_TEST(test_cc_trace_rows_exact)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = {.out_dir = dir, .cc_trace = true};
+	struct uet_record *rec;
+	struct uet_cc_trace_row r = {
+		.time_ps = 1584040,
+		.nic_ip = 0xc6120002,
+		.peer_ip = 0xc6120001,
+		.event = "ack",
+		.reason = "fair_inc",
+		.window_bytes = 300000,
+		.in_flight_bytes = 4184,
+		.base_rtt_ps = 4000000,
+		.delay_ps = 66371,
+	};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert(uet_record_cc_trace_on(rec));
+	ck_assert(!uet_record_flows_on(rec));
+	ck_assert_int_eq(uet_record_cc_trace(rec, &r), 0);
+	r.event = "timeout";
+	r.reason = "timeout";
+	r.window_bytes = 295816;
+	ck_assert_int_eq(uet_record_cc_trace(rec, &r), 0);
+	ck_assert_int_eq(uet_record_cc_trace(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "uet-cc-trace.csv",
+		   "time_ps,nic,peer,event,reason,window_bytes,"
+		   "in_flight_bytes,base_rtt_ps,delay_ps\n"
+		   "1584040,198.18.0.2,198.18.0.1,ack,fair_inc,300000,4184,"
+		   "4000000,66371\n"
+		   "1584040,198.18.0.2,198.18.0.1,timeout,timeout,295816,4184,"
+		   "4000000,66371\n");
+	/* Off: no file, and a row is accepted and dropped. */
+	rm_tree(dir);
+	dir = make_tmp_dir();
+	c.out_dir = dir;
+	c.cc_trace = false;
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_cc_trace(rec, &r), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	ck_assert(!file_exists(dir, "uet-cc-trace.csv"));
+	rm_tree(dir);
+}
+END_TEST
+
 START_TEST(test_workload_rows_exact)
 {
 	char *dir = make_tmp_dir();
@@ -739,6 +786,7 @@ int main(void)
 	tcase_add_test(tc, test_identical_runs_identical_bytes);
 	tcase_add_test(tc, test_flush_makes_rows_visible);
 	tcase_add_test(tc, test_workload_rows_exact);
+	tcase_add_test(tc, test_cc_trace_rows_exact);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
