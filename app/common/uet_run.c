@@ -615,15 +615,45 @@ static void run_totals(const struct run *e, struct uet_run_result *r)
 		r->psns_taken += ns.psns_taken;
 		r->psns_retired += ns.psns_retired;
 	}
-	for (i = 0; e->has_switch && i < e->hosts; i++) {
+	/* Frames from the hosts; drops and trims at every switch port. */
+	for (i = 0; e->has_switch && i < uet_fabric_port_count(e->fabric);
+	     i++) {
 		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
-			r->frames += ps.rx_frames;
+			if (i < e->hosts)
+				r->frames += ps.rx_frames;
 			r->switch_drops += ps.drop_full_frames +
 					   ps.drop_random_frames +
 					   ps.drop_route_frames +
 					   ps.drop_control_frames;
 			r->switch_trims += ps.trim_frames;
 		}
+	}
+}
+
+/*
+ * One line per link between switches, in its upward direction (the lower
+ * tier's port, which comes first): what the lower switch sent up it, so
+ * that the spread of traffic over the uplinks shows. Nothing for one
+ * switch.
+ */
+static void run_summary_links(const struct run *e)
+{
+	struct uet_fabric_port_info info;
+	struct uet_fabric_port_stats ps;
+	uint32_t i;
+
+	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
+		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
+		    info.peer < 0 || (uint32_t)info.peer < i ||
+		    uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) < 0)
+			continue;
+		fprintf(stderr,
+			"%s: uplink %s from %s: %" PRIu64 " frames, %" PRIu64
+			" bytes, %" PRIu64 " dropped, %" PRIu64
+			" trimmed, peak queue %" PRIu64 " bytes\n",
+			e->prog, info.link_name, info.switch_name, ps.tx_frames,
+			ps.tx_bytes, ps.drop_full_frames, ps.trim_frames,
+			ps.peak_queue_bytes);
 	}
 }
 
@@ -650,6 +680,8 @@ static void run_summary(const struct run *e, const struct uet_run_result *r)
 		r->payload_mismatches,
 		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
 		uet_run_intact(r) ? "" : "  <- INTEGRITY FAILURE");
+	if (e->has_switch)
+		run_summary_links(e);
 	if (e->wl != NULL) {
 		run_wl_summary(e->wl, stderr);
 		return;

@@ -40,7 +40,7 @@ enum uet_clock_mode {
 	UET_CLOCK_REALTIME = 1, /**< Wall time divided by time_dilation. */
 };
 
-/** Fabric shape (topology.kind). Only single-switch is supported yet. */
+/** Fabric shape (topology.kind); see docs/fabric.md. */
 enum uet_topology_kind {
 	UET_TOPOLOGY_SINGLE_SWITCH = 0,
 	UET_TOPOLOGY_LEAF_SPINE = 1,
@@ -77,6 +77,15 @@ struct uet_topology_config {
 	uint32_t hosts;		     /**< Number of NICs, 2..1024. */
 	uint64_t link_rate_bps;	     /**< Rack switch downlink rate, bps. */
 	uet_time_t link_delay_ps;    /**< Switch-side link delay, ps. */
+	uint32_t leaves;	     /**< leaf-spine: leaf switches. */
+	uint32_t spines;	     /**< leaf-spine: spine switches. */
+	uint32_t hosts_per_leaf;     /**< leaf-spine: hosts under a leaf. */
+	uint32_t k;		     /**< fat-tree: ports per switch, even. */
+	/** Leaf-to-spine (fat tree: rack-to-aggregation) links, bps. */
+	uint64_t leaf_spine_rate_bps;
+	uet_time_t leaf_spine_delay_ps; /**< Their one-way delay, ps. */
+	uint64_t agg_core_rate_bps;	/**< fat-tree: agg-to-core links. */
+	uet_time_t agg_core_delay_ps;	/**< Their one-way delay, ps. */
 };
 
 /** nic: ScalaUETNic attributes, the same for every NIC. */

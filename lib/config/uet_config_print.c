@@ -305,6 +305,29 @@ static void print_messages(FILE *f, const struct uet_scenario *s,
 	}
 }
 
+/* The kind a topology key belongs to, or NULL for a key of every kind. */
+static const char *topology_key_only_for(const char *name)
+{
+	if (strcmp(name, "leaves") == 0 || strcmp(name, "spines") == 0 ||
+	    strcmp(name, "hosts_per_leaf") == 0)
+		return "leaf-spine";
+	if (strcmp(name, "k") == 0)
+		return "fat-tree";
+	return NULL;
+}
+
+static const char *topology_kind_name(enum uet_topology_kind kind)
+{
+	switch (kind) {
+	case UET_TOPOLOGY_LEAF_SPINE:
+		return "leaf-spine";
+	case UET_TOPOLOGY_FAT_TREE:
+		return "fat-tree";
+	default:
+		return "single-switch";
+	}
+}
+
 int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 {
 	const struct uet_attr *attrs;
@@ -337,6 +360,17 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 		if (a->type == UET_ATTR_PATH &&
 		    ((const char *)s + a->offset)[0] == '\0') {
 			fprintf(f, "  # %s: (none)\n", a->name);
+			continue;
+		}
+		/* A shape's own keys load only with its topology.kind. */
+		if (strcmp(a->section, "topology") == 0 &&
+		    topology_key_only_for(a->name) != NULL &&
+		    strcmp(topology_key_only_for(a->name),
+			   topology_kind_name(s->topology.kind)) != 0) {
+			fprintf(f, "  # %s: ", a->name);
+			print_value(f, a, s);
+			fprintf(f, "  (%s only)\n",
+				topology_key_only_for(a->name));
 			continue;
 		}
 		fprintf(f, "  %s: ", a->name);

@@ -221,6 +221,51 @@ static int check_switch(struct cfg_ctx *c)
 	return check_wrr_weights(c);
 }
 
+/*
+ * The topology's shape: its own keys only with its kind, an even k, and
+ * topology.hosts derived from the shape (left out) or equal to it.
+ */
+static int check_topology(struct cfg_ctx *c)
+{
+	static const char *const ls_keys[] = {"leaves", "spines",
+					      "hosts_per_leaf"};
+	struct uet_topology_config *t = &c->s->topology;
+	uint64_t hosts;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (t->kind != UET_TOPOLOGY_LEAF_SPINE &&
+		    is_set(c, "topology", ls_keys[i]))
+			return fail_attr(c, "topology", ls_keys[i],
+					 "applies only with topology.kind "
+					 "leaf-spine");
+	if (t->kind != UET_TOPOLOGY_FAT_TREE && is_set(c, "topology", "k"))
+		return fail_attr(c, "topology", "k",
+				 "applies only with topology.kind fat-tree");
+	if (t->kind == UET_TOPOLOGY_SINGLE_SWITCH)
+		return 0;
+	if (t->kind == UET_TOPOLOGY_FAT_TREE) {
+		if (t->k % 2 != 0)
+			return fail_attr(c, "topology", "k", "must be even");
+		hosts = (uint64_t)t->k * t->k * t->k / 4;
+	} else {
+		hosts = (uint64_t)t->leaves * t->hosts_per_leaf;
+	}
+	if (hosts < UET_CONFIG_HOSTS_MIN || hosts > UET_CONFIG_HOSTS_MAX)
+		return fail_attr(c, "topology", "kind",
+				 "gives %llu hosts, and a fabric has %u to %u",
+				 (unsigned long long)hosts,
+				 UET_CONFIG_HOSTS_MIN, UET_CONFIG_HOSTS_MAX);
+	if (is_set(c, "topology", "hosts") && t->hosts != hosts)
+		return fail_attr(c, "topology", "hosts",
+				 "the shape gives %llu hosts; leave hosts "
+				 "out or make it %llu",
+				 (unsigned long long)hosts,
+				 (unsigned long long)hosts);
+	t->hosts = (uint32_t)hosts;
+	return 0;
+}
+
 /* The rules that involve more than one attribute. */
 int cfg_check_rules(struct cfg_ctx *c)
 {
@@ -257,6 +302,9 @@ int cfg_check_rules(struct cfg_ctx *c)
 				 "must hold one full packet at IP size, "
 				 "RdmaDataMSS + 88 = %llu bytes",
 				 (unsigned long long)nominal_bytes);
+	rc = check_topology(c);
+	if (rc < 0)
+		return rc;
 	rc = check_dscp(c);
 	if (rc < 0)
 		return rc;

@@ -21,15 +21,13 @@ static void fabric_port_on_tx_end(struct uet_evq *q, struct uet_event *ev,
 				  void *arg);
 static void fabric_port_tx_end(struct fabric_port *p);
 
-int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint16_t id)
+int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 {
 	unsigned int tc;
 	int ret;
 
 	p->fab = fab;
 	p->id = id;
-	/* One switch: every port faces a host's NIC. */
-	p->faces_nic = true;
 	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
 	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
 	ret = fabric_fifo_init(&p->arriving, FABRIC_PORT_FIFO_SLOTS);
@@ -118,8 +116,7 @@ static void fabric_port_start_tx(struct fabric_port *p)
 		p->stats.ecn_frames++;
 		p->stats.tc[tc].ecn_frames++;
 	}
-	ser_ps =
-		uet_serialization_ps(head->wire_bytes, fab->conf.link_rate_bps);
+	ser_ps = uet_serialization_ps(head->wire_bytes, p->rate_bps);
 	/* The rate is non-zero and a frame is at most 64 KiB, so the time
 	 * is finite and the reserved queue takes the event. */
 	(void)uet_evq_schedule(q, &p->tx_end_ev, uet_evq_now(q) + ser_ps);
@@ -190,15 +187,21 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	p->stats.tx_frames++;
 	p->stats.tx_bytes += e.wire_bytes;
 	fabric_port_start_tx(p);
-	if (fab->capture != NULL)
-		fab->capture(fab->capture_ctx, p->id, e.m, now, true);
-	if (fab->comp.out == NULL) {
+	/* The capture shows the links to the hosts only. */
+	if (p->peer < 0 && fab->capture != NULL)
+		fab->capture(fab->capture_ctx, (uint16_t)p->id, e.m, now, true);
+	if (p->peer >= 0) {
+		/* A link inside the fabric: the frame reaches the next
+		 * switch's port after the link's delay, as an event there. */
+		ret = fabric_port_arrive(&fab->ports[p->peer], e.m,
+					 now + p->delay_ps);
+	} else if (fab->comp.out == NULL) {
 		/* The wiring forgot to connect the fabric: not a model drop. */
 		rte_pktmbuf_free(e.m);
 		ret = -ENOTCONN;
 	} else {
-		ret = uet_component_out(&fab->comp, p->id, e.m,
-					now + fab->conf.link_delay_ps);
+		ret = uet_component_out(&fab->comp, (uint16_t)p->id, e.m,
+					now + p->delay_ps);
 	}
 	if (ret < 0 && fab->error == 0) {
 		fab->error = ret;

@@ -66,7 +66,12 @@ fabric_fifo_tail(const struct fabric_fifo *f)
  */
 struct fabric_port {
 	struct uet_fabric *fab;	     /* the owner */
-	uint16_t id;		     /* port number = host index */
+	uint32_t id;		     /* index in fab->ports; host i's is i */
+	uint32_t sw;		     /* index of its switch */
+	int32_t peer;		     /* the port at the far end, -1: a host */
+	uint64_t rate_bps;	     /* the link's rate */
+	uet_time_t delay_ps;	     /* the link's one-way delay */
+	char link_name[32];	     /* "host5", "leaf2-spine1", ... */
 	bool faces_nic;		     /* the link's far end is a NIC: trims
 				      * here are trimmed on the last hop */
 	struct fabric_fifo arriving; /* delivered, not yet fully received;
@@ -82,8 +87,9 @@ struct fabric_port {
 	struct uet_fabric_port_stats stats;
 };
 
+/* Set up rings and events; the link fields are the topology's. */
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab,
-		     uint16_t id);
+		     uint32_t id);
 void fabric_port_fini(struct fabric_port *p);
 /* Hold a frame until its arrival time; the frame is freed on error. */
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
@@ -115,13 +121,13 @@ int fabric_sched_pick(struct fabric_port *p);
 bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes);
 
-/* One route: a destination address and the port that leads to it. */
+/* One route: a destination address and the host that has it. */
 struct fabric_route {
 	uint32_t ipv4; /* host order */
-	uint16_t port;
+	uint32_t host;
 };
 
-/* Destination IPv4 to port, sorted by address for a binary search. */
+/* Destination IPv4 to host, sorted by address for a binary search. */
 struct fabric_routes {
 	struct fabric_route *routes;
 	uint32_t count;
@@ -129,19 +135,43 @@ struct fabric_routes {
 
 int fabric_routes_init(struct fabric_routes *r, uint32_t hosts);
 void fabric_routes_fini(struct fabric_routes *r);
-/* The port for an address, or -ENOENT. */
+/* The host with an address, or -ENOENT. */
 int fabric_routes_lookup(const struct fabric_routes *r, uint32_t ipv4);
+
+/* The next hops of a switch towards one host: count ports from first,
+ * consecutive; several are equal-cost and the flow hash picks one. */
+struct fabric_hop {
+	uint32_t first;
+	uint32_t count;
+};
+
+/* One switch of the fabric. */
+struct fabric_switch {
+	char name[16];		 /* "switch", "leaf2", "tor0", "core3" */
+	uint64_t salt;		 /* of its flow hash */
+	struct fabric_hop *hops; /* one per host */
+};
+
+/*
+ * Build the shape of fab->conf: fab->switches, fab->ports (link fields
+ * only) and their counts. 0, -EINVAL (a bad shape), -ENOMEM.
+ */
+int fabric_topo_build(struct uet_fabric *fab);
+void fabric_topo_free(struct uet_fabric *fab);
 
 struct uet_fabric {
 	struct uet_component comp; /* first: a component pointer is a fabric */
 	struct uet_fabric_conf conf;
 	struct fabric_routes routes;
+	struct fabric_switch *switches;
+	uint32_t n_switches;
+	uint32_t n_ports;	   /* hosts first, then links between switches */
 	struct uet_rng rng;	/* the random drop's, seeded by conf.seed */
 	struct uet_rng ecn_rng; /* ECN marking's, its own stream */
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
 	int error; /* the first failure in an event or of out(), sticky */
-	struct fabric_port *ports; /* conf.hosts ports */
+	struct fabric_port *ports; /* n_ports ports */
 };
 
 /* The switch's work on a frame fully received on port in at now. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The routing table of the single switch: a host's IPv4 address to the
- * port that faces it, sorted by address and searched by halves. Built once
+ * The address table of the fabric: a host's IPv4 address to its index,
+ * sorted by address and searched by halves; each switch then knows its
+ * next hops towards every host. Built once
  * at creation from the default addresses; addresses named by a scenario
  * would enter the same table.
  */
@@ -29,7 +30,7 @@ int fabric_routes_init(struct fabric_routes *r, uint32_t hosts)
 		return -ENOMEM;
 	for (i = 0; i < hosts; i++) {
 		r->routes[i].ipv4 = uet_host_ipv4(i);
-		r->routes[i].port = (uint16_t)i;
+		r->routes[i].host = i;
 	}
 	r->count = hosts;
 	/* The default addresses are already in order; sorting keeps the
@@ -54,7 +55,7 @@ int fabric_routes_lookup(const struct fabric_routes *r, uint32_t ipv4)
 		const uint32_t mid = lo + (hi - lo) / 2;
 
 		if (r->routes[mid].ipv4 == ipv4)
-			return r->routes[mid].port;
+			return (int)r->routes[mid].host;
 		if (r->routes[mid].ipv4 < ipv4)
 			lo = mid + 1;
 		else

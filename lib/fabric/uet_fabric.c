@@ -24,6 +24,9 @@ enum fabric_class {
 	FABRIC_CLASS_MALFORMED, /* anything else */
 };
 
+/* IPv4 protocol number of UDP. */
+#define FABRIC_IPPROTO_UDP 17
+
 /* Bytes read to classify a frame: Ethernet and the longest IPv4 header. */
 #define FABRIC_HDR_BYTES (UET_ETH_HDR_BYTES + 60)
 
@@ -34,8 +37,8 @@ enum fabric_class {
  * several segments is read right too.
  */
 static enum fabric_class fabric_classify(const struct rte_mbuf *m,
-					 uint32_t *dst_ipv4, uint8_t *dscp,
-					 uint32_t *wire_bytes)
+					 struct uet_fabric_flow *flow,
+					 uint8_t *dscp, uint32_t *wire_bytes)
 {
 	uint8_t copy[FABRIC_HDR_BYTES];
 	const uint32_t len = rte_pktmbuf_pkt_len(m);
@@ -58,9 +61,24 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 	if (uet_ipv4_parse(buf + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
 			   &ip, NULL) < 0)
 		return FABRIC_CLASS_MALFORMED;
-	*dst_ipv4 = ip.dst;
+	flow->src_ipv4 = ip.src;
+	flow->dst_ipv4 = ip.dst;
+	flow->protocol = ip.protocol;
 	*dscp = ip.dscp;
 	ip_end = UET_ETH_HDR_BYTES + ip.total_length_bytes;
+	/* The UDP ports, in the first fragment only, for the flow hash. */
+	if (ip.protocol == FABRIC_IPPROTO_UDP && ip.frag_offset == 0 &&
+	    ip_end >= UET_ETH_HDR_BYTES + ip.ihl * 4u + 4) {
+		uint8_t ports[4];
+		const uint8_t *u = rte_pktmbuf_read(
+			m, UET_ETH_HDR_BYTES + ip.ihl * 4u, sizeof(ports),
+			ports);
+
+		if (u != NULL) {
+			flow->src_port = (uint16_t)(u[0] << 8 | u[1]);
+			flow->dst_port = (uint16_t)(u[2] << 8 | u[3]);
+		}
+	}
 	if (len - ip_end >= UET_LS_TRAILER_BYTES) {
 		uint8_t magic[4];
 		const uint8_t *tail =
@@ -89,7 +107,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 {
 	const uet_time_t now = uet_evq_now(&fab->comp.evq);
 	struct uet_fabric_port_stats *st = &in->stats;
-	uint32_t dst_ipv4 = 0;
+	struct uet_fabric_flow flow = {0};
 	uint8_t dscp = 0;
 	uint32_t wire_bytes;
 	enum fabric_class cls;
@@ -97,11 +115,12 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	int ret;
 
 	/* 1. Received: count and show it. */
-	cls = fabric_classify(m, &dst_ipv4, &dscp, &wire_bytes);
+	cls = fabric_classify(m, &flow, &dscp, &wire_bytes);
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
-	if (fab->capture != NULL)
-		fab->capture(fab->capture_ctx, in->id, m, now, false);
+	if (fab->capture != NULL && in->peer < 0)
+		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now,
+			     false);
 
 	/* 2. Control frames are the sync layer's; PFC is not modelled yet. */
 	if (cls == FABRIC_CLASS_CONTROL) {
@@ -119,9 +138,10 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		return;
 	}
 
-	/* 4. Route by IPv4 destination. */
+	/* 4. Route by IPv4 destination, the flow hash picking among
+	 * equal-cost next hops. */
 	port = cls == FABRIC_CLASS_IPV4
-		       ? fabric_routes_lookup(&fab->routes, dst_ipv4)
+		       ? uet_fabric_next_port(fab, in->sw, &flow)
 		       : -EBADMSG;
 	if (port < 0) {
 		st->drop_route_frames++;
@@ -179,10 +199,27 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 
 	if (sc == NULL || conf == NULL)
 		return -EINVAL;
-	if (sc->topology.kind != UET_TOPOLOGY_SINGLE_SWITCH)
-		return -ENOTSUP;
 	memset(conf, 0, sizeof(*conf));
+	switch (sc->topology.kind) {
+	case UET_TOPOLOGY_LEAF_SPINE:
+		conf->topo = UET_FABRIC_TOPO_LEAF_SPINE;
+		break;
+	case UET_TOPOLOGY_FAT_TREE:
+		conf->topo = UET_FABRIC_TOPO_FAT_TREE;
+		break;
+	default:
+		conf->topo = UET_FABRIC_TOPO_SINGLE;
+		break;
+	}
 	conf->hosts = sc->topology.hosts;
+	conf->leaves = sc->topology.leaves;
+	conf->spines = sc->topology.spines;
+	conf->hosts_per_leaf = sc->topology.hosts_per_leaf;
+	conf->k = sc->topology.k;
+	conf->tier1_rate_bps = sc->topology.leaf_spine_rate_bps;
+	conf->tier1_delay_ps = sc->topology.leaf_spine_delay_ps;
+	conf->tier2_rate_bps = sc->topology.agg_core_rate_bps;
+	conf->tier2_delay_ps = sc->topology.agg_core_delay_ps;
 	conf->link_rate_bps = sc->topology.link_rate_bps;
 	conf->link_delay_ps = sc->topology.link_delay_ps;
 	conf->queue_limit_bytes = sc->sw.queue_limit_bytes;
@@ -231,21 +268,19 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = uet_evq_init(&fab->comp.evq);
 	if (ret < 0)
 		goto fail;
-	/* Two events per port (arrival, serialization end) are all the
-	 * fabric ever schedules, so scheduling never allocates later. */
-	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)conf->hosts * 2);
-	if (ret < 0)
-		goto fail;
 	ret = fabric_routes_init(&fab->routes, conf->hosts);
 	if (ret < 0)
 		goto fail;
-	fab->ports = calloc(conf->hosts, sizeof(*fab->ports));
-	if (fab->ports == NULL) {
-		ret = -ENOMEM;
+	ret = fabric_topo_build(fab);
+	if (ret < 0)
 		goto fail;
-	}
-	for (i = 0; i < conf->hosts; i++) {
-		ret = fabric_port_init(&fab->ports[i], fab, (uint16_t)i);
+	/* Two events per port (arrival, serialization end) are all the
+	 * fabric ever schedules, so scheduling never allocates later. */
+	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 2);
+	if (ret < 0)
+		goto fail;
+	for (i = 0; i < fab->n_ports; i++) {
+		ret = fabric_port_init(&fab->ports[i], fab, i);
 		if (ret < 0)
 			goto fail;
 	}
@@ -264,10 +299,11 @@ void uet_fabric_destroy(struct uet_fabric *fab)
 	/* Events first, so that none is left pointing into a port. */
 	uet_evq_fini(&fab->comp.evq);
 	if (fab->ports != NULL) {
-		for (uint32_t i = 0; i < fab->conf.hosts; i++)
+		for (uint32_t i = 0; i < fab->n_ports; i++)
 			fabric_port_fini(&fab->ports[i]);
 		free(fab->ports);
 	}
+	fabric_topo_free(fab);
 	fabric_routes_fini(&fab->routes);
 	free(fab);
 }
@@ -289,7 +325,7 @@ void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
 int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 			  struct uet_fabric_port_stats *stats)
 {
-	if (fab == NULL || stats == NULL || port >= fab->conf.hosts)
+	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
 	*stats = fab->ports[port].stats;
 	return 0;
@@ -298,10 +334,41 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
 				      uint32_t host)
 {
-	/* One switch: every downlink runs at the topology's link rate. */
+	/* Host i's port is port i, on its rack switch. */
 	if (fab == NULL || host >= fab->conf.hosts)
 		return 0;
-	return fab->conf.link_rate_bps;
+	return fab->ports[host].rate_bps;
+}
+
+uint32_t uet_fabric_switch_count(const struct uet_fabric *fab)
+{
+	return fab == NULL ? 0 : fab->n_switches;
+}
+
+uint32_t uet_fabric_port_count(const struct uet_fabric *fab)
+{
+	return fab == NULL ? 0 : fab->n_ports;
+}
+
+int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
+			 struct uet_fabric_port_info *info)
+{
+	const struct fabric_port *p;
+
+	if (fab == NULL || info == NULL || port >= fab->n_ports)
+		return -EINVAL;
+	p = &fab->ports[port];
+	memset(info, 0, sizeof(*info));
+	info->sw = p->sw;
+	info->host = p->peer < 0 ? (int32_t)port : -1;
+	info->peer = p->peer;
+	info->rate_bps = p->rate_bps;
+	info->delay_ps = p->delay_ps;
+	snprintf(info->switch_name, sizeof(info->switch_name), "%s",
+		 fab->switches[p->sw].name);
+	snprintf(info->link_name, sizeof(info->link_name), "%s",
+		 p->link_name);
+	return 0;
 }
 
 int uet_fabric_error(const struct uet_fabric *fab)

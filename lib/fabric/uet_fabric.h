@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The fabric: one store-and-forward switch with one port per host (port i
- * faces host i), routing by IPv4 destination, per egress port eight
+ * faces host i), or the switches of a leaf-spine or a fat tree linked
+ * inside the component, routing by IPv4 destination with a per-switch
+ * hash of the 5-tuple between equal-cost next hops, per egress port eight
  * traffic class queues with byte limits, trimming, ECN marking and
  * scheduling between the classes, a serializer per port, and an optional
  * seeded random drop.
@@ -58,11 +60,36 @@ enum uet_fabric_sched {
 	UET_FABRIC_SCHED_WRR = 1,    /**< weighted round robin, in frames */
 };
 
+/**
+ * The salt of switch sw comes from this stream of the seed plus sw: "SALT"
+ * in ASCII, far from the other streams.
+ */
+#define UET_FABRIC_SALT_RNG_STREAM UINT64_C(0x53414c5400000000)
+
+/** The shape of the fabric (docs/fabric.md, "Topologies"). */
+enum uet_fabric_topo {
+	UET_FABRIC_TOPO_SINGLE = 0,	/**< one switch, port i faces host i */
+	UET_FABRIC_TOPO_LEAF_SPINE = 1, /**< leaves under spines, two tiers */
+	UET_FABRIC_TOPO_FAT_TREE = 2,	/**< k-ary fat tree, three tiers */
+};
+
 /** What the fabric is built from. Zero means off for every option. */
 struct uet_fabric_conf {
-	uint32_t hosts;		    /**< ports, one per host, 1..65535 */
-	uint64_t link_rate_bps;	    /**< rate of every switch port, bps, > 0 */
-	uet_time_t link_delay_ps;   /**< ps, switch to host, one way */
+	enum uet_fabric_topo topo; /**< the shape; 0: one switch */
+	/** hosts, 1..65535; for leaf-spine leaves * hosts_per_leaf, for a
+	 * fat tree k^3 / 4, else creation fails */
+	uint32_t hosts;
+	uint32_t leaves;	  /**< leaf-spine: leaf switches */
+	uint32_t spines;	  /**< leaf-spine: spine switches */
+	uint32_t hosts_per_leaf;  /**< leaf-spine: hosts under each leaf */
+	uint32_t k;		  /**< fat tree: ports per switch, even */
+	uint64_t link_rate_bps;	  /**< switch-to-host links, bps, > 0 */
+	uet_time_t link_delay_ps; /**< ps, switch to host, one way */
+	/** Leaf-spine or rack-to-aggregation links, bps; 0: link_rate */
+	uint64_t tier1_rate_bps;
+	uet_time_t tier1_delay_ps; /**< their delay, ps, one way */
+	uint64_t tier2_rate_bps;   /**< aggregation-to-core, bps; 0: link */
+	uet_time_t tier2_delay_ps; /**< their delay, ps, one way */
 	uint64_t queue_limit_bytes; /**< wire bytes each output queue holds */
 	uint32_t drop_rate_ppm;	    /**< random drop of arriving frames, ppm */
 	uint64_t seed;		    /**< the scenario's seed */
@@ -81,6 +108,26 @@ struct uet_fabric_conf {
 	bool ecn_at_dequeue;	 /**< mark when a frame leaves, not joins */
 	uint64_t ecn_kmin_bytes; /**< class queue bytes: no mark below */
 	uint64_t ecn_kmax_bytes; /**< class queue bytes: always above */
+};
+
+/** What routing looks at: the 5-tuple of a frame. */
+struct uet_fabric_flow {
+	uint32_t src_ipv4; /**< host order */
+	uint32_t dst_ipv4; /**< host order */
+	uint8_t protocol;  /**< IPv4 protocol */
+	uint16_t src_port; /**< UDP source port (the entropy); 0 if not UDP */
+	uint16_t dst_port; /**< UDP destination port; 0 if not UDP */
+};
+
+/** Where a switch port is: its switch and the link it ends. */
+struct uet_fabric_port_info {
+	uint32_t sw;	      /**< index of its switch */
+	int32_t host;	      /**< the host it faces, or -1 */
+	int32_t peer;	      /**< the switch port at the far end, or -1 */
+	uint64_t rate_bps;    /**< the link's rate */
+	uet_time_t delay_ps;  /**< the link's one-way delay */
+	char switch_name[16]; /**< "switch", "leaf2", "tor0", "core3" */
+	char link_name[32];   /**< "host5", "leaf2-spine1", "agg3-core2" */
 };
 
 /** Counters of one traffic class of one egress port. */
@@ -175,15 +222,15 @@ unsigned int uet_fabric_classify(bool uet_policy,
  * @param conf
  *   Out: the configuration.
  * @return
- *   0, -EINVAL if an argument is NULL, -ENOTSUP if the topology is not a
- *   single switch.
+ *   0, -EINVAL if an argument is NULL.
  */
 int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 				  struct uet_fabric_conf *conf);
 
 /**
- * Create a fabric at virtual time 0: ports, routing table (host i's
- * default address to port i), empty queues, the seeded generator. The
+ * Create a fabric at virtual time 0: its switches and their ports, the
+ * links between them, the routes (host i's default address), empty
+ * queues, the seeded generators and each switch's salt. The
  * component's out must be set by the wiring before the first frame leaves.
  *
  * @param fabp
@@ -191,8 +238,8 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
  * @param conf
  *   Its configuration (copied).
  * @return
- *   0, -EINVAL (NULL argument, hosts 0 or over 65535, link rate 0),
- *   -ENOMEM.
+ *   0, -EINVAL (NULL argument, hosts 0 or over 65535 or not what the
+ *   shape gives, a shape count 0, k odd, link rate 0), -ENOMEM.
  */
 int uet_fabric_create(struct uet_fabric **fabp,
 		      const struct uet_fabric_conf *conf);
@@ -240,7 +287,7 @@ void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
  * @param fab
  *   The fabric.
  * @param port
- *   The port (host index).
+ *   The port, below uet_fabric_port_count() (host i's is i).
  * @param stats
  *   Out: a copy of the counters.
  * @return
@@ -262,6 +309,75 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
  */
 uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
 				      uint32_t host);
+
+/**
+ * A 64-bit hash of a 5-tuple under a switch's salt, the same on every
+ * platform: the basis of the choice between equal-cost next hops.
+ *
+ * @param flow
+ *   The 5-tuple.
+ * @param salt
+ *   The switch's salt.
+ * @return
+ *   The hash.
+ */
+uint64_t uet_fabric_flow_hash(const struct uet_fabric_flow *flow,
+			      uint64_t salt);
+
+/**
+ * The port switch sw sends a frame of this 5-tuple out of: the one next
+ * hop towards the destination host, or among several equal-cost ones the
+ * one the flow hash with the switch's salt picks.
+ *
+ * @param fab
+ *   The fabric.
+ * @param sw
+ *   The switch.
+ * @param flow
+ *   The frame's 5-tuple.
+ * @return
+ *   The port (an index for uet_fabric_port_info()), -ENOENT if no host
+ *   has the destination address, -EINVAL on a bad argument.
+ */
+int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
+			 const struct uet_fabric_flow *flow);
+
+/**
+ * Switches in the fabric.
+ *
+ * @param fab
+ *   The fabric.
+ * @return
+ *   The count, 0 if fab is NULL.
+ */
+uint32_t uet_fabric_switch_count(const struct uet_fabric *fab);
+
+/**
+ * Switch ports in the fabric, all switches together. Ports 0 to hosts - 1
+ * face hosts 0 to hosts - 1 (the component's ports); the rest are the
+ * ends of links between switches.
+ *
+ * @param fab
+ *   The fabric.
+ * @return
+ *   The count, 0 if fab is NULL.
+ */
+uint32_t uet_fabric_port_count(const struct uet_fabric *fab);
+
+/**
+ * Where a port is.
+ *
+ * @param fab
+ *   The fabric.
+ * @param port
+ *   Below uet_fabric_port_count().
+ * @param info
+ *   Out: its switch, host or peer, link and names.
+ * @return
+ *   0, or -EINVAL.
+ */
+int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
+			 struct uet_fabric_port_info *info);
 
 /**
  * The first failure inside the fabric's events: an error returned by the

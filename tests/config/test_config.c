@@ -687,14 +687,52 @@ START_TEST(test_time_dilation_only_with_realtime)
 }
 END_TEST
 
+START_TEST(test_topology_shapes)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s,
+			      "topology: {kind: leaf-spine, leaves: 4, "
+			      "spines: 2, hosts_per_leaf: 3, "
+			      "leaf_spine_rate: 100Gbps}\n",
+			      &e),
+			 0);
+	ck_assert_uint_eq(s.topology.hosts, 12);
+	ck_assert_uint_eq(s.topology.leaf_spine_rate_bps, 100 * GBPS);
+	uet_scenario_free(&s);
+	ck_assert_int_eq(load(&s, "topology: {kind: fat-tree, k: 8}\n", &e),
+			 0);
+	ck_assert_uint_eq(s.topology.hosts, 128);
+	uet_scenario_free(&s);
+	ck_assert_int_eq(
+		load(&s, "topology: {kind: fat-tree, hosts: 16}\n", &e), 0);
+	ck_assert_uint_eq(s.topology.hosts, 16);
+	uet_scenario_free(&s);
+	expect_reject("topology: {kind: fat-tree, hosts: 8}\n", 1,
+		      "topology.hosts", "8",
+		      "the shape gives 16 hosts; leave hosts out or make it "
+		      "16");
+	expect_reject("topology: {kind: fat-tree, k: 5}\n", 1, "topology.k",
+		      "5", "must be even");
+	expect_reject("topology: {kind: leaf-spine, leaves: 512, "
+		      "hosts_per_leaf: 4}\n",
+		      1, "topology.kind", "leaf-spine",
+		      "gives 2048 hosts, and a fabric has 2 to 1024");
+	expect_reject("topology: {leaves: 4}\n", 1, "topology.leaves", "4",
+		      "applies only with topology.kind leaf-spine");
+	expect_reject("topology: {kind: leaf-spine, k: 4}\n", 1,
+		      "topology.k", "4",
+		      "applies only with topology.kind fat-tree");
+	expect_reject("topology: {kind: leaf-spine, leaves: 1, "
+		      "hosts_per_leaf: 1}\n",
+		      1, "topology.kind", "leaf-spine",
+		      "gives 1 hosts, and a fabric has 2 to 1024");
+}
+END_TEST
+
 START_TEST(test_not_supported_yet)
 {
-	expect_reject("topology: {kind: leaf-spine}\n", 1, "topology.kind",
-		      "leaf-spine",
-		      "not supported yet; supported: "
-		      "single-switch");
-	expect_reject("topology: {kind: fat-tree}\n", 1, "topology.kind",
-		      "fat-tree", "not supported yet");
 	expect_reject("pds: {CongestionControl: cubic}\n", 1,
 		      "pds.CongestionControl", "cubic",
 		      "must be one of: fixed, nscc");
@@ -1001,6 +1039,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_workload_chakra);
 	tcase_add_test(tc, test_time_dilation_only_with_realtime);
 	tcase_add_test(tc, test_not_supported_yet);
+	tcase_add_test(tc, test_topology_shapes);
 	tcase_add_test(tc, test_pools_hold_one_packet);
 	tcase_add_test(tc, test_rule_on_default_value);
 	tcase_add_test(tc, test_missing_file);

@@ -70,8 +70,25 @@ START_TEST(test_conf_from_scenario_takes_topology_switch_and_seed)
 	ck_assert_uint_eq(conf.queue_limit_bytes, 65536);
 	ck_assert_uint_eq(conf.drop_rate_ppm, 25);
 	ck_assert_uint_eq(conf.seed, 42);
+	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_SINGLE);
 	sc.topology.kind = UET_TOPOLOGY_LEAF_SPINE;
-	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), -ENOTSUP);
+	sc.topology.leaves = 4;
+	sc.topology.spines = 3;
+	sc.topology.hosts_per_leaf = 4;
+	sc.topology.leaf_spine_rate_bps = UINT64_C(100000000000);
+	sc.topology.leaf_spine_delay_ps = 250000;
+	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), 0);
+	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_LEAF_SPINE);
+	ck_assert_uint_eq(conf.leaves, 4);
+	ck_assert_uint_eq(conf.spines, 3);
+	ck_assert_uint_eq(conf.hosts_per_leaf, 4);
+	ck_assert_uint_eq(conf.tier1_rate_bps, UINT64_C(100000000000));
+	ck_assert_uint_eq(conf.tier1_delay_ps, 250000);
+	sc.topology.kind = UET_TOPOLOGY_FAT_TREE;
+	sc.topology.k = 4;
+	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), 0);
+	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_FAT_TREE);
+	ck_assert_uint_eq(conf.k, 4);
 	ck_assert_int_eq(uet_fabric_conf_from_scenario(NULL, &conf), -EINVAL);
 	uet_scenario_free(&sc);
 }

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The shape of the fabric: its switches, the ports of each (hosts' ports
+ * first, then both ends of every link between switches), the links' rates
+ * and delays, and each switch's next hops towards every host. One switch,
+ * a two-tier leaf-spine or a three-tier k-ary fat tree.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fabric_private.h"
+
+/* Rate of a tier, 0 meaning the hosts' link rate. */
+static uint64_t topo_rate(const struct uet_fabric_conf *c, uint64_t rate)
+{
+	return rate != 0 ? rate : c->link_rate_bps;
+}
+
+static int topo_alloc(struct uet_fabric *fab, uint32_t n_switches,
+		      uint32_t n_ports)
+{
+	uint32_t s;
+
+	fab->switches = calloc(n_switches, sizeof(*fab->switches));
+	fab->ports = calloc(n_ports, sizeof(*fab->ports));
+	if (fab->switches == NULL || fab->ports == NULL)
+		return -ENOMEM;
+	fab->n_switches = n_switches;
+	fab->n_ports = n_ports;
+	for (s = 0; s < n_switches; s++) {
+		struct uet_rng r;
+
+		fab->switches[s].hops =
+			calloc(fab->conf.hosts, sizeof(struct fabric_hop));
+		if (fab->switches[s].hops == NULL)
+			return -ENOMEM;
+		uet_rng_seed(&r, fab->conf.seed, UET_FABRIC_SALT_RNG_STREAM + s);
+		fab->switches[s].salt = uet_rng_u64(&r);
+	}
+	return 0;
+}
+
+/* Host h's port, on switch sw. */
+static void topo_host_port(struct uet_fabric *fab, uint32_t h, uint32_t sw)
+{
+	struct fabric_port *p = &fab->ports[h];
+
+	p->sw = sw;
+	p->peer = -1;
+	p->rate_bps = fab->conf.link_rate_bps;
+	p->delay_ps = fab->conf.link_delay_ps;
+	p->faces_nic = true;
+	snprintf(p->link_name, sizeof(p->link_name), "host%u", h);
+}
+
+/* A link between switch ports a (on sa) and b (on sb), named name. */
+static void topo_link(struct uet_fabric *fab, uint32_t a, uint32_t sa,
+		      uint32_t b, uint32_t sb, uint64_t rate_bps,
+		      uet_time_t delay_ps, const char *name)
+{
+	struct fabric_port *pa = &fab->ports[a];
+	struct fabric_port *pb = &fab->ports[b];
+
+	pa->sw = sa;
+	pb->sw = sb;
+	pa->peer = (int32_t)b;
+	pb->peer = (int32_t)a;
+	pa->rate_bps = rate_bps;
+	pb->rate_bps = rate_bps;
+	pa->delay_ps = delay_ps;
+	pb->delay_ps = delay_ps;
+	snprintf(pa->link_name, sizeof(pa->link_name), "%s", name);
+	snprintf(pb->link_name, sizeof(pb->link_name), "%s", name);
+}
+
+static void topo_hop(struct uet_fabric *fab, uint32_t sw, uint32_t host,
+		     uint32_t first, uint32_t count)
+{
+	fab->switches[sw].hops[host].first = first;
+	fab->switches[sw].hops[host].count = count;
+}
+
+static int topo_single(struct uet_fabric *fab)
+{
+	const uint32_t hosts = fab->conf.hosts;
+	uint32_t h;
+	int ret = topo_alloc(fab, 1, hosts);
+
+	if (ret < 0)
+		return ret;
+	snprintf(fab->switches[0].name, sizeof(fab->switches[0].name),
+		 "switch");
+	for (h = 0; h < hosts; h++) {
+		topo_host_port(fab, h, 0);
+		topo_hop(fab, 0, h, h, 1);
+	}
+	return 0;
+}
+
+/*
+ * Leaves 0..L-1 are switches 0..L-1, spines switches L..L+S-1. Host h is
+ * under leaf h / H. Leaf l's uplink to spine s is port hosts + l*S + s (a
+ * leaf's uplinks are consecutive), spine s's downlink to leaf l is port
+ * hosts + L*S + s*L + l.
+ */
+static int topo_leaf_spine(struct uet_fabric *fab)
+{
+	const struct uet_fabric_conf *c = &fab->conf;
+	const uint32_t L = c->leaves, S = c->spines, H = c->hosts_per_leaf;
+	const uint32_t hosts = c->hosts;
+	const uint32_t down0 = hosts + L * S;
+	uint32_t l, s, h;
+	char name[32];
+	int ret;
+
+	if (L == 0 || S == 0 || H == 0 || (uint64_t)L * H != hosts ||
+	    (uint64_t)hosts + 2ull * L * S > UINT16_MAX)
+		return -EINVAL;
+	ret = topo_alloc(fab, L + S, hosts + 2 * L * S);
+	if (ret < 0)
+		return ret;
+	for (l = 0; l < L; l++)
+		snprintf(fab->switches[l].name, sizeof(fab->switches[l].name),
+			 "leaf%u", l);
+	for (s = 0; s < S; s++)
+		snprintf(fab->switches[L + s].name,
+			 sizeof(fab->switches[L + s].name), "spine%u", s);
+	for (h = 0; h < hosts; h++)
+		topo_host_port(fab, h, h / H);
+	for (l = 0; l < L; l++) {
+		for (s = 0; s < S; s++) {
+			snprintf(name, sizeof(name), "leaf%u-spine%u", l, s);
+			topo_link(fab, hosts + l * S + s, l,
+				  down0 + s * L + l, L + s,
+				  topo_rate(c, c->tier1_rate_bps),
+				  c->tier1_delay_ps, name);
+		}
+	}
+	for (h = 0; h < hosts; h++) {
+		for (l = 0; l < L; l++) {
+			if (h / H == l)
+				topo_hop(fab, l, h, h, 1);
+			else
+				topo_hop(fab, l, h, hosts + l * S, S);
+		}
+		for (s = 0; s < S; s++)
+			topo_hop(fab, L + s, h, down0 + s * L + h / H, 1);
+	}
+	return 0;
+}
+
+/*
+ * A k-ary fat tree, half = k / 2: k pods of half rack (tor) and half
+ * aggregation switches, half^2 cores; half hosts per tor, k^3/4 hosts.
+ * Switches: tors 0..E-1 (E = k * half, tor e in pod e / half), aggs
+ * E..2E-1 (agg a likewise), cores 2E... Ports after the hosts' (E * half
+ * = hosts in each block): tor e's uplink j (to agg j of its pod), agg a's
+ * downlink i (to tor i of its pod), agg a's uplink j (to core
+ * (a % half) * half + j), core c's downlink p (to pod p); uplinks of a
+ * switch are consecutive.
+ */
+static int topo_fat_tree(struct uet_fabric *fab)
+{
+	const struct uet_fabric_conf *c = &fab->conf;
+	const uint32_t k = c->k, half = c->k / 2;
+	const uint32_t hosts = c->hosts, E = k * half, C = half * half;
+	const uint32_t tor_up = hosts, agg_down = 2 * hosts;
+	const uint32_t agg_up = 3 * hosts, core_down = 4 * hosts;
+	uint32_t e, a, j, cc, h, p;
+	char name[32];
+	int ret;
+
+	if (k < 2 || k % 2 != 0 || (uint64_t)k * k * k / 4 != hosts ||
+	    5ull * hosts > UINT16_MAX)
+		return -EINVAL;
+	ret = topo_alloc(fab, 2 * E + C, 5 * hosts);
+	if (ret < 0)
+		return ret;
+	for (e = 0; e < E; e++) {
+		snprintf(fab->switches[e].name, sizeof(fab->switches[e].name),
+			 "tor%u", e);
+		snprintf(fab->switches[E + e].name,
+			 sizeof(fab->switches[E + e].name), "agg%u", e);
+	}
+	for (cc = 0; cc < C; cc++)
+		snprintf(fab->switches[2 * E + cc].name,
+			 sizeof(fab->switches[2 * E + cc].name), "core%u", cc);
+	for (h = 0; h < hosts; h++)
+		topo_host_port(fab, h, h / half);
+	for (e = 0; e < E; e++) {
+		for (j = 0; j < half; j++) {
+			a = e / half * half + j;
+			snprintf(name, sizeof(name), "tor%u-agg%u", e, a);
+			topo_link(fab, tor_up + e * half + j, e,
+				  agg_down + a * half + e % half, E + a,
+				  topo_rate(c, c->tier1_rate_bps),
+				  c->tier1_delay_ps, name);
+		}
+	}
+	for (a = 0; a < E; a++) {
+		for (j = 0; j < half; j++) {
+			cc = a % half * half + j;
+			snprintf(name, sizeof(name), "agg%u-core%u", a, cc);
+			topo_link(fab, agg_up + a * half + j, E + a,
+				  core_down + cc * k + a / half, 2 * E + cc,
+				  topo_rate(c, c->tier2_rate_bps),
+				  c->tier2_delay_ps, name);
+		}
+	}
+	for (h = 0; h < hosts; h++) {
+		const uint32_t tor = h / half, pod = h / (half * half);
+
+		for (e = 0; e < E; e++) {
+			if (e == tor)
+				topo_hop(fab, e, h, h, 1);
+			else
+				topo_hop(fab, e, h, tor_up + e * half, half);
+		}
+		for (a = 0; a < E; a++) {
+			if (a / half == pod)
+				topo_hop(fab, E + a, h,
+					 agg_down + a * half + tor % half, 1);
+			else
+				topo_hop(fab, E + a, h, agg_up + a * half,
+					 half);
+		}
+		for (cc = 0; cc < C; cc++) {
+			p = pod;
+			topo_hop(fab, 2 * E + cc, h, core_down + cc * k + p, 1);
+		}
+	}
+	return 0;
+}
+
+int fabric_topo_build(struct uet_fabric *fab)
+{
+	switch (fab->conf.topo) {
+	case UET_FABRIC_TOPO_SINGLE:
+		return topo_single(fab);
+	case UET_FABRIC_TOPO_LEAF_SPINE:
+		return topo_leaf_spine(fab);
+	case UET_FABRIC_TOPO_FAT_TREE:
+		return topo_fat_tree(fab);
+	}
+	return -EINVAL;
+}
+
+void fabric_topo_free(struct uet_fabric *fab)
+{
+	uint32_t s;
+
+	if (fab->switches != NULL)
+		for (s = 0; s < fab->n_switches; s++)
+			free(fab->switches[s].hops);
+	free(fab->switches);
+	fab->switches = NULL;
+	fab->n_switches = 0;
+}
