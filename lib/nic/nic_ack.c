@@ -156,8 +156,14 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 		return;
 	nic->st.transport.acks_received++;
 	g = pdc->group;
-	/* The first ACK names the receiver's PDC: SYN is over. */
-	if (pdc->syn) {
+	/* The first ACK names the receiver's PDC: SYN is over. Only an ACK
+	 * whose cumulative ACK lies in this PDC's PSN space counts: this
+	 * PDC's number may be a reused one, and the receiver's lingering
+	 * side of the earlier PDC (its CLOSE lost) still ACKs that PDC's
+	 * late duplicates to it. Taking its number would send every later
+	 * packet to the old side, which never ACKs them in this space. */
+	if (pdc->syn && a->cack_psn + 1 - pdc->start_psn <=
+				pdc->tx.next_psn - pdc->start_psn) {
 		pdc->peer_pdc = a->spdcid;
 		pdc->syn = false;
 	}

@@ -257,15 +257,20 @@ struct nic_pdc *nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id,
 	return pdc != NULL && pdc->gen == gen ? pdc : NULL;
 }
 
+/* A receiving side is named by (peer IPv4, peer PDC number, start PSN): the
+ * sender reuses a closed number at once, and when its CLOSE was lost the
+ * old side still lingers here under the same (IPv4, number). Only the
+ * random start PSN tells the new PDC's SYN packets from the old one's. */
 struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
-				uint16_t peer_pdc)
+				uint16_t peer_pdc, uint32_t start_psn)
 {
 	struct nic_pdc *pdc;
 
 	for (pdc = nic->rx_hash[(hash_ip(peer_ip) ^ peer_pdc) %
 				NIC_PDC_HASH_BUCKETS];
 	     pdc != NULL; pdc = pdc->hash_next)
-		if (pdc->peer_ip == peer_ip && pdc->peer_pdc == peer_pdc)
+		if (pdc->peer_ip == peer_ip && pdc->peer_pdc == peer_pdc &&
+		    pdc->rx.start_psn == start_psn)
 			return pdc;
 	return NULL;
 }

@@ -129,7 +129,7 @@ struct nic_pdc {
 	struct nic_group *group; /**< its group (NULL: receiving side with
 				  * PDCGroupsEnabled false) */
 	struct nic_pdc *ring_next, *ring_prev; /**< group's sending PDCs */
-	struct nic_pdc *hash_next; /**< receiving sides by (ip, peer pdc) */
+	struct nic_pdc *hash_next; /**< receiving sides by (ip, pdc, start) */
 	/* Sending side. */
 	struct uet_event post_ev;     /**< the host posts (at at_ps) */
 	struct uet_event doorbell_ev; /**< the doorbell reaches the NIC */
@@ -253,7 +253,7 @@ struct nic_pdc *nic_pdc_lookup(struct uet_nic *nic, uint16_t id);
 struct nic_pdc *nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id,
 				   uint32_t gen);
 struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
-				uint16_t peer_pdc);
+				uint16_t peer_pdc, uint32_t start_psn);
 void nic_pdc_rx_hash_add(struct nic_pdc *pdc);
 void nic_pdcs_fini(struct uet_nic *nic);
 

@@ -120,12 +120,13 @@ static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
 
 /* Step 2: the PDC, found by its destination PDC number, or for a SYN
- * packet by (source IPv4, source PDC number), created if new. */
+ * packet by (source IPv4, source PDC number, start PSN), created if new. */
 static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 					const struct uet_frame *f)
 {
 	const struct uet_pds_req *req = &f->pds.u.req;
 	struct nic_pdc *pdc;
+	uint32_t start_psn;
 
 	if (!(f->pds.flags & UET_PDS_REQ_F_SYN)) {
 		pdc = nic_pdc_lookup(nic, req->dpdcid);
@@ -136,7 +137,12 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		}
 		return pdc;
 	}
-	pdc = nic_pdc_rx_find(nic, f->ip.src, req->spdcid);
+	/* The start PSN is part of the name: a lingering side of an earlier
+	 * PDC with the same number (its CLOSE lost) must not take this PDC's
+	 * packets, or it would answer them with ACKs from its own PSN space
+	 * and, pushed back by every packet, never close. */
+	start_psn = uet_pds_start_psn(req->psn, req->syn.psn_offset);
+	pdc = nic_pdc_rx_find(nic, f->ip.src, req->spdcid, start_psn);
 	if (pdc != NULL)
 		return pdc;
 	pdc = calloc(1, sizeof(*pdc));
@@ -145,9 +151,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 	pdc->nic = nic;
 	pdc->peer_pdc = req->spdcid;
 	uet_event_init(&pdc->linger_ev, rx_linger, pdc);
-	if (uet_pds_rx_init(&pdc->rx,
-			    uet_pds_start_psn(req->psn, req->syn.psn_offset),
-			    64) < 0 ||
+	if (uet_pds_rx_init(&pdc->rx, start_psn, 64) < 0 ||
 	    nic_pdc_open(nic, pdc, f->ip.src) < 0) {
 		uet_pds_rx_fini(&pdc->rx);
 		free(pdc);

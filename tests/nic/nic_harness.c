@@ -44,6 +44,7 @@ static void classify(const uint8_t *buf, size_t len, struct h_frame *fr)
 	case UET_PDS_TYPE_RUD_CC_REQ:
 		fr->kind = H_DATA;
 		fr->psn = f.pds.u.req.psn;
+		fr->spdcid = f.pds.u.req.spdcid;
 		break;
 	case UET_PDS_TYPE_ACK_CC:
 		fr->kind = f.pds.flags & UET_PDS_ACK_F_P ? H_PROBE_ACK : H_ACK;
@@ -91,6 +92,10 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	if (fr.kind == H_DATA && l->from == 0) {
 		uint32_t idx = h->data_index++;
 
+		if (h->keep && idx == h->keep_data && h->kept == NULL) {
+			h->kept = rte_pktmbuf_copy(m, h->mp, 0, UINT32_MAX);
+			ck_assert_ptr_nonnull(h->kept);
+		}
 		fr.dropped = in_set(h->drop_data, h->ndrop_data, idx);
 		if (in_set(h->trim_data, h->ntrim_data, idx)) {
 			/* A switch trims: cut a linear copy, then a new
@@ -109,6 +114,8 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 			fr.trimmed = true;
 		}
 	}
+	if (fr.kind == H_CLOSE && l->from == 0 && h->drop_close)
+		fr.dropped = true;
 	if (fr.kind == H_ACK && l->from == 1)
 		fr.dropped = in_set(h->drop_ack, h->ndrop_ack, h->ack_index++);
 	h->count[l->from][fr.kind]++;
@@ -217,6 +224,13 @@ void h_run(struct h *h, uet_time_t end_ps)
 	}
 }
 
+void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	struct uet_component *to = uet_nic_component(h->nic[i]);
+
+	ck_assert_int_eq(to->deliver(to, 0, m, arrival_ps), 0);
+}
+
 void h_check_invariants(struct h *h)
 {
 	int i;
@@ -236,6 +250,7 @@ void h_check_invariants(struct h *h)
 
 void h_fini(struct h *h)
 {
+	rte_pktmbuf_free(h->kept);
 	uet_nic_destroy(h->nic[0]);
 	uet_nic_destroy(h->nic[1]);
 	rte_mempool_free(h->mp);

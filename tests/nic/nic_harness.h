@@ -14,6 +14,8 @@
 #include "uet_config.h"
 #include "uet_nic.h"
 
+struct rte_mbuf;
+
 #define H_MAX_FRAMES 4096
 
 /** Kinds of frames seen on the link. */
@@ -36,6 +38,7 @@ struct h_frame {
 	uint32_t pkt_len;      /**< frame bytes without FCS */
 	uint32_t ip_bytes;     /**< IPv4 total length */
 	uint32_t psn;	       /**< data, NACK */
+	uint16_t spdcid;       /**< data: the sender's PDC number */
 	uint8_t dscp, ttl, ecn;
 	uint8_t flags; /**< PDS flags */
 	uint16_t sport;
@@ -60,6 +63,13 @@ struct h {
 	/** Trim the data frames from NIC 0 with these indexes. */
 	uint32_t trim_data[8], ntrim_data;
 	uint8_t trim_dscp;
+	/** Drop every CLOSE from NIC 0 (the receiver's side lingers). */
+	bool drop_close;
+	/** Keep a copy of NIC 0's data frame with index keep_data (0-based)
+	 * in kept, for a test to deliver again later (a late duplicate). */
+	bool keep;
+	uint32_t keep_data;
+	struct rte_mbuf *kept;
 	uint32_t data_index, ack_index;
 	uint64_t sent[2], arrived[2], completed[2];
 	uet_time_t last_completed_ps;
@@ -78,6 +88,8 @@ void h_run(struct h *h, uet_time_t end_ps);
 void h_fini(struct h *h);
 /** IPv4 of NIC i. */
 uint32_t h_ip(int i);
+/** Deliver m to NIC i at arrival_ps (later than any event already run). */
+void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps);
 /** Check the invariants every run must keep (anomalies, PSNs retired). */
 void h_check_invariants(struct h *h);
 

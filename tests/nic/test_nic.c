@@ -446,6 +446,81 @@ START_TEST(test_records_events_monitor_flows)
 }
 END_TEST
 
+/* A lost CLOSE leaves the receiver's side of a PDC lingering (up to 4 x the
+ * longest timeout) while the sender reuses the closed PDC number at once
+ * for its next message to the same peer. The new PDC's SYN packets carry
+ * the same (IPv4, PDC number) but a new start PSN: they must open a new
+ * receiving side, not land on the old one, whose ACKs come from the old
+ * PSN space and which every such packet would keep alive. */
+static void reused_pdc_number(struct h *h, uint64_t bytes2)
+{
+	h->drop_close = true;
+	h_start(h);
+	ck_assert_int_eq(
+		uet_nic_post_message(h->nic[0], h_ip(1), 4 * 4096, 0, 1), 0);
+	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes2,
+					      50 * UET_PS_PER_US, 2),
+			 0);
+}
+
+static void reused_pdc_number_check(struct h *h)
+{
+	const struct h_frame *first, *last;
+
+	/* Bounded: before the fix the second message never completed and
+	 * its timers ran for ever. */
+	h_run(h, 50 * UET_PS_PER_MS);
+	first = nth_frame(h, 0, H_DATA, 0);
+	last = nth_frame(h, 0, H_DATA, 4);
+	ck_assert_uint_eq(h->count[0][H_CLOSE], 2);
+	/* Both messages used PDC number 1 at the sender. */
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_nonnull(last);
+	ck_assert_uint_eq(first->spdcid, last->spdcid);
+	ck_assert_uint_eq(h->completed[0], 2);
+	ck_assert_uint_eq(h->arrived[1], 2);
+	/* Two receiving sides, both closed by their linger timers. */
+	ck_assert_uint_eq(stats_of(h, 1).transport.pdcs_created, 2);
+	ck_assert_uint_eq(stats_of(h, 1).transport.pdcs_open, 0);
+	ck_assert_uint_eq(stats_of(h, 0).transport.pdcs_open, 0);
+	h_check_invariants(h);
+}
+
+START_TEST(test_lost_close_reused_pdc_number_opens_new_side)
+{
+	struct h h;
+
+	h_init(&h);
+	reused_pdc_number(&h, 4 * 4096);
+	reused_pdc_number_check(&h);
+	h_fini(&h);
+}
+END_TEST
+
+/* The old receiving side still ACKs a late duplicate of the old PDC's
+ * first packet; that ACK reaches the sender's reused PDC number while the
+ * new PDC is still in SYN. It names the old side and carries a cumulative
+ * ACK of the old PSN space: the new PDC must not take the old side as its
+ * peer, or every later packet would go there and never be ACKed. */
+START_TEST(test_late_duplicate_ack_of_reused_pdc_number_ignored)
+{
+	struct h h;
+
+	h_init(&h);
+	h.keep = true;
+	h.keep_data = 0;
+	/* Long enough that most of it leaves after the stray ACK. */
+	reused_pdc_number(&h, 64 * 4096);
+	h_run(&h, 50 * UET_PS_PER_US);
+	ck_assert_ptr_nonnull(h.kept);
+	h_deliver(&h, 1, h.kept, 50 * UET_PS_PER_US + 100000);
+	h.kept = NULL;
+	reused_pdc_number_check(&h);
+	ck_assert_uint_eq(stats_of(&h, 1).transport.duplicates_received, 1);
+	h_fini(&h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("nic");
@@ -473,6 +548,9 @@ int main(void)
 	tcase_add_test(tc, test_egress_pool_full_stops_and_resumes);
 	tcase_add_test(tc, test_malformed_frames_counted_and_dropped);
 	tcase_add_test(tc, test_records_events_monitor_flows);
+	tcase_add_test(tc, test_lost_close_reused_pdc_number_opens_new_side);
+	tcase_add_test(tc,
+		       test_late_duplicate_ack_of_reused_pdc_number_ignored);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
