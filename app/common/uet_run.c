@@ -385,18 +385,63 @@ static int run_lookahead(const struct run *e, uet_time_t *lookahead_ps)
 	return 0;
 }
 
-/* One real port from its device string. */
+/* Wall ms between two tries to open a port whose peer is not up yet. */
+#define RUN_OPEN_RETRY_MS 50u
+
+/*
+ * One real port from its device string. A NIC's port may need its peer
+ * (a memif client fails to start until the switch's server socket exists),
+ * so a uet-nic retries for up to the run's timeout before giving up.
+ */
 static int run_open_port(struct run *e, struct uet_port **pp,
 			 const char *devargs, const char *what, uint32_t host)
 {
 	struct uet_port_conf pc = {.pool = e->mp};
+	uint32_t timeout_ms = e->conf->timeout_ms ? e->conf->timeout_ms
+						  : UET_SYNC_TIMEOUT_MS_DEFAULT;
+	uint64_t end_ns = wall_ns() + timeout_ms * UINT64_C(1000000);
 	int rc;
 
-	rc = uet_port_open(pp, devargs, &pc);
+	for (;;) {
+		rc = uet_port_open(pp, devargs, &pc);
+		if (rc == 0 || e->conf->role != UET_RUN_NICS ||
+		    wall_ns() >= end_ns ||
+		    (e->conf->stop != NULL && *e->conf->stop))
+			break;
+		usleep(RUN_OPEN_RETRY_MS * 1000u);
+	}
 	if (rc < 0)
-		fprintf(stderr, "%s: cannot open the port of %s %u (%s): %s\n",
-			e->prog, what, host, devargs, strerror(-rc));
+		fprintf(stderr,
+			"%s: cannot open the port of %s %u (%s)%s: %s\n",
+			e->prog, what, host, devargs,
+			e->conf->role == UET_RUN_NICS ? " in the time allowed"
+						      : "",
+			strerror(-rc));
 	return rc;
+}
+
+/*
+ * Drop whatever the ports received while they were being opened. An
+ * af_packet port's socket receives from every interface of the namespace
+ * between its creation and its bind to the port's interface, so a NIC's
+ * HELLO may sit in another port's ring (the switch then saw one NIC on two
+ * ports). Every port is bound once all are open: what is queued now is
+ * dropped, and the peers repeat HELLO until WELCOME comes.
+ */
+static void run_drain_opened(struct uet_port **ports, uint32_t n)
+{
+	struct rte_mbuf *pkts[32];
+	uint32_t i;
+	uint16_t k;
+
+	for (i = 0; i < n; i++) {
+		if (ports[i] == NULL)
+			continue;
+		do {
+			k = uet_port_rx_burst(ports[i], pkts, 32);
+			rte_pktmbuf_free_bulk(pkts, k);
+		} while (k > 0);
+	}
 }
 
 /* The ports: a ring pair per NIC embedded, else the given devices. */
@@ -442,6 +487,8 @@ static int run_open_ports(struct run *e)
 		if (rc < 0)
 			return rc;
 	}
+	run_drain_opened(e->has_switch ? e->sw_port : e->nic_port,
+			 e->has_switch ? e->hosts : e->count);
 	return 0;
 }
 
@@ -471,6 +518,7 @@ static int run_open_sync(struct run *e, uint64_t hash)
 			/* Identity only: results never depend on it. */
 			.nonce_seed = wall_ns() ^ (uint64_t)getpid(),
 			.timeout_ms = e->conf->timeout_ms,
+			.startup_timeout_ms = e->conf->startup_timeout_ms,
 			.progress_fn = sc->run.progress ? on_progress : NULL,
 			.progress_arg = e,
 			.progress_interval_ms = 1000,
@@ -492,6 +540,7 @@ static int run_open_sync(struct run *e, uint64_t hash)
 			.ipv4 = uet_host_ipv4(h),
 			.scenario_hash = hash,
 			.timeout_ms = e->conf->timeout_ms,
+			.startup_timeout_ms = e->conf->startup_timeout_ms,
 		};
 
 		uet_host_mac(h, pc.mac);
@@ -762,7 +811,8 @@ static void run_close(struct run *e)
 		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);
 	uet_ses_arrivals_free(e->arrivals);
 	uet_ses_pattern_free(e->pattern);
-	rte_mempool_free(e->mp);
+	if (!e->conf->process_exits)
+		rte_mempool_free(e->mp);
 	free(e->sw_port);
 	free(e->nic_port);
 	free(e->nic);
@@ -852,8 +902,9 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	if (rc < 0)
 		return rc;
 	/* Frames in flight are bounded by the NICs' windows and the switch
-	 * queues; 2,048 per link covers the default ones, within -m 512. */
-	nb_mbufs = e.hosts * 2048u + 4095u;
+	 * queues; 2,048 per link hosted here covers the default ones, within
+	 * -m 512 (a pool is touched page by page as it is made). */
+	nb_mbufs = (e.has_switch ? e.hosts : e.count) * 2048u + 4095u;
 	if (nb_mbufs > 32767u)
 		nb_mbufs = 32767u;
 	e.mp = uet_port_pool_create("uet_run_pool", nb_mbufs, SOCKET_ID_ANY);

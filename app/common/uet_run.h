@@ -51,10 +51,23 @@ struct uet_run_conf {
 	/** Wall-clock bound on any wait for a peer, ms; 0: the default. */
 	uint32_t timeout_ms;
 	/**
+	 * Wall-clock bound on the handshake with the peers (HELLO until
+	 * WELCOME), ms, counted from this process's first poll: the peer
+	 * processes may still be starting; 0: the lockstep default (60 s).
+	 */
+	uint32_t startup_timeout_ms;
+	/**
 	 * Set by a signal handler to stop the run (then the run returns
 	 * -EINTR with its records flushed); NULL: none.
 	 */
 	const volatile sig_atomic_t *stop;
+	/**
+	 * The process exits right after the run (uet-switch, uet-nic): the
+	 * mbuf pool is left to rte_eal_cleanup(), which unmaps it, because
+	 * rte_mempool_free() zeroes every byte of it first (DPDK clears
+	 * freed heap memory), which took 9 s for 170 MB on a loaded host.
+	 */
+	bool process_exits;
 };
 
 /** What a run ended with (counted over the roles this process hosts). */

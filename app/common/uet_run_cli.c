@@ -31,7 +31,8 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 {
 	fprintf(f,
 		"usage: %s [EAL-ARGS --] %s--port DEV ... [--out DIR]\n"
-		"       [--timeout-ms N] [--config] SCENARIO.yaml\n"
+		"       [--timeout-ms N] [--startup-ms N] [--config] "
+		"SCENARIO.yaml\n"
 		"\n"
 		"%s"
 		"  --port DEV      a port's device string (docs/ports.md), "
@@ -40,6 +41,8 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"                  the scenario's run.out\n"
 		"  --timeout-ms N  wall-clock bound on any wait for a peer\n"
 		"                  (default 10000)\n"
+		"  --startup-ms N  wall-clock bound on the handshake with\n"
+		"                  peers still starting (default 60000)\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci "
 		"--no-shconf\n"
@@ -65,7 +68,21 @@ struct cli {
 	uint32_t nic_first, nic_count;
 	bool have_nic;
 	unsigned long timeout_ms;
+	unsigned long startup_ms;
 };
+
+/* A positive number of ms that fits in 32 bits. */
+static int parse_ms(const char *s, unsigned long *ms)
+{
+	char *end;
+
+	errno = 0;
+	*ms = strtoul(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0 || *ms == 0 ||
+	    *ms > UINT32_MAX)
+		return -EINVAL;
+	return 0;
+}
 
 static int parse(struct cli *c, int first, int argc, char **argv,
 		 const char *prog, enum uet_run_role role)
@@ -83,12 +100,13 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 		} else if (strcmp(a, "--config") == 0 && has_val) {
 			c->path = argv[++i];
 		} else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
-			char *end;
-
-			c->timeout_ms = strtoul(argv[++i], &end, 10);
-			if (*end != '\0' || c->timeout_ms == 0 ||
-			    c->timeout_ms > UINT32_MAX) {
+			if (parse_ms(argv[++i], &c->timeout_ms) < 0) {
 				fprintf(stderr, "%s: bad --timeout-ms\n", prog);
+				return -EINVAL;
+			}
+		} else if (strcmp(a, "--startup-ms") == 0 && has_val) {
+			if (parse_ms(argv[++i], &c->startup_ms) < 0) {
+				fprintf(stderr, "%s: bad --startup-ms\n", prog);
 				return -EINVAL;
 			}
 		} else if (strcmp(a, "--nic") == 0 && has_val &&
@@ -212,11 +230,20 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	conf.nic_count = c.nic_count;
 	conf.port_devargs = c.ports;
 	conf.timeout_ms = (uint32_t)c.timeout_ms;
+	conf.startup_timeout_ms = (uint32_t)c.startup_ms;
 	conf.stop = &run_cli_stop;
+	conf.process_exits = true;
 	rc = uet_run(&conf, &res);
 	uet_scenario_free(&sc);
 	free(c.ports);
-	rte_eal_cleanup();
+	/*
+	 * No rte_eal_cleanup(): DPDK 22.11 unmaps its heap there while the
+	 * interrupt thread may still be serving a memif socket (the peer
+	 * closing its side as it exits), which crashed in rte_intr_fd_get()
+	 * or printed "EAL: Error: Invalid memory". The ports are closed and
+	 * the records written; the kernel reclaims the rest at exit, with
+	 * every thread gone at once.
+	 */
 	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res))
 		return UET_RUN_EXIT_INCOMPLETE;
 	return 0;

@@ -211,6 +211,8 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	c->conf = *conf;
 	if (c->conf.timeout_ms == 0)
 		c->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
+	if (c->conf.startup_timeout_ms == 0)
+		c->conf.startup_timeout_ms = UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
 	if (c->conf.progress_fn != NULL && c->conf.progress_interval_ms == 0)
 		c->conf.progress_interval_ms = 1000;
 	for (i = 0; i < conf->n_ports; i++) {
@@ -689,6 +691,9 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 
 	for (i = 0; i < c->conf.n_ports; i++) {
 		struct co_port *p = &c->ports[i];
+		uint32_t wait_ms = c->state == CO_HELLO
+					   ? c->conf.startup_timeout_ms
+					   : c->conf.timeout_ms;
 		char name[128];
 
 		if (sync_txq_flush(&p->txq, p->port, c->conf.timeout_ms,
@@ -701,14 +706,13 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 		if (p->txq.len > 0)
 			queued = true;
 		if (co_waiting_for(c, p) &&
-		    now_ns - p->heard_ns >
-			    (uint64_t)c->conf.timeout_ms * 1000000u)
+		    now_ns - p->heard_ns > (uint64_t)wait_ms * 1000000u)
 			return co_fail(
 				c, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
 				"%s sent no %s for %u ms (window [%" PRIu64
 				", %" PRIu64 ") ps)",
 				who(p, name, sizeof(name)), co_awaited(c),
-				c->conf.timeout_ms, c->window_start_ps,
+				wait_ms, c->window_start_ps,
 				c->window_end_ps);
 	}
 	if (c->state == CO_FINISHED && queued) {

@@ -150,6 +150,8 @@ int uet_sync_participant_create(struct uet_sync_participant **pp,
 	p->conf = *conf;
 	if (p->conf.timeout_ms == 0)
 		p->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
+	if (p->conf.startup_timeout_ms == 0)
+		p->conf.startup_timeout_ms = UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
 	/* Until WELCOME names the switch, frames go to broadcast. */
 	memset(p->switch_mac, 0xff, UET_ETH_ADDR_LEN);
 	p->state = PA_START;
@@ -375,7 +377,7 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 {
 	struct rte_mbuf *pkts[SYNC_RX_BURST];
 	uint64_t now_ns = sync_wall_ns();
-	uint64_t timeout_ns = (uint64_t)p->conf.timeout_ms * 1000000u;
+	uint32_t wait_ms;
 	uint16_t n, k;
 
 	switch (p->state) {
@@ -427,14 +429,19 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 	if (p->state == PA_BYE_FLUSH) {
 		if (p->txq.len == 0)
 			p->state = PA_FINISHED;
-	} else if (now_ns - p->heard_ns > timeout_ns) {
+		return p->state == PA_FINISHED ? UET_SYNC_FINISHED
+					       : UET_SYNC_RUNNING;
+	}
+	wait_ms = p->state == PA_WAIT_WELCOME ? p->conf.startup_timeout_ms
+					      : p->conf.timeout_ms;
+	if (now_ns - p->heard_ns > (uint64_t)wait_ms * 1000000u) {
 		return pa_fail(p, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
 			       "nic %u: the switch on port %s sent no %s for "
 			       "%u ms",
 			       p->conf.nic_id, uet_port_name(p->conf.port),
 			       p->state == PA_WAIT_WELCOME ? "WELCOME"
 							   : "frame",
-			       p->conf.timeout_ms);
+			       wait_ms);
 	}
 	return p->state == PA_FINISHED ? UET_SYNC_FINISHED : UET_SYNC_RUNNING;
 }

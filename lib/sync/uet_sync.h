@@ -33,6 +33,12 @@ enum uet_sync_status {
 
 /** Default wall-clock limit on any wait for a peer, ms. */
 #define UET_SYNC_TIMEOUT_MS_DEFAULT 10000u
+/**
+ * Default wall-clock limit on the handshake (HELLO until WELCOME), ms:
+ * processes start at different times and making a process's mbuf pool
+ * and ports took up to 6 s on a loaded two-CPU host.
+ */
+#define UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT 60000u
 /** How often a participant repeats HELLO until WELCOME comes, ms. */
 #define UET_SYNC_HELLO_INTERVAL_MS 500u
 /** Most ports (NICs) one coordinator serves. */
@@ -110,6 +116,9 @@ struct uet_sync_coordinator_conf {
 	uint64_t nonce_seed;
 	/** Wall-clock limit on waiting for any NIC, ms; 0: the default. */
 	uint32_t timeout_ms;
+	/** Wall-clock limit on waiting for every NIC's HELLO from the first
+	 * poll, ms; 0: UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT. */
+	uint32_t startup_timeout_ms;
 	/** Progress callback, or NULL. */
 	uet_sync_progress_fn progress_fn;
 	/** Its argument. */
@@ -140,6 +149,9 @@ struct uet_sync_participant_conf {
 	uint64_t scenario_hash;
 	/** Wall-clock limit on waiting for the switch, ms; 0: the default. */
 	uint32_t timeout_ms;
+	/** Wall-clock limit on waiting for WELCOME from the first poll, ms;
+	 * 0: UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT. */
+	uint32_t startup_timeout_ms;
 	/** Check after each window, or NULL. */
 	uet_sync_window_fn window_fn;
 	/** Its argument. */

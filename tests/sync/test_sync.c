@@ -296,6 +296,8 @@ static void env_roles(struct env *e, uet_time_t lookahead_ps, uet_time_t end_ps,
 		.scenario_hash = HASH,
 		.nonce_seed = 42,
 		.timeout_ms = co_timeout_ms,
+		/* The tests' short bounds hold for the handshake too. */
+		.startup_timeout_ms = co_timeout_ms,
 	};
 	uint32_t i;
 
@@ -311,6 +313,7 @@ static void env_roles(struct env *e, uet_time_t lookahead_ps, uet_time_t end_ps,
 			.scenario_hash =
 				(bad_hash_nic_mask >> i) & 1 ? HASH ^ 1 : HASH,
 			.timeout_ms = pa_timeout_ms,
+			.startup_timeout_ms = pa_timeout_ms,
 		};
 
 		ck_assert_int_eq(uet_sync_participant_create(&e->pa[i], &pc),
@@ -749,6 +752,47 @@ START_TEST(test_silent_switch_stops_the_nic_within_its_timeout)
 }
 END_TEST
 
+/* Processes start at different times: the wait for WELCOME is bounded by
+ * startup_timeout_ms, not by the (shorter) timeout of a running window. */
+START_TEST(test_welcome_wait_bounded_by_the_startup_timeout)
+{
+	struct uet_sync_participant_conf pc;
+	struct uet_sync_participant *pa;
+	struct rte_mempool *mp;
+	uint64_t t0, took_ms;
+	struct env e;
+	char want[128];
+	int rc;
+
+	test_eal("startup");
+	mp = test_pool();
+	env_open(&e, mp, "u", 1, 1 * US, 1 * US, 0);
+	memset(&pc, 0, sizeof(pc));
+	pc.port = e.nic_port[0];
+	pc.component = &e.nic[0].c;
+	pc.pool = e.mp;
+	pc.ipv4 = 0xc6120001u;
+	pc.scenario_hash = HASH;
+	pc.timeout_ms = 100;
+	pc.startup_timeout_ms = 600;
+	ck_assert_int_eq(uet_sync_participant_create(&pa, &pc), 0);
+	t0 = wall_ms();
+	do {
+		rc = uet_sync_participant_poll(pa);
+		ck_assert_uint_lt(wall_ms() - t0, 5000);
+	} while (rc == UET_SYNC_RUNNING);
+	took_ms = wall_ms() - t0;
+	ck_assert_int_eq(rc, -ETIMEDOUT);
+	ck_assert_uint_ge(took_ms, 600);
+	snprintf(want, sizeof(want),
+		 "nic 0: the switch on port %s sent no WELCOME for 600 ms",
+		 uet_port_name(e.nic_port[0]));
+	ck_assert_str_eq(uet_sync_participant_error(pa), want);
+	uet_sync_participant_free(pa);
+	env_close(&e);
+}
+END_TEST
+
 /* Drops the first data frame (not 0x88B5) a port receives. */
 static uint16_t drop_first_data(uint16_t port_id, uint16_t queue,
 				struct rte_mbuf *pkts[], uint16_t nb,
@@ -945,6 +989,7 @@ static Suite *sync_suite(void)
 	tcase_add_test(
 		tc, test_silent_nic_stops_the_coordinator_within_its_timeout);
 	tcase_add_test(tc, test_silent_switch_stops_the_nic_within_its_timeout);
+	tcase_add_test(tc, test_welcome_wait_bounded_by_the_startup_timeout);
 	tcase_add_test(tc, test_frame_lost_towards_the_nic_is_reported);
 	tcase_add_test(tc, test_frame_lost_towards_the_switch_is_reported);
 	tcase_add_test(tc, test_frame_inside_the_window_breaks_the_lookahead);
