@@ -38,8 +38,9 @@ static const char *const direct_only[] = {"direct", NULL};
 static const char *const tree_ring[] = {"tree", "ring", NULL};
 
 /* The algorithm row of a collective type (Chakra's number t). */
-#define COLL_ROW(name, names, t)                                               \
-	{"workload", name, UET_ATTR_ENUM, names[0], 0,                         \
+/* def repeats names[0]: an array element is not a constant expression. */
+#define COLL_ROW(name, names, def, t)                                          \
+	{"workload", name, UET_ATTR_ENUM, def, 0,                              \
 	 sizeof(names) / sizeof(names[0]) - 2, "",                             \
 	 "algorithm a " name " collective is broken into messages by",        \
 	 "the usual one for this collective", names,                          \
@@ -377,16 +378,16 @@ static const struct uet_attr attrs[] = {
 	 "ring all_reduce or reduce_scatter",
 	 "the network alone unless the compute is modelled", NULL, 0,
 	 FIELD(workload.reduce_chunk_ps)},
-	COLL_ROW("all_reduce", ring_direct, 0),
-	COLL_ROW("reduce", direct_tree, 1),
-	COLL_ROW("all_gather", ring_direct, 2),
-	COLL_ROW("gather", direct_only, 3),
-	COLL_ROW("scatter", direct_only, 4),
-	COLL_ROW("broadcast", tree_ring, 5),
-	COLL_ROW("all_to_all", direct_only, 6),
-	COLL_ROW("reduce_scatter", ring_direct, 7),
-	COLL_ROW("reduce_scatter_block", ring_direct, 8),
-	COLL_ROW("barrier", ring_direct, 9),
+	COLL_ROW("all_reduce", ring_direct, "ring", 0),
+	COLL_ROW("reduce", direct_tree, "direct", 1),
+	COLL_ROW("all_gather", ring_direct, "ring", 2),
+	COLL_ROW("gather", direct_only, "direct", 3),
+	COLL_ROW("scatter", direct_only, "direct", 4),
+	COLL_ROW("broadcast", tree_ring, "tree", 5),
+	COLL_ROW("all_to_all", direct_only, "direct", 6),
+	COLL_ROW("reduce_scatter", ring_direct, "ring", 7),
+	COLL_ROW("reduce_scatter_block", ring_direct, "ring", 8),
+	COLL_ROW("barrier", ring_direct, "ring", 9),
 
 	/* workload.messages: offsets are into struct uet_workload_message */
 	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,
