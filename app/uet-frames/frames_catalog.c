@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "uet_host_addr.h"
 #include "uet_time.h"
 #include "frames_catalog.h"
 
@@ -47,14 +48,12 @@ struct frame_desc {
 void
 uet_frames_opts_default(struct uet_frames_opts *o)
 {
-	static const uint8_t mac0[] = {0x02, 0, 0, 0, 0, 0x01};
-	static const uint8_t mac1[] = {0x02, 0, 0, 0, 0, 0x02};
-
 	memset(o, 0, sizeof(*o));
-	memcpy(o->src_mac, mac0, sizeof(mac0));
-	memcpy(o->dst_mac, mac1, sizeof(mac1));
-	o->src_ip = 0xc6120001;	/* 198.18.0.1 */
-	o->dst_ip = 0xc6120002;	/* 198.18.0.2 */
+	/* Hosts 0 and 1 of the project's address plan (DESIGN.md 1). */
+	uet_host_mac(0, o->src_mac);
+	uet_host_mac(1, o->dst_mac);
+	o->src_ip = uet_host_ipv4(0);
+	o->dst_ip = uet_host_ipv4(1);
 	o->psn = 1000;
 	o->spdcid = 1;
 	o->dpdcid = 2;
