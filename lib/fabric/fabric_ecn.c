@@ -22,7 +22,14 @@ bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
 	    uet_rng_bounded(&fab->ecn_rng, kmax - kmin) >=
 		    occupancy_bytes - kmin)
 		return false;
-	/* The IPv4 header sits in the first segment. */
+	/* A NIC's data frame is a header mbuf chained to its payload: the
+	 * marker checks the IPv4 total length against the length it is
+	 * given, so it gets the frame's, and reads only the headers, which
+	 * must then be whole in the first segment (at most 14 + 60 bytes). */
+	if (rte_pktmbuf_data_len(m) < rte_pktmbuf_pkt_len(m) &&
+	    rte_pktmbuf_data_len(m) < UET_ETH_HDR_BYTES + 60 &&
+	    rte_pktmbuf_linearize(m) < 0)
+		return false;
 	return uet_frame_mark_ce(rte_pktmbuf_mtod(m, uint8_t *),
-				 rte_pktmbuf_data_len(m)) == 1;
+				 rte_pktmbuf_pkt_len(m)) == 1;
 }

@@ -89,9 +89,28 @@ static void st_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
 	seen->ecn[ip.id] = ip.ecn;
 }
 
+/* Split m as a NIC builds a data frame: its headers in m, its payload
+ * in a second mbuf chained to it. */
+static struct rte_mbuf *st_chain(struct ft_env *env, struct rte_mbuf *m)
+{
+	const uint16_t hdr = UET_DATA_HDR_FRAME_BYTES;
+	const uint16_t rest = (uint16_t)(rte_pktmbuf_data_len(m) - hdr);
+	struct rte_mbuf *p = rte_pktmbuf_alloc(env->mp);
+	char *to;
+
+	ck_assert_ptr_nonnull(p);
+	to = rte_pktmbuf_append(p, rest);
+	ck_assert_ptr_nonnull(to);
+	memcpy(to, rte_pktmbuf_mtod_offset(m, const char *, hdr), rest);
+	ck_assert_int_eq(rte_pktmbuf_trim(m, rest), 0);
+	ck_assert_int_eq(rte_pktmbuf_chain(m, p), 0);
+	return m;
+}
+
 /* Three big frames to host 0 at once, ECN step at one frame (kmin = kmax
- * = 4,202 bytes): the CE count and each tag's ECN field. */
-static void st_ecn_run(bool at_dequeue, uint64_t want_marks,
+ * = 4,202 bytes): the CE count and each tag's ECN field. chained: each
+ * frame in two segments, headers and payload. */
+static void st_ecn_run(bool at_dequeue, bool chained, uint64_t want_marks,
 		       const uint8_t want_ecn[3])
 {
 	struct uet_fabric_conf conf;
@@ -107,9 +126,12 @@ static void st_ecn_run(bool at_dequeue, uint64_t want_marks,
 	conf.ecn_kmax_bytes = FT_WIRE_BIG;
 	ft_open_pool(&env, &conf);
 	uet_fabric_set_capture(env.fab, st_capture, &seen);
-	for (uint16_t i = 1; i <= 3; i++)
-		ft_deliver(&env, i, ft_frame(&env, i, 0, FT_PAYLOAD_BIG, i),
+	for (uint16_t i = 1; i <= 3; i++) {
+		struct rte_mbuf *m = ft_frame(&env, i, 0, FT_PAYLOAD_BIG, i);
+
+		ft_deliver(&env, i, chained ? st_chain(&env, m) : m,
 			   FT_T0_PS + i);
+	}
 	ft_run(&env);
 	st = ft_stats(&env, 0);
 	ck_assert_uint_eq(st.ecn_frames, want_marks);
@@ -124,7 +146,7 @@ START_TEST(test_ecn_at_enqueue_marks_frames_that_find_kmax_queued)
 	const uint8_t want[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_CE};
 
 	ft_eal("ecnenq");
-	st_ecn_run(false, 2, want);
+	st_ecn_run(false, false, 2, want);
 }
 END_TEST
 
@@ -133,7 +155,20 @@ START_TEST(test_ecn_at_dequeue_marks_frames_that_leave_kmax_behind)
 	const uint8_t want[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_ECT1};
 
 	ft_eal("ecndeq");
-	st_ecn_run(true, 1, want);
+	st_ecn_run(true, false, 1, want);
+}
+END_TEST
+
+/* A NIC's data frames are a header mbuf and a payload mbuf: the mark must
+ * still land (the IPv4 total length covers both segments). */
+START_TEST(test_ecn_marks_frames_chained_like_a_nics)
+{
+	const uint8_t want_deq[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_ECT1};
+	const uint8_t want_enq[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_CE};
+
+	ft_eal("ecnchain");
+	st_ecn_run(true, true, 1, want_deq);
+	st_ecn_run(false, true, 2, want_enq);
 }
 END_TEST
 
@@ -169,6 +204,7 @@ static Suite *fabric_sched_suite(void)
 	tcase_add_test(tc,
 		       test_ecn_at_dequeue_marks_frames_that_leave_kmax_behind);
 	tcase_add_test(tc, test_ecn_off_below_kmin_marks_nothing);
+	tcase_add_test(tc, test_ecn_marks_frames_chained_like_a_nics);
 	suite_add_tcase(s, tc);
 	return s;
 }
