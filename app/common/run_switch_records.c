@@ -16,9 +16,9 @@
 struct run_swrec {
 	struct uet_fabric *fab;
 	const struct uet_scenario *sc;
-	FILE *occ;	/* switch-occupancy.csv, or NULL */
-	bool stats;	/* write switch-stats.csv at the end */
-	int err;	/* a write failed */
+	FILE *occ;  /* switch-occupancy.csv, or NULL */
+	bool stats; /* write switch-stats.csv at the end */
+	int err;    /* a write failed */
 };
 
 /* out/name, with or without a slash at the end of out. */
@@ -165,8 +165,7 @@ int run_swrec_open(struct run_swrec **rp, struct uet_fabric *fab,
 		for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 			fprintf(r->occ, ",tc%u_bytes", tc);
 		fputc('\n', r->occ);
-		rc = uet_fabric_set_occupancy(fab,
-					      sc->sw.occupancy_interval_ps,
+		rc = uet_fabric_set_occupancy(fab, sc->sw.occupancy_interval_ps,
 					      ports, n, swrec_on_sample, r);
 	}
 	free(ports);
@@ -218,13 +217,13 @@ static int swrec_write_stats(struct run_swrec *r, uet_time_t end_ps)
 			fprintf(f,
 				"%" PRIu64 ",%s,%u,%s,%s,%d,%" PRIu64
 				",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 "\n",
-				end_ps, info.switch_name, port,
-				info.link_name, peer_name, rec.link_down ? 1 : 0,
-				rec.rate_bps, tc, ts->enq_frames,
-				ts->enq_bytes, ts->drop_frames, ts->drop_bytes,
+				",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				"\n",
+				end_ps, info.switch_name, port, info.link_name,
+				peer_name, rec.link_down ? 1 : 0, rec.rate_bps,
+				tc, ts->enq_frames, ts->enq_bytes,
+				ts->drop_frames, ts->drop_bytes,
 				ts->trim_frames, ts->ecn_frames,
 				rec.down_drop_frames, rec.down_drop_bytes,
 				rec.paused_ps, ts->peak_queue_bytes,

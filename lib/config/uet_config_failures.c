@@ -53,8 +53,8 @@ static int load_failure(struct cfg_ctx *c, const yaml_node_t *item,
 		int rc;
 
 		if (k->type != YAML_SCALAR_NODE)
-			return cfg_fail(c, cfg_node_line(k), 0, item_path,
-					NULL, false,
+			return cfg_fail(c, cfg_node_line(k), 0, item_path, NULL,
+					false,
 					"keys must be plain names, not %s",
 					cfg_node_text(k));
 		name = (const char *)k->data.scalar.value;
@@ -132,8 +132,8 @@ int cfg_load_failures(struct cfg_ctx *c, const yaml_node_t *seq)
 				UET_CONFIG_FAILURES_MAX);
 	for (it = seq->data.sequence.items.start;
 	     it < seq->data.sequence.items.top; it++, i++) {
-		int rc = load_failure(c, yaml_document_get_node(c->doc, *it),
-				      i);
+		int rc =
+			load_failure(c, yaml_document_get_node(c->doc, *it), i);
 
 		if (rc < 0)
 			return rc;

@@ -95,8 +95,7 @@ int uet_fabric_port_find(const struct uet_fabric *fab, const char *name)
 	return -ENOENT;
 }
 
-void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf,
-			   size_t len)
+void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len)
 {
 	const struct uet_fabric_conf *c;
 	uint32_t half;
@@ -234,8 +233,7 @@ bool fabric_link_drop_in(struct uet_fabric *fab, struct fabric_port *in,
 }
 
 bool fabric_link_drop_out(struct uet_fabric *fab, struct fabric_port *out,
-			  struct rte_mbuf *m, uint32_t wire_bytes,
-			  uint8_t dscp)
+			  struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
 {
 	if (!fab->links->port[out->id].down)
 		return false;
@@ -278,8 +276,7 @@ static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 	p->rate_bps = bps != 0 ? bps : 1;
 }
 
-static void link_on_failure(struct uet_evq *q, struct uet_event *ev,
-			    void *arg)
+static void link_on_failure(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct fabric_failure *ff = arg;
 	struct uet_fabric *fab = ff->fab;

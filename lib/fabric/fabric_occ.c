@@ -52,8 +52,8 @@ int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
 	uint32_t *copy = NULL;
 	uint32_t i;
 
-	if (fab == NULL || (n_ports != 0 && (ports == NULL || fn == NULL ||
-					     interval_ps == 0)))
+	if (fab == NULL ||
+	    (n_ports != 0 && (ports == NULL || fn == NULL || interval_ps == 0)))
 		return -EINVAL;
 	for (i = 0; i < n_ports; i++)
 		if (ports[i] >= fab->n_ports)
@@ -99,7 +99,8 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 	rec->down_drop_bytes = l->down_drop_bytes[tc];
 	area = l->occ_area[tc];
 	if (now_ps > l->occ_since_ps[tc])
-		area += (fabric_area_t)fab->ports[port].stats.tc[tc]
+		area += (fabric_area_t)fab->ports[port]
+				.stats.tc[tc]
 				.queue_bytes *
 			(now_ps - l->occ_since_ps[tc]);
 	rec->mean_queue_bytes = now_ps == 0 ? 0 : (uint64_t)(area / now_ps);

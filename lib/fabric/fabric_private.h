@@ -174,8 +174,8 @@ struct fabric_link {
 	bool down;		   /* the link is down */
 	uint64_t down_drop_frames[UET_FABRIC_TCS]; /* lost to the down link */
 	uint64_t down_drop_bytes[UET_FABRIC_TCS];  /* their wire bytes */
-	fabric_area_t occ_area[UET_FABRIC_TCS]; /* queue bytes x ps so far */
-	uet_time_t occ_since_ps[UET_FABRIC_TCS]; /* time of the last change */
+	fabric_area_t occ_area[UET_FABRIC_TCS];	   /* queue bytes x ps so far */
+	uet_time_t occ_since_ps[UET_FABRIC_TCS];   /* time of the last change */
 };
 
 /* A scheduled failure: its event and what it does. */

@@ -480,8 +480,7 @@ int uet_fabric_port_find(const struct uet_fabric *fab, const char *name);
  * @param len
  *   Its size.
  */
-void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf,
-			   size_t len);
+void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len);
 
 /**
  * Schedule a failure: at at_ps both directions of the link serialize at

@@ -19,8 +19,8 @@ static int load(struct uet_scenario *s, const char *yaml,
 					err);
 }
 
-static void expect_reject(const char *yaml, unsigned int line,
-			  const char *key, const char *rule)
+static void expect_reject(const char *yaml, unsigned int line, const char *key,
+			  const char *rule)
 {
 	struct uet_scenario s;
 	struct uet_config_error e;
@@ -98,9 +98,9 @@ START_TEST(test_failures_round_trip_and_hash)
 	f = open_memstream(&text, &len);
 	ck_assert_int_eq(uet_scenario_print_config(&a, f), 0);
 	fclose(f);
-	ck_assert_msg(strstr(text, "  failures:\n    - {link: \"leaf0-spine1\", "
-				   "at: 10us, rate: 25%, down: false}\n") !=
-			      NULL,
+	ck_assert_msg(strstr(text,
+			     "  failures:\n    - {link: \"leaf0-spine1\", "
+			     "at: 10us, rate: 25%, down: false}\n") != NULL,
 		      "%s", text);
 	ck_assert_int_eq(load(&b, text, &e), 0);
 	ck_assert(uet_scenario_equal(&a, &b));
@@ -120,9 +120,10 @@ START_TEST(test_failure_rejects)
 		      "topology.failures", "expected a list of failures");
 	expect_reject("topology:\n  failures:\n    - {at: 1us}\n", 3,
 		      "topology.failures[0]", "missing key 'link'");
-	expect_reject("topology:\n  failures:\n    - {link: host1, when: 1us}\n",
-		      3, "topology.failures[0].when",
-		      "a failure has link, at, rate and down");
+	expect_reject(
+		"topology:\n  failures:\n    - {link: host1, when: 1us}\n", 3,
+		"topology.failures[0].when",
+		"a failure has link, at, rate and down");
 	expect_reject("topology:\n  failures:\n    - {link: host1, rate: 0}\n",
 		      3, "topology.failures[0].rate", "out of range");
 	expect_reject("topology:\n  failures:\n"

@@ -43,9 +43,10 @@ static struct uet_fabric_flow lk_flow(uint32_t src, uint32_t dst,
 static void lk_fail(struct ft_env *env, uint32_t port, uet_time_t at_ps,
 		    uint32_t rate_ppm, bool down)
 {
-	const struct uet_fabric_failure f = {
-		.port = port, .at_ps = at_ps, .rate_ppm = rate_ppm,
-		.down = down};
+	const struct uet_fabric_failure f = {.port = port,
+					     .at_ps = at_ps,
+					     .rate_ppm = rate_ppm,
+					     .down = down};
 
 	ck_assert_int_eq(uet_fabric_add_failure(env->fab, &f), 0);
 }

@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO < 'SRC DST ENTROPY' lines\n",
+		fprintf(stderr,
+			"usage: %s SCENARIO < 'SRC DST ENTROPY' lines\n",
 			argv[0]);
 		return 2;
 	}
@@ -80,8 +81,8 @@ int main(int argc, char **argv)
 	}
 	while (rc == 0 && scanf("%u %u %u", &src, &dst, &entropy) == 3)
 		if (src >= sc.topology.hosts || dst >= sc.topology.hosts ||
-		    entropy > UINT16_MAX || fp_walk(fab, &sc, src, dst,
-						    entropy) < 0)
+		    entropy > UINT16_MAX ||
+		    fp_walk(fab, &sc, src, dst, entropy) < 0)
 			rc = 1;
 	uet_fabric_destroy(fab);
 	uet_scenario_free(&sc);
