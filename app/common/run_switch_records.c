@@ -37,10 +37,10 @@ int run_swrec_failures(struct uet_fabric *fab, const struct uet_scenario *sc,
 	const struct uet_topology_config *t = &sc->topology;
 	char forms[256];
 	uint32_t i;
-	int rc;
 
 	for (i = 0; i < t->failure_count; i++) {
 		const struct uet_link_failure *lf = &t->failures[i];
+		int rc;
 		struct uet_fabric_failure f = {
 			.at_ps = lf->at_ps,
 			.rate_ppm = lf->rate_ppm,
@@ -131,10 +131,8 @@ static int swrec_parse_ports(struct run_swrec *r, const char *prog,
 int run_swrec_open(struct run_swrec **rp, struct uet_fabric *fab,
 		   const struct uet_scenario *sc, const char *prog)
 {
-	char path[UET_CONFIG_PATH_MAX + 32];
 	struct run_swrec *r;
 	uint32_t *ports = NULL, n = 0;
-	unsigned int tc;
 	int rc;
 
 	*rp = NULL;
@@ -150,6 +148,9 @@ int run_swrec_open(struct run_swrec **rp, struct uet_fabric *fab,
 		return rc;
 	}
 	if (n > 0) {
+		char path[UET_CONFIG_PATH_MAX + 32];
+		unsigned int tc;
+
 		swrec_path(path, sizeof(path), sc->run.out,
 			   "switch-occupancy.csv");
 		r->occ = fopen(path, "w");
