@@ -304,6 +304,74 @@ START_TEST(test_no_next_hop_left_loses_the_frame)
 }
 END_TEST
 
+/*
+ * A k=4 fat tree with agg0-core0 and tor2-agg3 down: rerouting still
+ * takes every pair of hosts, on every entropy tried, to its destination
+ * through the shortest up-down path left, never over a downed link.
+ */
+START_TEST(test_fat_tree_reroutes_every_pair_around_two_links)
+{
+	struct uet_fabric_conf c;
+	struct ft_env env;
+	struct uet_fabric_port_info info;
+	uint32_t s, d, hops;
+	uint16_t e;
+	int a, b;
+
+	ft_conf(&c);
+	c.topo = UET_FABRIC_TOPO_FAT_TREE;
+	c.k = 4;
+	c.hosts = 16;
+	ft_open(&env, "link_fat_tree", &c);
+	a = uet_fabric_link_find(env.fab, "agg0-core0");
+	b = uet_fabric_link_find(env.fab, "tor2-agg3");
+	ck_assert_int_ge(a, 16);
+	ck_assert_int_ge(b, 16);
+	lk_fail(&env, (uint32_t)a, 0, 0, true);
+	lk_fail(&env, (uint32_t)b, 0, 0, true);
+	ft_run(&env);
+	for (s = 0; s < 16; s++) {
+		for (d = 0; d < 16; d++) {
+			for (e = 0; e < 16 && s != d; e++) {
+				struct uet_fabric_flow f =
+					lk_flow(s, d, (uint16_t)(e * 4099));
+				uint32_t sw;
+				int p;
+
+				ck_assert_int_eq(
+					uet_fabric_port_info(env.fab, s, &info),
+					0);
+				sw = info.sw;
+				for (hops = 0; hops < 5; hops++) {
+					p = uet_fabric_next_port(env.fab, sw,
+								 &f);
+					ck_assert_int_ge(p, 0);
+					ck_assert(
+						!lk_rec(&env, (uint32_t)p, 0, 0)
+							 .link_down);
+					ck_assert_int_eq(uet_fabric_port_info(
+								 env.fab,
+								 (uint32_t)p,
+								 &info),
+							 0);
+					if (info.peer < 0)
+						break;
+					ck_assert_int_eq(
+						uet_fabric_port_info(
+							env.fab,
+							(uint32_t)info.peer,
+							&info),
+						0);
+					sw = info.sw;
+				}
+				ck_assert_int_eq(info.host, (int32_t)d);
+			}
+		}
+	}
+	ft_close(&env);
+}
+END_TEST
+
 /* Bad failures are refused: a port past the fabric, a rate of 0 or above
  * 100% without down, a time already past. */
 START_TEST(test_bad_failures_are_refused)
@@ -422,6 +490,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, test_link_down_reroutes_over_the_next_hops_left);
 	tcase_add_test(tc, test_link_down_blackholes_when_configured);
 	tcase_add_test(tc, test_no_next_hop_left_loses_the_frame);
+	tcase_add_test(tc, test_fat_tree_reroutes_every_pair_around_two_links);
 	tcase_add_test(tc, test_bad_failures_are_refused);
 	tcase_add_test(tc, test_occupancy_mean_and_samples_are_exact);
 	suite_add_tcase(s, tc);
