@@ -26,6 +26,7 @@
 #include "uet_port.h"
 #include "uet_record.h"
 #include "uet_run.h"
+#include "run_switch_records.h"
 #include "run_workload.h"
 #include "uet_ses.h"
 #include "uet_sync.h"
@@ -54,6 +55,7 @@ struct run {
 	struct uet_port **sw_port;  /* switch side of host i's link */
 	struct uet_port **nic_port; /* NIC side of hosted NIC i's link */
 	struct uet_fabric *fabric;
+	struct run_swrec *swrec; /* switch-stats and occupancy records */
 	struct uet_nic **nic;	  /* hosted NIC i is host first + i */
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
@@ -240,7 +242,12 @@ static int run_wire_switch(struct run *e)
 	}
 	if (e->has_switch && e->cap != NULL)
 		uet_fabric_set_capture(e->fabric, on_capture, e);
-	return 0;
+	if (!e->has_switch)
+		return 0;
+	rc = run_swrec_failures(e->fabric, e->sc, e->prog);
+	if (rc == 0)
+		rc = run_swrec_open(&e->swrec, e->fabric, e->sc, e->prog);
+	return rc;
 }
 
 /*
@@ -677,6 +684,8 @@ static void run_totals(const struct run *e, struct uet_run_result *r)
 			r->switch_trims += ps.trim_frames;
 		}
 	}
+	if (e->has_switch)
+		r->switch_drops += run_swrec_down_drops(e->fabric);
 }
 
 /*
@@ -797,6 +806,7 @@ static void run_close(struct run *e)
 		uet_sync_participant_free(e->pa[i]);
 	for (i = 0; e->nic != NULL && i < e->count; i++)
 		uet_nic_destroy(e->nic[i]);
+	run_swrec_free(e->swrec);
 	uet_fabric_destroy(e->fabric);
 	for (i = 0; e->sw_port != NULL && i < e->hosts; i++)
 		uet_port_close(e->sw_port[i]);
@@ -958,6 +968,9 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	res->workload_done = e.wl != NULL && run_wl_done(e.wl);
 	if (e.wl != NULL && run_wl_write_record(e.wl, e.rec) < 0)
 		fprintf(stderr, "%s: writing workload.csv failed\n", e.prog);
+	if (run_swrec_finish(e.swrec, res->virtual_ps) < 0)
+		fprintf(stderr, "%s: writing the switch records failed\n",
+			e.prog);
 	run_totals(&e, res);
 	run_summary(&e, res);
 out:

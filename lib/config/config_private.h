@@ -75,6 +75,8 @@ const char *cfg_node_text(const yaml_node_t *n);
  */
 int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 		    const yaml_node_t *n, const char *key, void *base);
+/* topology.failures: the list seq into s->topology.failures. */
+int cfg_load_failures(struct cfg_ctx *c, const yaml_node_t *seq);
 /* Check the cross-attribute rules of a loaded, derived scenario. */
 int cfg_check_rules(struct cfg_ctx *c);
 

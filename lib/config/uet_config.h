@@ -71,6 +71,25 @@ struct uet_run_config {
 	bool progress; /**< Print progress lines while running. */
 };
 
+/** Most entries topology.failures may hold. */
+#define UET_CONFIG_FAILURES_MAX 32
+/** Longest link name kept, including the NUL (fabric's link names). */
+#define UET_CONFIG_LINK_NAME_MAX 32
+
+/** What a switch does with traffic routed to a downed link. */
+enum uet_link_down_action {
+	UET_LINK_DOWN_REROUTE = 0,   /**< Over the remaining next hops. */
+	UET_LINK_DOWN_BLACKHOLE = 1, /**< Keep routing there; drop. */
+};
+
+/** One entry of topology.failures: a link degraded or taken down. */
+struct uet_link_failure {
+	char link[UET_CONFIG_LINK_NAME_MAX]; /**< "leaf0-spine1", "host3" */
+	uet_time_t at_ps;		     /**< Virtual time it happens. */
+	uint32_t rate_ppm; /**< Fraction of the rate left, ppm (1..1e6). */
+	bool down;	   /**< The link goes down (rate then unused). */
+};
+
 /** topology: the fabric. */
 struct uet_topology_config {
 	enum uet_topology_kind kind; /**< Fabric shape. */
@@ -86,6 +105,11 @@ struct uet_topology_config {
 	uet_time_t leaf_spine_delay_ps; /**< Their one-way delay, ps. */
 	uint64_t agg_core_rate_bps;	/**< fat-tree: agg-to-core links. */
 	uet_time_t agg_core_delay_ps;	/**< Their one-way delay, ps. */
+	/** on_link_down: reroute or blackhole. */
+	enum uet_link_down_action on_link_down;
+	/** failures: in the order written. */
+	struct uet_link_failure failures[UET_CONFIG_FAILURES_MAX];
+	uint32_t failure_count; /**< Entries of failures in use. */
 };
 
 /** nic: ScalaUETNic attributes, the same for every NIC. */
@@ -152,6 +176,9 @@ enum uet_switch_ecn_at {
 	UET_SWITCH_ECN_ENQUEUE = 1, /**< When the packet joins its queue. */
 };
 
+/** Longest switch.occupancy_ports text kept, including the NUL. */
+#define UET_CONFIG_PORT_LIST_MAX 512
+
 /** Longest switch.WrrWeights text kept, including the NUL. */
 #define UET_CONFIG_WRR_WEIGHTS_MAX 64
 
@@ -168,6 +195,10 @@ struct uet_switch_config {
 	enum uet_switch_ecn_at ecn_mark_at; /**< ECNMarkAt. */
 	uint64_t ecn_kmin_bytes;	 /**< ECNKmin, class queue bytes. */
 	uint64_t ecn_kmax_bytes;	 /**< ECNKmax, class queue bytes. */
+	/** occupancy_ports: comma-separated switch ports whose queues
+	 * switch-occupancy.csv samples; "" for none. */
+	char occupancy_ports[UET_CONFIG_PORT_LIST_MAX];
+	uet_time_t occupancy_interval_ps; /**< Sampling period, ps. */
 };
 
 /** records: which records the run writes. */
@@ -179,6 +210,7 @@ struct uet_records_config {
 	bool enable_flow_summary;		/**< Flow summary. */
 	bool enable_pcap;			/**< pcap captures. */
 	bool enable_cc_trace;			/**< uet-cc-trace. */
+	bool enable_switch_stats;		/**< switch-stats. */
 };
 
 /** One message of workload.messages. */

@@ -19,6 +19,9 @@
 
 #define FIELD(f)                                                               \
 	offsetof(struct uet_scenario, f), sizeof(((struct uet_scenario *)0)->f)
+#define FAILURE_FIELD(f)                                                       \
+	offsetof(struct uet_link_failure, f),                                  \
+		sizeof(((struct uet_link_failure *)0)->f)
 #define MSG_FIELD(f)                                                           \
 	offsetof(struct uet_workload_message, f),                              \
 		sizeof(((struct uet_workload_message *)0)->f)
@@ -29,6 +32,8 @@ static const char *const topology_names[] = {"single-switch", "leaf-spine",
 static const char *const cc_names[] = {"fixed", "nscc", NULL};
 static const char *const sched_names[] = {"strict", "wrr", NULL};
 static const char *const ecn_at_names[] = {"dequeue", "enqueue", NULL};
+static const char *const link_down_names[] = {"reroute", "blackhole",
+					      NULL};
 static const char *const lb_names[] = {"reps", "oblivious", "single-path",
 				       "bitmap", NULL};
 /* Algorithms of each collective (lib/workload), the default first. */
@@ -130,6 +135,26 @@ static const struct uet_attr attrs[] = {
 	 DURATION_MAX, "ps",
 	 "fat-tree only: one-way delay of aggregation-to-core links",
 	 "the same as link_delay", NULL, 0, FIELD(topology.agg_core_delay_ps)},
+	{"topology", "on_link_down", UET_ATTR_ENUM, "reroute", 0, 1, "",
+	 "traffic a switch would send over a downed link: rerouted over the "
+	 "remaining equal-cost next hops, or blackholed (dropped, counted)",
+	 "a fabric's routing converges around a failed link", link_down_names,
+	 2, FIELD(topology.on_link_down)},
+
+	/* topology.failures: offsets are into struct uet_link_failure */
+	{"topology.failures", "link", UET_ATTR_STRING, NULL, 0, 0, "",
+	 "the link: hostH, leafL-spineS, torE-aggA or aggA-coreC "
+	 "(docs/configuration.md, Link failures)",
+	 "required", NULL, 0, FAILURE_FIELD(link)},
+	{"topology.failures", "at", UET_ATTR_DURATION, "0ns", 0, DURATION_MAX,
+	 "ps", "virtual time the failure happens",
+	 "from the start unless told", NULL, 0, FAILURE_FIELD(at_ps)},
+	{"topology.failures", "rate", UET_ATTR_PPM, "100%", 1, 1000000, "ppm",
+	 "fraction of its rate the link keeps (both directions)",
+	 "the full rate unless degraded", NULL, 0, FAILURE_FIELD(rate_ppm)},
+	{"topology.failures", "down", UET_ATTR_BOOL, "false", 0, 1, "",
+	 "the link goes down: frames queued or on it are lost",
+	 "a degraded link unless told", NULL, 0, FAILURE_FIELD(down)},
 
 	/* nic: ScalaUETNic */
 	{"nic", "DataRate", UET_ATTR_RATE, "400Gbps", RATE_MIN, RATE_MAX, "bps",
@@ -337,6 +362,15 @@ static const struct uet_attr attrs[] = {
 	{"switch", "ECNKmax", UET_ATTR_SIZE, "800KiB", 0, GIB, "bytes",
 	 "class queue bytes at or above which every ECT packet is marked",
 	 "80% of the default queue_limit", NULL, 0, FIELD(sw.ecn_kmax_bytes)},
+	{"switch", "occupancy_ports", UET_ATTR_STRING, "", 0, 0, "",
+	 "comma-separated switch ports (SWITCH:LINK, or hostH) whose queue "
+	 "occupancy switch-occupancy.csv samples",
+	 "no time series unless asked for", NULL, 0,
+	 FIELD(sw.occupancy_ports)},
+	{"switch", "occupancy_interval", UET_ATTR_DURATION, "1us", 1,
+	 DURATION_MAX, "ps", "period of the switch-occupancy.csv samples",
+	 "a dozen samples per 4 us base RTT", NULL, 0,
+	 FIELD(sw.occupancy_interval_ps)},
 
 	/* records */
 	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",
@@ -366,6 +400,11 @@ static const struct uet_attr attrs[] = {
 	 "write one uet-cc-trace row per window change of a group",
 	 "a row per ACK at worst; off unless asked for", NULL, 0,
 	 FIELD(records.enable_cc_trace)},
+	{"records", "EnableSwitchStats", UET_ATTR_BOOL, "true", 0, 1, "",
+	 "write switch-stats rows (per switch port and traffic class) at "
+	 "the end of the run",
+	 "a few rows per port, and where the bytes went is the question",
+	 NULL, 0, FIELD(records.enable_switch_stats)},
 
 	/* workload: the sources other than messages */
 	{"workload", "chakra", UET_ATTR_PATH, "", 0, 0, "",

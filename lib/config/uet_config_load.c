@@ -196,6 +196,13 @@ static int load_section(struct cfg_ctx *c, const char *section,
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
+		if (strcmp(section, "topology") == 0 &&
+		    strcmp(name, "failures") == 0) {
+			rc = cfg_load_failures(c, v);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (find_row(c, section, name, &i) == NULL)
 			return fail_unknown_key(c, k, section, name);
 		rc = load_attr(c, i, k, v);

@@ -236,7 +236,8 @@ int uet_scenario_defaults(struct uet_scenario *s)
 		const struct uet_attr *a = &attrs[i];
 		uint64_t v;
 
-		if (strcmp(a->section, "workload.messages") == 0)
+		if (strcmp(a->section, "workload.messages") == 0 ||
+		    strcmp(a->section, "topology.failures") == 0)
 			continue;
 		if (a->type == UET_ATTR_PATH || a->type == UET_ATTR_STRING) {
 			snprintf((char *)s + a->offset, a->width, "%s", a->def);
@@ -305,6 +306,35 @@ static void print_messages(FILE *f, const struct uet_scenario *s,
 	}
 }
 
+/* topology.failures, inside the topology section; none: nothing. */
+static void print_failures(FILE *f, const struct uet_scenario *s,
+			   const struct uet_attr *attrs, size_t n)
+{
+	uint32_t e;
+	size_t i;
+
+	if (s->topology.failure_count == 0)
+		return;
+	fputs("  failures:\n", f);
+	for (e = 0; e < s->topology.failure_count; e++) {
+		const struct uet_link_failure *lf = &s->topology.failures[e];
+		const char *sep = "";
+
+		fputs("    - {", f);
+		for (i = 0; i < n; i++) {
+			if (strcmp(attrs[i].section, "topology.failures"))
+				continue;
+			/* rate and down do not load together. */
+			if (lf->down && strcmp(attrs[i].name, "rate") == 0)
+				continue;
+			fprintf(f, "%s%s: ", sep, attrs[i].name);
+			print_value(f, &attrs[i], lf);
+			sep = ", ";
+		}
+		fputs("}\n", f);
+	}
+}
+
 /* The kind a topology key belongs to, or NULL for a key of every kind. */
 static const char *topology_key_only_for(const char *name)
 {
@@ -344,6 +374,12 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 
 		if (strcmp(a->section, "workload.messages") == 0)
 			continue;
+		if (strcmp(a->section, "topology.failures") == 0) {
+			/* Its rows follow topology's: print the list once. */
+			if (strcmp(a->name, "link") == 0)
+				print_failures(f, s, attrs, n);
+			continue;
+		}
 		if (strcmp(a->section, section) != 0) {
 			section = a->section;
 			fprintf(f, "%s:\n", section);
@@ -439,7 +475,17 @@ bool uet_scenario_equal(const struct uet_scenario *a,
 	attrs = uet_config_attrs(&n);
 	if (a->workload.message_count != b->workload.message_count)
 		return false;
+	if (a->topology.failure_count != b->topology.failure_count)
+		return false;
 	for (i = 0; i < n; i++) {
+		if (strcmp(attrs[i].section, "topology.failures") == 0) {
+			for (m = 0; m < a->topology.failure_count; m++)
+				if (!row_equal(&attrs[i],
+					       &a->topology.failures[m],
+					       &b->topology.failures[m]))
+					return false;
+			continue;
+		}
 		if (strcmp(attrs[i].section, "workload.messages") != 0) {
 			if (!row_equal(&attrs[i], a, b))
 				return false;

@@ -35,7 +35,7 @@ int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
 			 const struct uet_fabric_flow *flow)
 {
 	const struct fabric_hop *hop;
-	uint64_t pick;
+	uint64_t hash, pick;
 	int host;
 
 	if (fab == NULL || flow == NULL || sw >= fab->n_switches)
@@ -46,9 +46,13 @@ int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
 	hop = &fab->switches[sw].hops[host];
 	if (hop->count == 1)
 		return (int)hop->first;
+	hash = uet_fabric_flow_hash(flow, fab->switches[sw].salt);
 	/* The high 32 bits scaled to count: no modulo bias worth naming. */
-	pick = (uet_fabric_flow_hash(flow, fab->switches[sw].salt) >> 32) *
-		       hop->count >>
-	       32;
+	pick = (hash >> 32) * hop->count >> 32;
+	/* A downed link: the flows it carried move to the next hops left. */
+	if (fab->links->any_down && !fab->conf.link_down_blackhole)
+		return (int)fabric_link_reroute(fab, hop, (uint32_t)host,
+						(uint32_t)(hop->first + pick),
+						hash);
 	return (int)(hop->first + pick);
 }

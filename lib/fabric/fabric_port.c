@@ -161,6 +161,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 	}
 	ts->enq_frames++;
 	ts->enq_bytes += wire_bytes;
+	fabric_occ_change(p, tc);
 	ts->queue_bytes += wire_bytes;
 	if (ts->queue_bytes > ts->peak_queue_bytes)
 		ts->peak_queue_bytes = ts->queue_bytes;
@@ -182,6 +183,7 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	int ret;
 
 	fabric_fifo_pop(&p->queue[p->tx_tc], &e);
+	fabric_occ_change(p, p->tx_tc);
 	p->stats.tc[p->tx_tc].queue_bytes -= e.wire_bytes;
 	p->stats.queue_bytes -= e.wire_bytes;
 	p->stats.tx_frames++;

@@ -159,6 +159,78 @@ struct fabric_switch {
 int fabric_topo_build(struct uet_fabric *fab);
 void fabric_topo_free(struct uet_fabric *fab);
 
+/*
+ * Link failures and occupancy (fabric_link.c, fabric_occ.c): state kept
+ * beside the ports so that the port code needs only the two hooks below.
+ */
+
+/* A time-weighted sum of bytes: bytes x ps overflows 64 bits in a long
+ * run (1 GiB for 5 hours of virtual time). */
+__extension__ typedef unsigned __int128 fabric_area_t;
+
+/* One port's failure state and occupancy integrals. */
+struct fabric_link {
+	uint64_t nominal_rate_bps; /* the topology's rate of the link */
+	bool down;		   /* the link is down */
+	uint64_t down_drop_frames[UET_FABRIC_TCS]; /* lost to the down link */
+	uint64_t down_drop_bytes[UET_FABRIC_TCS];  /* their wire bytes */
+	fabric_area_t occ_area[UET_FABRIC_TCS];	   /* queue bytes x ps so far */
+	uet_time_t occ_since_ps[UET_FABRIC_TCS];   /* time of the last change */
+};
+
+/* A scheduled failure: its event and what it does. */
+struct fabric_failure {
+	struct uet_event ev;
+	struct uet_fabric *fab;
+	struct uet_fabric_failure f;
+};
+
+struct fabric_links {
+	struct fabric_link *port; /* n_ports, by port */
+	struct fabric_failure failures[UET_FABRIC_FAILURES_MAX];
+	uint32_t n_failures;
+	bool any_down; /* some link is down: routing looks at reach */
+	/* Reroute: reach[sw * hosts + h] is 1 when switch sw still reaches
+	 * host h over links that are up; NULL until a link goes down. */
+	uint8_t *reach;
+	/* The occupancy time series: chosen ports, period, next sample. */
+	uint32_t *occ_ports;
+	uint32_t n_occ_ports;
+	uet_time_t occ_interval_ps;
+	uet_time_t occ_next_ps;
+	uet_fabric_occupancy_fn occ_fn;
+	void *occ_ctx;
+};
+
+/* Allocate fab->links once the topology is built; free it. */
+int fabric_links_init(struct uet_fabric *fab);
+void fabric_links_fini(struct uet_fabric *fab);
+/*
+ * Call before class tc's queue_bytes of port p changes: the occupancy
+ * integral and the samples due before now.
+ */
+void fabric_occ_change(struct fabric_port *p, unsigned int tc);
+/* Give the occupancy samples due strictly before t. */
+void fabric_occ_sample_before(struct uet_fabric *fab, uet_time_t t);
+/*
+ * A frame received on in over a link that is down is lost: count it on
+ * in and free it. Returns true if so.
+ */
+bool fabric_link_drop_in(struct uet_fabric *fab, struct fabric_port *in,
+			 struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp);
+/* The same for a frame routed to out, whose link is down. */
+bool fabric_link_drop_out(struct uet_fabric *fab, struct fabric_port *out,
+			  struct rte_mbuf *m, uint32_t wire_bytes,
+			  uint8_t dscp);
+/*
+ * Reroute: with some link down, the port among hop's equal-cost ones
+ * that a frame for host takes, given the one the hash picked; hash is the
+ * flow hash, whose low half spreads the rerouted flows.
+ */
+uint32_t fabric_link_reroute(const struct uet_fabric *fab,
+			     const struct fabric_hop *hop, uint32_t host,
+			     uint32_t picked, uint64_t hash);
+
 struct uet_fabric {
 	struct uet_component comp; /* first: a component pointer is a fabric */
 	struct uet_fabric_conf conf;
@@ -172,6 +244,7 @@ struct uet_fabric {
 	void *capture_ctx;
 	int error; /* the first failure in an event or of out(), sticky */
 	struct fabric_port *ports; /* n_ports ports */
+	struct fabric_links *links; /* failures and occupancy */
 };
 
 /* The switch's work on a frame fully received on port in at now. */

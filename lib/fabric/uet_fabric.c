@@ -116,6 +116,9 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 
 	/* 1. Received: count and show it. */
 	cls = fabric_classify(m, &flow, &dscp, &wire_bytes);
+	/* 0. Over a link that is down nothing is received. */
+	if (fabric_link_drop_in(fab, in, m, wire_bytes, dscp))
+		return;
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
 	if (fab->capture != NULL && in->peer < 0)
@@ -151,7 +154,10 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	}
 
 	/* 5. Egress admission at the port facing the destination: its
-	 * class queue, trimmed into TC1, or dropped. */
+	 * class queue, trimmed into TC1, or dropped; lost if its link is
+	 * down (blackholed, or no way left). */
+	if (fabric_link_drop_out(fab, &fab->ports[port], m, wire_bytes, dscp))
+		return;
 	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp);
 	if (ret < 0)
 		fabric_fail(fab, ret);
@@ -244,6 +250,8 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
 	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
 	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
+	conf->link_down_blackhole =
+		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
 	return 0;
 }
 
@@ -272,6 +280,9 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	if (ret < 0)
 		goto fail;
 	ret = fabric_topo_build(fab);
+	if (ret < 0)
+		goto fail;
+	ret = fabric_links_init(fab);
 	if (ret < 0)
 		goto fail;
 	/* Two events per port (arrival, serialization end) are all the
@@ -303,6 +314,7 @@ void uet_fabric_destroy(struct uet_fabric *fab)
 			fabric_port_fini(&fab->ports[i]);
 		free(fab->ports);
 	}
+	fabric_links_fini(fab);
 	fabric_topo_free(fab);
 	fabric_routes_fini(&fab->routes);
 	free(fab);

@@ -15,6 +15,7 @@
 #define UET_FABRIC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uet_component.h"
@@ -108,6 +109,8 @@ struct uet_fabric_conf {
 	bool ecn_at_dequeue;	 /**< mark when a frame leaves, not joins */
 	uint64_t ecn_kmin_bytes; /**< class queue bytes: no mark below */
 	uint64_t ecn_kmax_bytes; /**< class queue bytes: always above */
+	/** Traffic for a downed link is dropped there, not rerouted. */
+	bool link_down_blackhole;
 };
 
 /** What routing looks at: the 5-tuple of a frame. */
@@ -392,6 +395,171 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
  *   0, the first negative errno, or -EINVAL if fab is NULL.
  */
 int uet_fabric_error(const struct uet_fabric *fab);
+
+/*
+ * Link failures, the per-class record and the occupancy time series
+ * (fabric_link.c, fabric_occ.c; docs/fabric.md, "Link failures").
+ */
+
+/** Most failures one fabric takes (uet_fabric_add_failure()). */
+#define UET_FABRIC_FAILURES_MAX 32
+
+/** A link degraded or taken down at a virtual time. */
+struct uet_fabric_failure {
+	uint32_t port;	   /**< either end's port (uet_fabric_link_find()) */
+	uet_time_t at_ps;  /**< ps, virtual time; not before the fabric's */
+	uint32_t rate_ppm; /**< rate left, ppm of the nominal, 1..1000000 */
+	bool down;	   /**< the link goes down; rate_ppm is unused */
+};
+
+/** What the switch stats record adds to uet_fabric_tc_stats. */
+struct uet_fabric_tc_record {
+	uint64_t down_drop_frames; /**< lost to a downed link, this class */
+	uint64_t down_drop_bytes;  /**< their wire bytes */
+	/** Class queue bytes averaged over [0, now] weighted by time. */
+	uint64_t mean_queue_bytes;
+	uint64_t paused_ps; /**< ps the class was paused: 0 without PFC */
+	bool link_down;	    /**< the port's link is down now */
+	uint64_t rate_bps;  /**< the link's rate now (degraded or not) */
+};
+
+/**
+ * Called with the queue state of every chosen port at every sampling
+ * time (see uet_fabric_set_occupancy()).
+ *
+ * @param ctx
+ *   The context given to uet_fabric_set_occupancy().
+ * @param time_ps
+ *   ps, the sample's time: the state after every event at or before it.
+ * @param port
+ *   The port.
+ * @param stats
+ *   Its counters at that time (queue_bytes, tc[].queue_bytes).
+ */
+typedef void (*uet_fabric_occupancy_fn)(
+	void *ctx, uet_time_t time_ps, uint32_t port,
+	const struct uet_fabric_port_stats *stats);
+
+/**
+ * The port at the lower-tier end of a link, by the link's name: "hostH"
+ * (the switch's port facing host H), "leafL-spineS", "torE-aggA",
+ * "aggA-coreC", as uet_fabric_port_info() names links.
+ *
+ * @param fab
+ *   The fabric.
+ * @param name
+ *   The link's name.
+ * @return
+ *   The port, -ENOENT for no link of that name, -EINVAL on NULL.
+ */
+int uet_fabric_link_find(const struct uet_fabric *fab, const char *name);
+
+/**
+ * A switch port by name: "SWITCH:LINK" (the port of switch SWITCH on link
+ * LINK, e.g. "leaf0:leaf0-spine1" sends up, "spine1:leaf0-spine1" down),
+ * or a host link's name alone ("host3": the port facing host 3).
+ *
+ * @param fab
+ *   The fabric.
+ * @param name
+ *   The port's name.
+ * @return
+ *   The port, -ENOENT for no such port, -EINVAL on NULL.
+ */
+int uet_fabric_port_find(const struct uet_fabric *fab, const char *name);
+
+/**
+ * Describe how the links of this fabric are named, with their ranges,
+ * for an error message ("host0..host15, leafL-spineS with L 0..3 and S
+ * 0..3").
+ *
+ * @param fab
+ *   The fabric.
+ * @param buf
+ *   Out: the text, NUL-terminated, cut to len.
+ * @param len
+ *   Its size.
+ */
+void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len);
+
+/**
+ * Schedule a failure: at at_ps both directions of the link serialize at
+ * rate_ppm of their nominal rate (a frame already on the wire keeps its
+ * end), or the link goes down: the frames queued at either end and the
+ * one being serialized are dropped, frames arriving over it are lost, and
+ * traffic routed to it is rerouted over the remaining equal-cost next
+ * hops (conf.link_down_blackhole false) or dropped there. Every loss is
+ * counted (uet_fabric_tc_record()). Add failures before the first frame.
+ *
+ * @param fab
+ *   The fabric.
+ * @param f
+ *   The failure (copied).
+ * @return
+ *   0, -EINVAL (bad port, rate 0 or above 1000000 without down, a time
+ *   before the fabric's), -ENOSPC (UET_FABRIC_FAILURES_MAX reached),
+ *   -ENOMEM.
+ */
+int uet_fabric_add_failure(struct uet_fabric *fab,
+			   const struct uet_fabric_failure *f);
+
+/**
+ * The record's view of one class of one port at now_ps: link-down drops,
+ * the time-weighted mean occupancy from 0 to now_ps, time paused, and the
+ * link's state.
+ *
+ * @param fab
+ *   The fabric.
+ * @param port
+ *   Below uet_fabric_port_count().
+ * @param tc
+ *   Below UET_FABRIC_TCS.
+ * @param now_ps
+ *   ps, not before the fabric's time: the end of the averaging.
+ * @param rec
+ *   Out.
+ * @return
+ *   0, or -EINVAL.
+ */
+int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
+			 unsigned int tc, uet_time_t now_ps,
+			 struct uet_fabric_tc_record *rec);
+
+/**
+ * Sample the queues of some ports every interval_ps from time 0. The
+ * fabric schedules nothing for it: samples are given, in time order and
+ * port order within a time, when the fabric's queues next change and by
+ * uet_fabric_occupancy_flush(), so sampling never keeps a run alive nor
+ * changes its events.
+ *
+ * @param fab
+ *   The fabric.
+ * @param interval_ps
+ *   ps between samples, > 0.
+ * @param ports
+ *   The ports (copied), each below uet_fabric_port_count().
+ * @param n_ports
+ *   How many; 0 turns sampling off.
+ * @param fn
+ *   The callback.
+ * @param ctx
+ *   Its context.
+ * @return
+ *   0, -EINVAL, -ENOMEM.
+ */
+int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
+			     const uint32_t *ports, uint32_t n_ports,
+			     uet_fabric_occupancy_fn fn, void *ctx);
+
+/**
+ * Give every sample due at or before end_ps (the end of the run).
+ *
+ * @param fab
+ *   The fabric.
+ * @param end_ps
+ *   ps.
+ */
+void uet_fabric_occupancy_flush(struct uet_fabric *fab, uet_time_t end_ps);
 
 #ifdef __cplusplus
 }

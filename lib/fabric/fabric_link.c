@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Link failures: links found by name, degraded to a fraction of their
+ * rate or taken down at a virtual time by an event of the fabric, and the
+ * traffic of a downed link rerouted over the remaining equal-cost next
+ * hops or blackholed. A downed link stays down for the rest of the run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+
+/* reach[] values: not worked out yet, reachable, not reachable. */
+#define REACH_UNKNOWN 0
+#define REACH_YES 1
+#define REACH_NO 2
+
+#define PPM_ONE UINT64_C(1000000)
+
+int fabric_links_init(struct uet_fabric *fab)
+{
+	struct fabric_links *L = calloc(1, sizeof(*L));
+	uint32_t i;
+
+	if (L == NULL)
+		return -ENOMEM;
+	L->port = calloc(fab->n_ports, sizeof(*L->port));
+	if (L->port == NULL) {
+		free(L);
+		return -ENOMEM;
+	}
+	for (i = 0; i < fab->n_ports; i++)
+		L->port[i].nominal_rate_bps = fab->ports[i].rate_bps;
+	fab->links = L;
+	return 0;
+}
+
+void fabric_links_fini(struct uet_fabric *fab)
+{
+	struct fabric_links *L = fab->links;
+
+	if (L == NULL)
+		return;
+	free(L->port);
+	free(L->reach);
+	free(L->occ_ports);
+	free(L);
+	fab->links = NULL;
+}
+
+int uet_fabric_link_find(const struct uet_fabric *fab, const char *name)
+{
+	uint32_t i;
+
+	if (fab == NULL || name == NULL)
+		return -EINVAL;
+	/* Ports come lower tier first, so the first match is the end that
+	 * sends up (or the only switch port of a host link). */
+	for (i = 0; i < fab->n_ports; i++)
+		if (strcmp(fab->ports[i].link_name, name) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+int uet_fabric_port_find(const struct uet_fabric *fab, const char *name)
+{
+	const char *colon;
+	size_t sw_len;
+	uint32_t i;
+
+	if (fab == NULL || name == NULL)
+		return -EINVAL;
+	colon = strchr(name, ':');
+	if (colon == NULL) {
+		/* A link alone names a port only when one switch ends it. */
+		const int port = uet_fabric_link_find(fab, name);
+
+		if (port < 0 || fab->ports[port].peer >= 0)
+			return -ENOENT;
+		return port;
+	}
+	sw_len = (size_t)(colon - name);
+	for (i = 0; i < fab->n_ports; i++) {
+		const struct fabric_port *p = &fab->ports[i];
+		const char *sw = fab->switches[p->sw].name;
+
+		if (strlen(sw) == sw_len && strncmp(sw, name, sw_len) == 0 &&
+		    strcmp(p->link_name, colon + 1) == 0)
+			return (int)i;
+	}
+	return -ENOENT;
+}
+
+void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len)
+{
+	const struct uet_fabric_conf *c;
+	uint32_t half;
+
+	if (buf == NULL || len == 0)
+		return;
+	if (fab == NULL) {
+		buf[0] = '\0';
+		return;
+	}
+	c = &fab->conf;
+	half = c->k / 2;
+	switch (c->topo) {
+	case UET_FABRIC_TOPO_LEAF_SPINE:
+		snprintf(buf, len,
+			 "host0 .. host%u, or leafL-spineS with L 0 .. %u "
+			 "and S 0 .. %u",
+			 c->hosts - 1, c->leaves - 1, c->spines - 1);
+		break;
+	case UET_FABRIC_TOPO_FAT_TREE:
+		snprintf(buf, len,
+			 "host0 .. host%u, torE-aggA with E and A 0 .. %u "
+			 "in one pod (E / %u = A / %u), or aggA-coreC with "
+			 "C 0 .. %u and C / %u = A %% %u",
+			 c->hosts - 1, c->k * half - 1, half, half,
+			 half * half - 1, half, half);
+		break;
+	default:
+		snprintf(buf, len, "host0 .. host%u", c->hosts - 1);
+		break;
+	}
+}
+
+/* Whether switch sw reaches host h over links that are up, worked out
+ * once per switch and host (up-down paths have no cycle; the guard
+ * value only protects against a shape that had one). */
+static uint8_t link_reach(struct uet_fabric *fab, uint32_t sw, uint32_t h)
+{
+	uint8_t *r = &fab->links->reach[(size_t)sw * fab->conf.hosts + h];
+	const struct fabric_hop *hop = &fab->switches[sw].hops[h];
+	uint32_t i;
+
+	if (*r != REACH_UNKNOWN)
+		return *r;
+	*r = REACH_NO;
+	for (i = hop->first; i < hop->first + hop->count; i++) {
+		const struct fabric_port *p = &fab->ports[i];
+
+		if (fab->links->port[i].down)
+			continue;
+		if (p->peer < 0 ||
+		    link_reach(fab, fab->ports[p->peer].sw, h) == REACH_YES) {
+			*r = REACH_YES;
+			break;
+		}
+	}
+	return *r;
+}
+
+/* Routing converges at once: every switch's reach, afresh. */
+static int link_reach_update(struct uet_fabric *fab)
+{
+	struct fabric_links *L = fab->links;
+	const size_t n = (size_t)fab->n_switches * fab->conf.hosts;
+	uint32_t sw, h;
+
+	if (L->reach == NULL) {
+		L->reach = calloc(n, 1);
+		if (L->reach == NULL)
+			return -ENOMEM;
+	} else {
+		memset(L->reach, REACH_UNKNOWN, n);
+	}
+	for (sw = 0; sw < fab->n_switches; sw++)
+		for (h = 0; h < fab->conf.hosts; h++)
+			(void)link_reach(fab, sw, h);
+	return 0;
+}
+
+/* Port i still leads to host h: its link is up and the far switch
+ * reaches h. Needs reach worked out. */
+static bool link_usable(const struct uet_fabric *fab, uint32_t i, uint32_t h)
+{
+	const struct fabric_port *p = &fab->ports[i];
+
+	if (fab->links->port[i].down)
+		return false;
+	if (p->peer < 0)
+		return true;
+	return fab->links->reach[(size_t)fab->ports[p->peer].sw *
+					 fab->conf.hosts +
+				 h] == REACH_YES;
+}
+
+uint32_t fabric_link_reroute(const struct uet_fabric *fab,
+			     const struct fabric_hop *hop, uint32_t host,
+			     uint32_t picked, uint64_t hash)
+{
+	uint32_t i, n = 0, k;
+
+	/* Flows whose path still works keep it; only the others move. */
+	if (link_usable(fab, picked, host))
+		return picked;
+	for (i = hop->first; i < hop->first + hop->count; i++)
+		n += link_usable(fab, i, host);
+	/* No way left: the frame goes where it was going, and is lost. */
+	if (n == 0)
+		return picked;
+	k = (uint32_t)(((hash & UINT32_MAX) * n) >> 32);
+	for (i = hop->first;; i++)
+		if (link_usable(fab, i, host) && k-- == 0)
+			return i;
+}
+
+/* Count a frame lost to port p's downed link, and free it. */
+static void link_drop(struct uet_fabric *fab, struct fabric_port *p,
+		      struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
+{
+	struct fabric_link *l = &fab->links->port[p->id];
+	const unsigned int tc = uet_fabric_classify(fab->conf.uet_policy,
+						    &fab->conf.dscp, dscp);
+
+	l->down_drop_frames[tc]++;
+	l->down_drop_bytes[tc] += wire_bytes;
+	rte_pktmbuf_free(m);
+}
+
+bool fabric_link_drop_in(struct uet_fabric *fab, struct fabric_port *in,
+			 struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
+{
+	if (!fab->links->port[in->id].down)
+		return false;
+	link_drop(fab, in, m, wire_bytes, dscp);
+	return true;
+}
+
+bool fabric_link_drop_out(struct uet_fabric *fab, struct fabric_port *out,
+			  struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
+{
+	if (!fab->links->port[out->id].down)
+		return false;
+	link_drop(fab, out, m, wire_bytes, dscp);
+	return true;
+}
+
+/* The link of port p goes down: what it holds is lost, the frame on the
+ * wire included, each counted in the class it was queued in. */
+static void link_down_port(struct uet_fabric *fab, struct fabric_port *p)
+{
+	struct fabric_link *l = &fab->links->port[p->id];
+	struct fabric_entry e;
+	unsigned int tc;
+
+	l->down = true;
+	if (uet_event_pending(&p->tx_end_ev))
+		(void)uet_evq_cancel(&fab->comp.evq, &p->tx_end_ev);
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		while (!fabric_fifo_empty(&p->queue[tc])) {
+			fabric_fifo_pop(&p->queue[tc], &e);
+			fabric_occ_change(p, tc);
+			p->stats.tc[tc].queue_bytes -= e.wire_bytes;
+			p->stats.queue_bytes -= e.wire_bytes;
+			l->down_drop_frames[tc]++;
+			l->down_drop_bytes[tc] += e.wire_bytes;
+			rte_pktmbuf_free(e.m);
+		}
+	}
+}
+
+/* The rate of port p becomes rate_ppm of its nominal one. */
+static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
+			      uint32_t rate_ppm)
+{
+	/* 1.6 Tbps x 1,000,000 fits 64 bits. */
+	const uint64_t bps =
+		fab->links->port[p->id].nominal_rate_bps * rate_ppm / PPM_ONE;
+
+	p->rate_bps = bps != 0 ? bps : 1;
+}
+
+static void link_on_failure(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct fabric_failure *ff = arg;
+	struct uet_fabric *fab = ff->fab;
+	struct fabric_port *p = &fab->ports[ff->f.port];
+	int ret;
+
+	(void)q;
+	(void)ev;
+	if (!ff->f.down) {
+		link_degrade_port(fab, p, ff->f.rate_ppm);
+		if (p->peer >= 0)
+			link_degrade_port(fab, &fab->ports[p->peer],
+					  ff->f.rate_ppm);
+		return;
+	}
+	link_down_port(fab, p);
+	if (p->peer >= 0)
+		link_down_port(fab, &fab->ports[p->peer]);
+	fab->links->any_down = true;
+	ret = link_reach_update(fab);
+	if (ret < 0 && fab->error == 0)
+		fab->error = ret;
+}
+
+int uet_fabric_add_failure(struct uet_fabric *fab,
+			   const struct uet_fabric_failure *f)
+{
+	struct fabric_links *L;
+	struct fabric_failure *ff;
+	int ret;
+
+	if (fab == NULL || f == NULL || f->port >= fab->n_ports ||
+	    f->at_ps < uet_evq_now(&fab->comp.evq) ||
+	    (!f->down && (f->rate_ppm == 0 || f->rate_ppm > PPM_ONE)))
+		return -EINVAL;
+	L = fab->links;
+	if (L->n_failures == UET_FABRIC_FAILURES_MAX)
+		return -ENOSPC;
+	/* Keep the promise that scheduling never allocates later. */
+	ret = uet_evq_reserve(&fab->comp.evq,
+			      (uint64_t)fab->n_ports * 2 + L->n_failures + 1);
+	if (ret < 0)
+		return ret;
+	ff = &L->failures[L->n_failures];
+	ff->fab = fab;
+	ff->f = *f;
+	uet_event_init(&ff->ev, link_on_failure, ff);
+	ret = uet_evq_schedule(&fab->comp.evq, &ff->ev, f->at_ps);
+	if (ret < 0)
+		return ret;
+	L->n_failures++;
+	return 0;
+}
