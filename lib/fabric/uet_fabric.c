@@ -116,15 +116,19 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 
 	/* 1. Received: count and show it. */
 	cls = fabric_classify(m, &flow, &dscp, &wire_bytes);
+	/* The switch's own pause frames come from the pool its frames do. */
+	fab->pfc_pool = m->pool;
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
 	if (fab->capture != NULL && in->peer < 0)
 		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now,
 			     false);
 
-	/* 2. Control frames are the sync layer's; PFC is not modelled yet. */
+	/* 2. A PFC frame pauses this port's egress; other control frames
+	 * are the sync layer's, and never meant for the switch. */
 	if (cls == FABRIC_CLASS_CONTROL) {
-		st->drop_control_frames++;
+		if (!fabric_pfc_receive(in, m))
+			st->drop_control_frames++;
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -152,7 +156,8 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 
 	/* 5. Egress admission at the port facing the destination: its
 	 * class queue, trimmed into TC1, or dropped. */
-	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp);
+	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp,
+				  in->id);
 	if (ret < 0)
 		fabric_fail(fab, ret);
 }
@@ -244,6 +249,12 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
 	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
 	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
+	/* Checked by the configuration: a bad list leaves PFC off. */
+	(void)uet_config_pfc_class_mask(sc->sw.pfc_classes, &conf->pfc_classes);
+	conf->pfc_xoff_bytes = sc->sw.pfc_xoff_bytes;
+	conf->pfc_xon_bytes = sc->sw.pfc_xon_bytes;
+	conf->pfc_headroom_bytes = sc->sw.pfc_headroom_bytes;
+	conf->pfc_pause_quanta = (uint16_t)sc->sw.pfc_pause_quanta;
 	return 0;
 }
 
@@ -274,9 +285,9 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = fabric_topo_build(fab);
 	if (ret < 0)
 		goto fail;
-	/* Two events per port (arrival, serialization end) are all the
-	 * fabric ever schedules, so scheduling never allocates later. */
-	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 2);
+	/* Three events per port (arrival, serialization end, PFC) are all
+	 * the fabric ever schedules, so scheduling never allocates later. */
+	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 3);
 	if (ret < 0)
 		goto fail;
 	for (i = 0; i < fab->n_ports; i++) {
@@ -328,6 +339,7 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
 	*stats = fab->ports[port].stats;
+	fabric_pfc_stats(&fab->ports[port], stats);
 	return 0;
 }
 
