@@ -217,14 +217,16 @@ bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
 	if (buf == NULL ||
 	    uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
 		return false;
-	/* The quanta are 512 bit times at this link's rate. */
+	/* The quanta are 512 bit times at this link's rate. Only lossless
+	 * classes are paused; the frame is taken and counted anyway. */
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
 		if (!(pfc.class_enable >> tc & 1u))
 			continue;
-		fabric_pfc_pause(in, tc,
-				 uet_pfc_quanta_to_ps(pfc.quanta[tc],
-						      in->rate_bps));
 		pause |= pfc.quanta[tc] != 0;
+		if (fabric_pfc_lossless(&in->fab->conf, tc))
+			fabric_pfc_pause(in, tc,
+					 uet_pfc_quanta_to_ps(pfc.quanta[tc],
+							      in->rate_bps));
 	}
 	if (pause)
 		in->stats.pfc_rx_xoff_frames++;

@@ -8,11 +8,14 @@
  */
 #include "fabric_private.h"
 
-/* A class may send: it has a frame and the far end has not paused it. */
+/* A class may send: it has a frame and, if lossless, the far end has not
+ * paused it (pauses of other classes are ignored, as 802.1Qbb says for
+ * classes without PFC). */
 static bool fabric_sched_ready(const struct fabric_port *p, unsigned int tc)
 {
 	return !fabric_fifo_empty(&p->queue[tc]) &&
-	       (p->fab->conf.pfc_classes == 0 || !fabric_pfc_paused(p, tc));
+	       (!fabric_pfc_lossless(&p->fab->conf, tc) ||
+		!fabric_pfc_paused(p, tc));
 }
 
 static int fabric_sched_strict(const struct fabric_port *p)
