@@ -317,6 +317,106 @@ START_TEST(test_xoff_refreshed_at_half_the_pause)
 }
 END_TEST
 
+/* The port of switch sw on the link named link. */
+static uint32_t pt_port(struct pt_env *env, const char *sw, const char *link)
+{
+	struct uet_fabric_port_info info;
+	uint32_t i;
+
+	for (i = 0; i < uet_fabric_port_count(env->ft.fab); i++) {
+		ck_assert_int_eq(uet_fabric_port_info(env->ft.fab, i, &info), 0);
+		if (strcmp(info.switch_name, sw) == 0 &&
+		    strcmp(info.link_name, link) == 0)
+			return i;
+	}
+	ck_abort_msg("no port of %s on %s", sw, link);
+	return 0;
+}
+
+/*
+ * Pauses cross the links between switches: in a leaf-spine of 2 leaves,
+ * 1 spine and 2 hosts per leaf, host 2 pauses class 0 and host 0 sends 8
+ * frames to it. leaf1 fills and pauses the spine, the spine pauses leaf0,
+ * leaf0 pauses host 0; when host 2 resumes at T0 + 20 us every queue
+ * drains, the resumes go back the same way, and nothing is dropped.
+ */
+START_TEST(test_pause_backs_up_hop_by_hop_through_a_leaf_spine)
+{
+	struct uet_fabric_conf conf;
+	struct uet_fabric_port_stats st;
+	const struct pt_out *p[4];
+	struct pt_env env;
+	uint32_t leaf1_up, spine_down1, spine_down0, leaf0_up, i, data = 0;
+
+	pt_conf(&conf, 2 * FT_WIRE_BIG, FT_WIRE_BIG, 20 * FT_WIRE_BIG, 0xffff);
+	conf.topo = UET_FABRIC_TOPO_LEAF_SPINE;
+	conf.leaves = 2;
+	conf.spines = 1;
+	conf.hosts_per_leaf = 2;
+	conf.hosts = 4;
+	conf.tier1_delay_ps = FT_DELAY_PS;
+	pt_open(&env, "hop", &conf);
+	leaf1_up = pt_port(&env, "leaf1", "leaf1-spine0");
+	spine_down1 = pt_port(&env, "spine0", "leaf1-spine0");
+	leaf0_up = pt_port(&env, "leaf0", "leaf0-spine0");
+	spine_down0 = pt_port(&env, "spine0", "leaf0-spine0");
+	pt_pause(&env, 2, 0xffff, FT_T0_PS);
+	for (i = 0; i < 48; i++)
+		ft_deliver(&env.ft, 0,
+			   ft_frame(&env.ft, 0, 2, FT_PAYLOAD_BIG,
+				    (uint16_t)(1 + i)),
+			   FT_T0_PS + 1000 + i * FT_SER_BIG_PS);
+	pt_pause(&env, 2, 0, FT_T0_PS + 20000000);
+	ft_run(&env.ft);
+	for (i = 0; i < env.n; i++)
+		if (!env.out[i].pfc) {
+			ck_assert_uint_eq(env.out[i].port, 2);
+			ck_assert_uint_ge(env.out[i].now_ps,
+					  FT_T0_PS + 20000000);
+			data++;
+		}
+	ck_assert_uint_eq(data, 48);
+	ck_assert_uint_eq(pt_pauses(&env, 0, p, 4), 2);
+	ck_assert_uint_eq(p[0]->quanta0, 0xffff);
+	ck_assert_uint_eq(p[1]->quanta0, 0);
+	ck_assert_uint_lt(p[0]->now_ps, FT_T0_PS + 20000000);
+	ck_assert_uint_gt(p[1]->now_ps, FT_T0_PS + 20000000);
+	/* Host 0's pause leaves at T0 + 2.44 us, its resume 4.79 us after
+	 * host 2's. */
+	ck_assert_uint_eq(p[0]->now_ps, FT_T0_PS + 2439440);
+	ck_assert_uint_eq(p[1]->now_ps, FT_T0_PS + 24785640);
+	for (i = 0; i < uet_fabric_port_count(env.ft.fab); i++)
+		ck_assert_uint_eq(ft_stats(&env.ft, (uint16_t)i).drop_full_frames,
+				  0);
+	/* Each hop: one XOFF and one XON from the ingress that filled, one
+	 * pause on the egress facing it. The switches' ingresses peak at 14
+	 * frames: 2 (PFCXoff) and 12 in flight over 2 x 500 ns. Host 0
+	 * ignores pauses here, so its ingress reaches 20 frames. */
+	st = ft_stats(&env.ft, 0);
+	ck_assert_uint_eq(st.pfc_tx_xoff_frames, 1);
+	ck_assert_uint_eq(st.pfc_tx_xon_frames, 1);
+	ck_assert_uint_eq(st.tc[0].peak_ingress_bytes, 20 * FT_WIRE_BIG);
+	ck_assert_uint_eq(ft_stats(&env.ft, 2).tc[0].paused_ps, 20000000);
+	st = ft_stats(&env.ft, (uint16_t)leaf1_up);
+	ck_assert_uint_eq(st.pfc_tx_xoff_frames, 1);
+	ck_assert_uint_eq(st.pfc_tx_xon_frames, 1);
+	ck_assert_uint_eq(st.tc[0].peak_ingress_bytes, 14 * FT_WIRE_BIG);
+	st = ft_stats(&env.ft, (uint16_t)spine_down1);
+	ck_assert_uint_eq(st.pfc_rx_xoff_frames, 1);
+	ck_assert_uint_eq(st.pfc_rx_xon_frames, 1);
+	ck_assert_uint_eq(st.tc[0].paused_ps, 19839400);
+	st = ft_stats(&env.ft, (uint16_t)spine_down0);
+	ck_assert_uint_eq(st.pfc_tx_xoff_frames, 1);
+	ck_assert_uint_eq(st.pfc_tx_xon_frames, 1);
+	ck_assert_uint_eq(st.tc[0].peak_ingress_bytes, 14 * FT_WIRE_BIG);
+	st = ft_stats(&env.ft, (uint16_t)leaf0_up);
+	ck_assert_uint_eq(st.pfc_rx_xoff_frames, 1);
+	ck_assert_uint_eq(st.pfc_rx_xon_frames, 1);
+	ck_assert_uint_eq(st.tc[0].paused_ps, 20840680);
+	pt_close(&env);
+}
+END_TEST
+
 static Suite *pfc_suite(void)
 {
 	Suite *s = suite_create("fabric_pfc");
@@ -327,6 +427,7 @@ static Suite *pfc_suite(void)
 	tcase_add_test(tc, test_egress_pause_holds_class_for_its_quanta);
 	tcase_add_test(tc, test_egress_pause_ends_at_xon);
 	tcase_add_test(tc, test_xoff_refreshed_at_half_the_pause);
+	tcase_add_test(tc, test_pause_backs_up_hop_by_hop_through_a_leaf_spine);
 	suite_add_tcase(s, tc);
 	return s;
 }
