@@ -417,6 +417,37 @@ START_TEST(test_pause_backs_up_hop_by_hop_through_a_leaf_spine)
 }
 END_TEST
 
+/* MAC control frames that are not PFC (too short for one, or an 802.3x
+ * PAUSE, opcode 0x0001) are counted and dropped; they pause nothing. */
+START_TEST(test_mac_control_not_pfc_dropped_pauses_nothing)
+{
+	struct uet_fabric_conf conf;
+	struct uet_fabric_port_stats st;
+	struct uet_pfc pfc = {.class_enable = 0x01, .quanta = {0xffff}};
+	uint8_t buf[UET_PFC_FRAME_BYTES];
+	struct pt_env env;
+
+	pt_conf(&conf, 1u << 20, 1u << 19, 1u << 20, 0xffff);
+	pt_open(&env, "notpfc", &conf);
+	ck_assert_int_eq(uet_pfc_build(buf, sizeof(buf), &pfc),
+			 UET_PFC_FRAME_BYTES);
+	ft_deliver(&env.ft, 0, ft_raw(&env.ft, buf, UET_PFC_BYTES - 1),
+		   FT_T0_PS);
+	buf[14] = 0x00; /* opcode 0x0001: 802.3x PAUSE */
+	ft_deliver(&env.ft, 0, ft_raw(&env.ft, buf, UET_PFC_FRAME_BYTES),
+		   FT_T0_PS + 10);
+	pt_data(&env, 1, 1, FT_T0_PS + 1000);
+	ft_run(&env.ft);
+	st = ft_stats(&env.ft, 0);
+	ck_assert_uint_eq(st.drop_control_frames, 2);
+	ck_assert_uint_eq(st.pfc_rx_xoff_frames + st.pfc_rx_xon_frames, 0);
+	ck_assert_uint_eq(st.tc[0].paused_ps, 0);
+	ck_assert_uint_eq(env.n, 1);
+	ck_assert_uint_eq(env.out[0].now_ps, FT_T0_PS + 1000 + FT_SER_BIG_PS);
+	pt_close(&env);
+}
+END_TEST
+
 static Suite *pfc_suite(void)
 {
 	Suite *s = suite_create("fabric_pfc");
@@ -428,6 +459,7 @@ static Suite *pfc_suite(void)
 	tcase_add_test(tc, test_egress_pause_ends_at_xon);
 	tcase_add_test(tc, test_xoff_refreshed_at_half_the_pause);
 	tcase_add_test(tc, test_pause_backs_up_hop_by_hop_through_a_leaf_spine);
+	tcase_add_test(tc, test_mac_control_not_pfc_dropped_pauses_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
