@@ -137,6 +137,8 @@ struct uet_nic_config {
 	uint8_t dscp_trimmed_last_hop;	     /**< DscpTrimmedLastHop. */
 	bool retransmit_trimmable;	     /**< RetransmitTrimmable. */
 	uint16_t udp_dest_port;		     /**< UdpDestPort. */
+	uint64_t pfc_xoff_bytes; /**< PFCXoff, data ingress pool bytes. */
+	uint64_t pfc_xon_bytes;	 /**< PFCXon, data ingress pool bytes. */
 };
 
 /** pds: ScalaUETPdsManager attributes. */
@@ -181,6 +183,8 @@ enum uet_switch_ecn_at {
 
 /** Longest switch.WrrWeights text kept, including the NUL. */
 #define UET_CONFIG_WRR_WEIGHTS_MAX 64
+/** Bytes of switch.PFCClasses, its NUL included. */
+#define UET_CONFIG_PFC_CLASSES_MAX 32
 
 /** switch: the software switch. */
 struct uet_switch_config {
@@ -199,6 +203,13 @@ struct uet_switch_config {
 	 * switch-occupancy.csv samples; "" for none. */
 	char occupancy_ports[UET_CONFIG_PORT_LIST_MAX];
 	uet_time_t occupancy_interval_ps; /**< Sampling period, ps. */
+	/** PFCClasses: lossless traffic classes, "0" or "0,3"; empty: off.
+	 * uet_config_pfc_class_mask() reads it. */
+	char pfc_classes[UET_CONFIG_PFC_CLASSES_MAX];
+	uint64_t pfc_xoff_bytes;     /**< PFCXoff, ingress bytes per class. */
+	uint64_t pfc_xon_bytes;	     /**< PFCXon, ingress bytes per class. */
+	uint64_t pfc_headroom_bytes; /**< PFCHeadroom, above PFCXoff. */
+	uint32_t pfc_pause_quanta;   /**< PFCPauseQuanta, 512 bit times. */
 };
 
 /** records: which records the run writes. */
@@ -388,6 +399,20 @@ bool uet_scenario_equal(const struct uet_scenario *a,
  *   0, or -EIO when writing fails.
  */
 int uet_config_print_doc_table(FILE *f);
+
+/**
+ * The lossless traffic classes of switch.PFCClasses as a bit mask (bit c:
+ * class c): up to eight class numbers 0 to 7 separated by commas; empty
+ * (PFC off) gives 0.
+ *
+ * @param text
+ *   The attribute's value.
+ * @param mask
+ *   Out: the classes.
+ * @return
+ *   0, or -EINVAL (not a list of classes 0 to 7, or NULL).
+ */
+int uet_config_pfc_class_mask(const char *text, uint8_t *mask);
 
 #ifdef __cplusplus
 }

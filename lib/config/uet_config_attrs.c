@@ -243,6 +243,19 @@ static const struct uet_attr attrs[] = {
 	{"nic", "UdpDestPort", UET_ATTR_UINT, "4793", 1, 65535, "",
 	 "UDP destination port of UET packets", "the IANA port for UET", NULL,
 	 0, FIELD(nic.udp_dest_port)},
+	{"nic", "PFCXoff", UET_ATTR_SIZE, "768KiB", 0, GIB, "bytes",
+	 "data ingress pool bytes at which the NIC pauses the lossless "
+	 "classes (switch.PFCClasses) of its data codepoints; at most "
+	 "IngressPoolSize",
+	 "leaves a quarter of the default pool as headroom, four times "
+	 "what a 500 ns, 400 Gbps link has in flight",
+	 NULL, 0, FIELD(nic.pfc_xoff_bytes)},
+	{"nic", "PFCXon", UET_ATTR_SIZE, "512KiB", 0, GIB, "bytes",
+	 "data ingress pool bytes at or below which a pausing NIC resumes "
+	 "its upstream; below PFCXoff",
+	 "a 256 KiB gap: PCIe drains it in about 4 us, so pauses are few "
+	 "and long rather than many and short",
+	 NULL, 0, FIELD(nic.pfc_xon_bytes)},
 
 	/* pds: ScalaUETPdsManager */
 	{"pds", "AckRequestEveryNthPacket", UET_ATTR_UINT, "1", 1, 65535, "",
@@ -371,6 +384,36 @@ static const struct uet_attr attrs[] = {
 	 DURATION_MAX, "ps", "period of the switch-occupancy.csv samples",
 	 "a dozen samples per 4 us base RTT", NULL, 0,
 	 FIELD(sw.occupancy_interval_ps)},
+	{"switch", "PFCClasses", UET_ATTR_STRING, "", 0, 0, "",
+	 "lossless traffic classes (802.1Qbb PFC), up to 8 class numbers 0 "
+	 "to 7 separated by commas, e.g. 0; empty: PFC off; not with "
+	 "TrimmingEnabled",
+	 "drop tail or trimming unless a scenario asks for lossless classes",
+	 NULL, 0, FIELD(sw.pfc_classes)},
+	{"switch", "PFCXoff", UET_ATTR_SIZE, "64KiB", 1, GIB, "bytes",
+	 "bytes of a lossless class received on one port and still in the "
+	 "switch at which it sends a pause frame out of that port",
+	 "15 full frames per ingress port: an 8-to-1 incast pauses before "
+	 "the bottleneck holds 1 MiB",
+	 NULL, 0, FIELD(sw.pfc_xoff_bytes)},
+	{"switch", "PFCXon", UET_ATTR_SIZE, "32KiB", 0, GIB, "bytes",
+	 "bytes at or below which a paused upstream is resumed (quanta 0); "
+	 "below PFCXoff",
+	 "half of PFCXoff: a few microseconds between XOFF and XON", NULL,
+	 0, FIELD(sw.pfc_xon_bytes)},
+	{"switch", "PFCHeadroom", UET_ATTR_SIZE, "128KiB", 0, GIB, "bytes",
+	 "bytes above PFCXoff an ingress port may still fill in a lossless "
+	 "class (what is in flight while the pause travels); a frame "
+	 "beyond it is dropped and counted",
+	 "twice the 59 KB a 400 Gbps, 500 ns link holds in flight: two "
+	 "delays and two full frames",
+	 NULL, 0, FIELD(sw.pfc_headroom_bytes)},
+	{"switch", "PFCPauseQuanta", UET_ATTR_UINT, "65535", 1, 65535, "",
+	 "pause time every XOFF frame asks for (switches and NICs), in "
+	 "quanta of 512 bit times at the link rate; re-sent at half of it "
+	 "while still over XON",
+	 "the longest pause (83.9 us at 400 Gbps); XON ends it early", NULL,
+	 0, FIELD(sw.pfc_pause_quanta)},
 
 	/* records */
 	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",

@@ -207,11 +207,32 @@ static int check_switch(struct cfg_ctx *c)
 {
 	const struct uet_switch_config *sw = &c->s->sw;
 
-	if (sw->trimming_enabled && !sw->uet_policy_enabled)
+	uint8_t pfc_mask = 0;
+
+	if (uet_config_pfc_class_mask(sw->pfc_classes, &pfc_mask) < 0)
+		return fail_attr(c, "switch", "PFCClasses",
+				 "must be empty or up to 8 traffic classes "
+				 "0 to 7, separated by commas");
+	if (sw->trimming_enabled && (!sw->uet_policy_enabled || pfc_mask))
 		return fail_attr(c, "switch", "TrimmingEnabled",
 				 "switch trimming runs only under the UET "
 				 "policy (switch.UETPolicyEnabled true) and "
 				 "with PFC off on every switch traffic class");
+	if (pfc_mask && sw->pfc_xon_bytes >= sw->pfc_xoff_bytes)
+		return fail_attr(c, "switch", "PFCXon",
+				 "must be below switch.PFCXoff (%llu bytes)",
+				 (unsigned long long)sw->pfc_xoff_bytes);
+	if (pfc_mask && c->s->nic.pfc_xoff_bytes >
+				c->s->nic.ingress_pool_size_bytes)
+		return fail_attr(c, "nic", "PFCXoff",
+				 "must not exceed nic.IngressPoolSize (%llu "
+				 "bytes)",
+				 (unsigned long long)
+					 c->s->nic.ingress_pool_size_bytes);
+	if (pfc_mask && c->s->nic.pfc_xon_bytes >= c->s->nic.pfc_xoff_bytes)
+		return fail_attr(c, "nic", "PFCXon",
+				 "must be below nic.PFCXoff (%llu bytes)",
+				 (unsigned long long)c->s->nic.pfc_xoff_bytes);
 	if (sw->ecn_enabled && sw->ecn_kmin_bytes > sw->ecn_kmax_bytes)
 		return fail_attr(c, "switch", "ECNKmin",
 				 "must not exceed switch.ECNKmax (%llu bytes)",

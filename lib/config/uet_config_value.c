@@ -244,3 +244,25 @@ int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 	cfg_field_set(a, base, v);
 	return 0;
 }
+
+int uet_config_pfc_class_mask(const char *text, uint8_t *mask)
+{
+	unsigned int n = 0;
+
+	if (text == NULL || mask == NULL)
+		return -EINVAL;
+	*mask = 0;
+	if (*text == '\0')
+		return 0;
+	for (;;) {
+		/* One digit 0 to 7, then a comma or the end. */
+		if (*text < '0' || *text > '7' || ++n > 8)
+			return -EINVAL;
+		*mask |= (uint8_t)(1u << (*text - '0'));
+		text++;
+		if (*text == '\0')
+			return 0;
+		if (*text++ != ',')
+			return -EINVAL;
+	}
+}

@@ -3,7 +3,8 @@
  * Egress admission: a frame joins its traffic class queue if it fits under
  * the class limit (1.5 times it for a trimmable retransmission under the
  * UET policy); otherwise a trimmable one is trimmed to its headers and
- * offered to TC1, and anything else is dropped and counted.
+ * offered to TC1, and anything else is dropped and counted. A lossless
+ * class (PFC) is admitted by its ingress's headroom instead.
  */
 #include <errno.h>
 
@@ -63,7 +64,7 @@ static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 }
 
 int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
-			uint32_t wire_bytes, uint8_t dscp)
+			uint32_t wire_bytes, uint8_t dscp, uint32_t ingress)
 {
 	const struct uet_fabric_conf *conf = &p->fab->conf;
 	const int role = conf->uet_policy || conf->trimming
@@ -74,10 +75,22 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	int trimmed_bytes;
 
 	fabric_port_settle_now(p);
+	/* 0. A lossless class (PFC) has no egress limit: its ingress pauses
+	 * the upstream at PFCXoff, and only a frame beyond the headroom is
+	 * dropped. */
+	if (fabric_pfc_lossless(conf, tc) && ingress != FABRIC_NO_PORT) {
+		struct fabric_port *in = &p->fab->ports[ingress];
+
+		if (fabric_pfc_admit(in, tc, wire_bytes))
+			return fabric_port_join(p, tc, m, wire_bytes, ingress);
+		in->stats.pfc_headroom_drop_frames++;
+		fabric_admit_drop(p, tc, m, wire_bytes);
+		return 0;
+	}
 	/* 1. Its class queue, under the limit of its role. */
 	if (fabric_admit_fits(p, tc, wire_bytes,
 			      fabric_admit_limit_bytes(conf, role)))
-		return fabric_port_join(p, tc, m, wire_bytes);
+		return fabric_port_join(p, tc, m, wire_bytes, ingress);
 	/* 2. No room: a trimmable packet is trimmed, when trimming is on
 	 * (the configuration allows it only under the UET policy). */
 	if (!conf->trimming || !conf->uet_policy ||
@@ -96,7 +109,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	if (fabric_admit_fits(p, UET_FABRIC_TC_TRIMMED, (uint32_t)trimmed_bytes,
 			      conf->queue_limit_bytes))
 		return fabric_port_join(p, UET_FABRIC_TC_TRIMMED, m,
-					(uint32_t)trimmed_bytes);
+					(uint32_t)trimmed_bytes, ingress);
 	p->stats.drop_trim_frames++;
 	fabric_admit_drop(p, UET_FABRIC_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
 	return 0;

@@ -33,6 +33,11 @@ int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 	ret = fabric_fifo_init(&p->arriving, FABRIC_PORT_FIFO_SLOTS);
 	if (ret < 0)
 		return ret;
+	ret = fabric_pfc_init(p);
+	if (ret < 0) {
+		fabric_port_fini(p);
+		return ret;
+	}
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
 		ret = fabric_fifo_init(&p->queue[tc], FABRIC_PORT_FIFO_SLOTS);
 		if (ret < 0) {
@@ -49,6 +54,7 @@ void fabric_port_fini(struct fabric_port *p)
 
 	/* A zeroed ring (never initialised) is accepted. */
 	fabric_fifo_fini(&p->arriving);
+	fabric_pfc_fini(p);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 		fabric_fifo_fini(&p->queue[tc]);
 }
@@ -103,8 +109,19 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	struct uet_evq *q = &fab->comp.evq;
 	const struct fabric_entry *head;
 	uet_time_t ser_ps;
-	const int tc = fabric_sched_pick(p);
+	int tc;
 
+	/* The port's own pause frames go first, whatever is paused. */
+	if (!fabric_fifo_empty(&p->pfc.ctrl)) {
+		p->tx_tc = FABRIC_TX_PFC;
+		ser_ps = uet_serialization_ps(
+			fabric_fifo_head(&p->pfc.ctrl)->wire_bytes,
+			p->rate_bps);
+		(void)uet_evq_schedule(q, &p->tx_end_ev,
+				       uet_evq_now(q) + ser_ps);
+		return;
+	}
+	tc = fabric_sched_pick(p);
 	if (tc < 0)
 		return;
 	p->tx_tc = (uint8_t)tc;
@@ -135,8 +152,14 @@ void fabric_port_settle_now(struct fabric_port *p)
 	}
 }
 
+void fabric_port_kick(struct fabric_port *p)
+{
+	if (!uet_event_pending(&p->tx_end_ev))
+		fabric_port_start_tx(p);
+}
+
 int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
-		     uint32_t wire_bytes)
+		     uint32_t wire_bytes, uint32_t ingress)
 {
 	struct uet_fabric *fab = p->fab;
 	struct uet_fabric_port_stats *st = &p->stats;
@@ -145,6 +168,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 		.m = m,
 		.time_ps = uet_evq_now(&fab->comp.evq),
 		.wire_bytes = wire_bytes,
+		.ingress = ingress,
 	};
 	int ret;
 
@@ -168,6 +192,8 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 	st->queue_bytes += wire_bytes;
 	if (st->queue_bytes > st->peak_queue_bytes)
 		st->peak_queue_bytes = st->queue_bytes;
+	if (ingress != FABRIC_NO_PORT && fabric_pfc_lossless(&fab->conf, tc))
+		fabric_pfc_ingress_add(&fab->ports[ingress], tc, wire_bytes);
 	if (!uet_event_pending(&p->tx_end_ev))
 		fabric_port_start_tx(p);
 	return 0;
@@ -182,10 +208,19 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	struct fabric_entry e;
 	int ret;
 
-	fabric_fifo_pop(&p->queue[p->tx_tc], &e);
-	fabric_occ_change(p, p->tx_tc);
-	p->stats.tc[p->tx_tc].queue_bytes -= e.wire_bytes;
-	p->stats.queue_bytes -= e.wire_bytes;
+	if (p->tx_tc == FABRIC_TX_PFC) {
+		fabric_fifo_pop(&p->pfc.ctrl, &e);
+	} else {
+		fabric_fifo_pop(&p->queue[p->tx_tc], &e);
+		fabric_occ_change(p, p->tx_tc);
+		p->stats.tc[p->tx_tc].queue_bytes -= e.wire_bytes;
+		p->stats.queue_bytes -= e.wire_bytes;
+		/* Its buffer is free: the ingress it came from may resume. */
+		if (e.ingress != FABRIC_NO_PORT &&
+		    fabric_pfc_lossless(&fab->conf, p->tx_tc))
+			fabric_pfc_ingress_sub(&fab->ports[e.ingress],
+					       p->tx_tc, e.wire_bytes);
+	}
 	p->stats.tx_frames++;
 	p->stats.tx_bytes += e.wire_bytes;
 	fabric_port_start_tx(p);

@@ -20,7 +20,16 @@ struct fabric_entry {
 			      * joined the output queue (queue) */
 	uint32_t wire_bytes; /* frame + FCS, trailer excluded; 0 until the
 			      * frame is received */
+	uint32_t ingress;    /* queued: the port it was received on, for
+			      * PFC's ingress accounting; FABRIC_NO_PORT
+			      * for the switch's own pause frames */
 };
+
+/* No port: the ingress of a frame the switch made itself. */
+#define FABRIC_NO_PORT UINT32_MAX
+
+/* tx_tc of a port sending one of its own pause frames. */
+#define FABRIC_TX_PFC UET_FABRIC_TCS
 
 /*
  * A first-in first-out ring of entries. It grows by doubling, so it
@@ -61,6 +70,25 @@ fabric_fifo_tail(const struct fabric_fifo *f)
 }
 
 /*
+ * PFC at one port (fabric_pfc.c). As an ingress it counts, per lossless
+ * class, the bytes received here that the switch still holds, and pauses
+ * the far end; as an egress it honours the far end's pauses.
+ */
+struct fabric_pfc_port {
+	uint8_t xoff; /* classes this port has paused upstream */
+	/* When the XOFF of class c is sent again (while xoff has c). */
+	uet_time_t refresh_ps[UET_FABRIC_TCS];
+	/* Egress: class c starts no frame before this time. */
+	uet_time_t paused_until_ps[UET_FABRIC_TCS];
+	/* Egress: start of class c's current (or last) pause; with
+	 * paused_until_ps the interval not yet in tc[c].paused_ps. */
+	uet_time_t paused_since_ps[UET_FABRIC_TCS];
+	struct fabric_fifo ctrl; /* the port's own pause frames, sent before
+				  * any class and never paused */
+	struct uet_event ev;	 /* next pause expiry or XOFF refresh */
+};
+
+/*
  * A switch port: the link from its host ends here (frames arriving), and
  * its class queues, scheduler and serializer feed the link to the host.
  */
@@ -84,6 +112,7 @@ struct fabric_port {
 	uint8_t wrr_tc;		    /* WRR: the class whose turn it is */
 	uint16_t wrr_sent;	    /* WRR: frames it sent in this turn */
 	struct uet_event tx_end_ev; /* end of the head's serialization */
+	struct fabric_pfc_port pfc;
 	struct uet_fabric_port_stats stats;
 };
 
@@ -101,10 +130,12 @@ int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
  * could not grow (the frame is freed then).
  */
 int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
-			uint32_t wire_bytes, uint8_t dscp);
+			uint32_t wire_bytes, uint8_t dscp, uint32_t ingress);
 /* Append an admitted frame to class tc and start the wire if idle. */
 int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
-		     uint32_t wire_bytes);
+		     uint32_t wire_bytes, uint32_t ingress);
+/* Start the wire if it is idle and a frame may go. */
+void fabric_port_kick(struct fabric_port *p);
 /* Retire the frame on the wire if its serialization ends exactly now, so
  * that at one instant a departure comes before an arrival. */
 void fabric_port_settle_now(struct fabric_port *p);
@@ -120,6 +151,32 @@ int fabric_sched_pick(struct fabric_port *p);
  */
 bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes);
+
+/* fabric_pfc.c: 802.1Qbb priority flow control. */
+int fabric_pfc_init(struct fabric_port *p);
+void fabric_pfc_fini(struct fabric_port *p);
+static inline bool fabric_pfc_lossless(const struct uet_fabric_conf *conf,
+				       unsigned int tc)
+{
+	return tc < UET_FABRIC_TCS && (conf->pfc_classes >> tc & 1u);
+}
+/* Whether a lossless frame received on port in fits its headroom. */
+bool fabric_pfc_admit(const struct fabric_port *in, unsigned int tc,
+		      uint32_t wire_bytes);
+/* A lossless frame received on port in joined (add) or left (sub) the
+ * switch: count it there, and send XOFF or XON out of in. */
+void fabric_pfc_ingress_add(struct fabric_port *in, unsigned int tc,
+			    uint32_t wire_bytes);
+void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
+			    uint32_t wire_bytes);
+/* A MAC control frame received on port in: true if it is PFC (its
+ * pauses now apply to in's egress), false if not (drop it). */
+bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m);
+/* Whether class tc of egress port p is paused now. */
+bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc);
+/* Fill the PFC fields of a copy of p's counters. */
+void fabric_pfc_stats(const struct fabric_port *p,
+		      struct uet_fabric_port_stats *st);
 
 /* One route: a destination address and the host that has it. */
 struct fabric_route {
@@ -243,6 +300,8 @@ struct uet_fabric {
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
 	int error; /* the first failure in an event or of out(), sticky */
+	struct rte_mempool *pfc_pool; /* pause frames come from it: the pool
+				       * of the last frame received */
 	struct fabric_port *ports; /* n_ports ports */
 	struct fabric_links *links; /* failures and occupancy */
 };

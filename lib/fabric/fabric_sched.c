@@ -3,16 +3,27 @@
  * Scheduling between the traffic classes of a port: strict priority (the
  * highest class with a frame goes first) or weighted round robin (each
  * class in turn sends up to its weight in frames, then the next non-empty
- * class takes the turn).
+ * class takes the turn). A class its far end paused (PFC) is passed over
+ * as if empty.
  */
 #include "fabric_private.h"
+
+/* A class may send: it has a frame and, if lossless, the far end has not
+ * paused it (pauses of other classes are ignored, as 802.1Qbb says for
+ * classes without PFC). */
+static bool fabric_sched_ready(const struct fabric_port *p, unsigned int tc)
+{
+	return !fabric_fifo_empty(&p->queue[tc]) &&
+	       (!fabric_pfc_lossless(&p->fab->conf, tc) ||
+		!fabric_pfc_paused(p, tc));
+}
 
 static int fabric_sched_strict(const struct fabric_port *p)
 {
 	int tc;
 
 	for (tc = UET_FABRIC_TCS - 1; tc >= 0; tc--)
-		if (!fabric_fifo_empty(&p->queue[tc]))
+		if (fabric_sched_ready(p, (unsigned int)tc))
 			return tc;
 	return -1;
 }
@@ -22,7 +33,7 @@ static int fabric_sched_wrr(struct fabric_port *p)
 	const uint8_t *w = p->fab->conf.wrr_weight;
 	unsigned int i;
 
-	if (!fabric_fifo_empty(&p->queue[p->wrr_tc]) &&
+	if (fabric_sched_ready(p, p->wrr_tc) &&
 	    p->wrr_sent < (w[p->wrr_tc] == 0 ? 1 : w[p->wrr_tc])) {
 		p->wrr_sent++;
 		return p->wrr_tc;
@@ -30,7 +41,7 @@ static int fabric_sched_wrr(struct fabric_port *p)
 	for (i = 1; i <= UET_FABRIC_TCS; i++) {
 		const unsigned int tc = (p->wrr_tc + i) % UET_FABRIC_TCS;
 
-		if (!fabric_fifo_empty(&p->queue[tc])) {
+		if (fabric_sched_ready(p, tc)) {
 			p->wrr_tc = (uint8_t)tc;
 			p->wrr_sent = 1;
 			return (int)tc;

@@ -116,6 +116,8 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 
 	/* 1. Received: count and show it. */
 	cls = fabric_classify(m, &flow, &dscp, &wire_bytes);
+	/* The switch's own pause frames come from the pool its frames do. */
+	fab->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
 	if (fabric_link_drop_in(fab, in, m, wire_bytes, dscp))
 		return;
@@ -125,9 +127,11 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now,
 			     false);
 
-	/* 2. Control frames are the sync layer's; PFC is not modelled yet. */
+	/* 2. A PFC frame pauses this port's egress; other control frames
+	 * are the sync layer's, and never meant for the switch. */
 	if (cls == FABRIC_CLASS_CONTROL) {
-		st->drop_control_frames++;
+		if (!fabric_pfc_receive(in, m))
+			st->drop_control_frames++;
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -158,7 +162,8 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	 * down (blackholed, or no way left). */
 	if (fabric_link_drop_out(fab, &fab->ports[port], m, wire_bytes, dscp))
 		return;
-	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp);
+	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp,
+				  in->id);
 	if (ret < 0)
 		fabric_fail(fab, ret);
 }
@@ -252,6 +257,12 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
 	conf->link_down_blackhole =
 		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
+	/* Checked by the configuration: a bad list leaves PFC off. */
+	(void)uet_config_pfc_class_mask(sc->sw.pfc_classes, &conf->pfc_classes);
+	conf->pfc_xoff_bytes = sc->sw.pfc_xoff_bytes;
+	conf->pfc_xon_bytes = sc->sw.pfc_xon_bytes;
+	conf->pfc_headroom_bytes = sc->sw.pfc_headroom_bytes;
+	conf->pfc_pause_quanta = (uint16_t)sc->sw.pfc_pause_quanta;
 	return 0;
 }
 
@@ -285,9 +296,9 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = fabric_links_init(fab);
 	if (ret < 0)
 		goto fail;
-	/* Two events per port (arrival, serialization end) are all the
-	 * fabric ever schedules, so scheduling never allocates later. */
-	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 2);
+	/* Three events per port (arrival, serialization end, PFC) are all
+	 * the fabric ever schedules, so scheduling never allocates later. */
+	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 3);
 	if (ret < 0)
 		goto fail;
 	for (i = 0; i < fab->n_ports; i++) {
@@ -340,6 +351,7 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
 	*stats = fab->ports[port].stats;
+	fabric_pfc_stats(&fab->ports[port], stats);
 	return 0;
 }
 

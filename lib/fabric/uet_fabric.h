@@ -111,6 +111,17 @@ struct uet_fabric_conf {
 	uint64_t ecn_kmax_bytes; /**< class queue bytes: always above */
 	/** Traffic for a downed link is dropped there, not rerouted. */
 	bool link_down_blackhole;
+	/** Lossless classes (PFC), bit c for class c; 0: PFC off. */
+	uint8_t pfc_classes;
+	/** Wire bytes of a lossless class received on one port and still in
+	 * its switch at which that port sends XOFF upstream. */
+	uint64_t pfc_xoff_bytes;
+	uint64_t pfc_xon_bytes; /**< at or below it: XON (quanta 0) */
+	/** Bytes above pfc_xoff_bytes the ingress may still fill; a frame
+	 * beyond it is dropped and counted. */
+	uint64_t pfc_headroom_bytes;
+	/** Quanta (512 bit times) an XOFF asks for; 0 is taken as 65535. */
+	uint16_t pfc_pause_quanta;
 };
 
 /** What routing looks at: the 5-tuple of a frame. */
@@ -143,6 +154,14 @@ struct uet_fabric_tc_stats {
 	uint64_t ecn_frames;  /**< CE-marked in this class */
 	uint64_t queue_bytes; /**< wire bytes queued now, on the wire too */
 	uint64_t peak_queue_bytes; /**< the most queue_bytes has been */
+	/** ps this class could not start a frame on this egress port
+	 * because the far end paused it (PFC), the current pause included
+	 * up to the fabric's time. */
+	uint64_t paused_ps;
+	/** Lossless classes, at this ingress port: wire bytes received
+	 * here in the class and still in the switch, now and the most. */
+	uint64_t ingress_bytes;
+	uint64_t peak_ingress_bytes;
 };
 
 /**
@@ -163,15 +182,23 @@ struct uet_fabric_port_stats {
 	uint64_t drop_route_frames;   /**< received here: not IPv4, bad IPv4
 				       * header, or no host at the address */
 	uint64_t drop_route_bytes;    /**< their wire bytes */
-	uint64_t drop_control_frames; /**< received here: PFC or lockstep
-				       * control frames, which the fabric
-				       * does not act on yet */
+	uint64_t drop_control_frames; /**< received here: lockstep control
+				       * frames, and MAC control frames
+				       * that are not PFC */
 	uint64_t queue_bytes;	      /**< wire bytes in the output queue now,
 				       * the frame being serialized included */
 	uint64_t peak_queue_bytes;    /**< the most queue_bytes has been */
 	uint64_t trim_frames;	      /**< trimmed at this egress port */
 	uint64_t drop_trim_frames;    /**< trimmed, then no room in TC1 */
 	uint64_t ecn_frames;	      /**< CE-marked at this egress port */
+	uint64_t pfc_tx_xoff_frames;  /**< pause frames (non-zero quanta)
+				       * sent out of this port upstream */
+	uint64_t pfc_tx_xon_frames;   /**< resume frames (quanta 0) sent */
+	uint64_t pfc_rx_xoff_frames;  /**< pause frames received here */
+	uint64_t pfc_rx_xon_frames;   /**< resume frames received here */
+	/** Lossless frames received here and dropped: the ingress had
+	 * used its headroom (also in the egress port's drop counters). */
+	uint64_t pfc_headroom_drop_frames;
 	/** Per traffic class; trims count on the class first offered. */
 	struct uet_fabric_tc_stats tc[UET_FABRIC_TCS];
 };

@@ -133,6 +133,7 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	uet_event_init(&nic->tx_ev, nic_transmit_process, nic);
 	uet_event_init(&nic->port_ev, nic_port_end, nic);
 	uet_event_init(&nic->stats_ev, nic_stats_event, nic);
+	nic_pfc_init(nic);
 	rc = uet_pcie_init(&nic->pcie, &nic->p.pcie);
 	if (rc < 0)
 		goto fail_evq;
@@ -207,5 +208,6 @@ bool uet_nic_idle(const struct uet_nic *nic)
 {
 	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&
 	       !nic->port_busy && nic->txq[NIC_TC_DATA].count == 0 &&
-	       nic->txq[NIC_TC_CONTROL].count == 0;
+	       nic->txq[NIC_TC_CONTROL].count == 0 &&
+	       nic->pfc_txq.count == 0;
 }

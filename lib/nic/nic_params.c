@@ -93,6 +93,12 @@ int nic_params_from_scenario(struct nic_params *p, const void *scenario,
 	p->stats_interval_ps = s->records.nd_stats_report_interval_ps;
 	p->events_enable = s->records.enable_event_logging;
 	p->flows_enable = s->records.enable_flow_summary;
+	/* Checked by the configuration: a bad list leaves PFC off. */
+	(void)uet_config_pfc_class_mask(s->sw.pfc_classes, &p->pfc_classes);
+	p->uet_policy = s->sw.uet_policy_enabled;
+	p->pfc_xoff_bytes = n->pfc_xoff_bytes;
+	p->pfc_xon_bytes = n->pfc_xon_bytes;
+	p->pfc_pause_quanta = (uint16_t)s->sw.pfc_pause_quanta;
 	if (p->mss_bytes == 0 || p->mss_bytes > UET_SES_MAX_MSS_BYTES ||
 	    p->port_rate_bps == 0 || p->window_bytes == 0 ||
 	    uet_pcie_params_check(&p->pcie) != 0 ||

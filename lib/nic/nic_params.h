@@ -48,6 +48,15 @@ struct nic_params {
 	uet_time_t stats_interval_ps;	    /**< NDStatsReportInterval */
 	bool events_enable;		    /**< EnableEventLogging */
 	bool flows_enable;		    /**< EnableFlowSummary */
+	/** Lossless classes of the links (switch.PFCClasses), bit c for
+	 * class c; 0: the NIC neither sends nor honours pauses. */
+	uint8_t pfc_classes;
+	/** switch.UETPolicyEnabled: how the switch, and so PFC, maps a
+	 * codepoint to a class (uet_fabric_classify()). */
+	bool uet_policy;
+	uint64_t pfc_xoff_bytes;   /**< PFCXoff: data ingress pool bytes */
+	uint64_t pfc_xon_bytes;	   /**< PFCXon: at or below it, resume */
+	uint16_t pfc_pause_quanta; /**< switch.PFCPauseQuanta */
 };
 
 /**

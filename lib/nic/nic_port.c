@@ -33,6 +33,10 @@ int nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item)
 	return 0;
 }
 
+/* Pop the head of q if the switch has not paused its class. */
+static bool txq_pop_unpaused(const struct uet_nic *nic, struct nic_txq *q,
+			     struct nic_txq_item *item);
+
 static bool txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 {
 	if (q->count == 0)
@@ -43,6 +47,14 @@ static bool txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 	return true;
 }
 
+static bool txq_pop_unpaused(const struct uet_nic *nic, struct nic_txq *q,
+			     struct nic_txq_item *item)
+{
+	if (q->count == 0 || !nic_pfc_may_send(nic, q->items[q->head].m))
+		return false;
+	return txq_pop(q, item);
+}
+
 void nic_port_kick(struct uet_nic *nic)
 {
 	struct nic_txq_item *it = &nic->on_port;
@@ -50,10 +62,13 @@ void nic_port_kick(struct uet_nic *nic)
 
 	if (nic->port_busy)
 		return;
-	/* Control before data: an ACK never waits behind a window of data,
-	 * which would inflate the peer's RTT samples. */
-	if (!txq_pop(&nic->txq[NIC_TC_CONTROL], it) &&
-	    !txq_pop(&nic->txq[NIC_TC_DATA], it))
+	/* The NIC's own pause frames first, never paused. Then control
+	 * before data: an ACK never waits behind a window of data, which
+	 * would inflate the peer's RTT samples. A queue whose head's class
+	 * the switch paused waits (PFC). */
+	if (!txq_pop(&nic->pfc_txq, it) &&
+	    !txq_pop_unpaused(nic, &nic->txq[NIC_TC_CONTROL], it) &&
+	    !txq_pop_unpaused(nic, &nic->txq[NIC_TC_DATA], it))
 		return;
 	nic->port_busy = true;
 	end_ps = nic_now(nic) +
@@ -96,7 +111,8 @@ void nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic->port_busy = false;
 	it.mon.time_ps = now;
 	it.mon.tx = true;
-	nic_record_monitor(nic, &it.mon);
+	if (it.kind != NIC_FRAME_PFC)
+		nic_record_monitor(nic, &it.mon);
 	rc = uet_component_out(&nic->comp, 0, it.m, now + nic->p.delay_ps);
 	if (rc < 0)
 		nic->st.mbuf_failures++;
@@ -150,4 +166,8 @@ void nic_txqs_fini(struct uet_nic *nic)
 		free(nic->txq[tc].items);
 		nic->txq[tc].items = NULL;
 	}
+	while (txq_pop(&nic->pfc_txq, &it))
+		rte_pktmbuf_free(it.m);
+	free(nic->pfc_txq.items);
+	nic->pfc_txq.items = NULL;
 }

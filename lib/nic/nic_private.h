@@ -48,6 +48,18 @@
 struct uet_nic;
 struct nic_group;
 
+/** PFC at the NIC's port (nic_pfc.c). */
+struct nic_pfc {
+	/** Class c of the link starts no frame before this time: the
+	 * switch paused it. */
+	uet_time_t paused_until_ps[8];
+	uint8_t data_classes; /**< lossless classes of the data codepoints:
+			       * what a full data ingress pool pauses */
+	bool xoff;	      /**< the NIC has paused them at the switch */
+	uet_time_t refresh_ps; /**< when that XOFF is sent again */
+	struct uet_event ev;   /**< a pause runs out, or the refresh */
+};
+
 /** What a frame waiting in an egress queue is. */
 enum nic_frame_kind {
 	NIC_FRAME_DATA = 0,  /**< data, first transmission */
@@ -57,6 +69,7 @@ enum nic_frame_kind {
 	NIC_FRAME_NACK,	     /**< trim NACK */
 	NIC_FRAME_PROBE,     /**< CP PROBE */
 	NIC_FRAME_CLOSE,     /**< CP CLOSE */
+	NIC_FRAME_PFC,	     /**< the NIC's own 802.1Qbb pause frame */
 };
 
 /** A frame in an egress queue, or on the port. */
@@ -225,6 +238,8 @@ struct uet_nic {
 	uint64_t ingress_used_bytes[NIC_TC_COUNT]; /**< by class */
 	/* Port. */
 	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
+	struct nic_txq pfc_txq;		  /**< own pause frames, sent first */
+	struct nic_pfc pfc;		  /**< pauses sent and honoured */
 	bool port_busy;			  /**< a frame is serializing */
 	struct nic_txq_item on_port;	  /**< that frame */
 	struct uet_event port_ev;	  /**< its serialization ends */
@@ -286,6 +301,12 @@ void nic_txqs_fini(struct uet_nic *nic);
 void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
 		      uint32_t wire_bytes, enum nic_frame_kind kind,
 		      uint32_t tag, const struct uet_monitor_row *mon);
+
+/* nic_pfc.c: 802.1Qbb priority flow control at the port. */
+void nic_pfc_init(struct uet_nic *nic);
+void nic_pfc_receive(struct uet_nic *nic, const struct uet_pfc *pfc);
+bool nic_pfc_may_send(const struct uet_nic *nic, const struct rte_mbuf *m);
+void nic_pfc_pool_changed(struct uet_nic *nic);
 
 /* nic_rx.c: receiving a packet. */
 int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,

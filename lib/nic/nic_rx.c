@@ -95,6 +95,8 @@ static void ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 		nic->ingress_used_bytes[tc] = 0;
 	else
 		nic->ingress_used_bytes[tc] -= bytes;
+	if (tc == NIC_TC_DATA)
+		nic_pfc_pool_changed(nic);
 }
 
 static void ingress_release_event(struct uet_evq *q, struct uet_event *ev,
@@ -114,6 +116,8 @@ static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 	if (nic->ingress_used_bytes[tc] + ip_bytes > nic->p.ingress_pool_bytes)
 		return false;
 	nic->ingress_used_bytes[tc] += ip_bytes;
+	if (tc == NIC_TC_DATA)
+		nic_pfc_pool_changed(nic);
 	return true;
 }
 
@@ -533,6 +537,8 @@ static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_tev_put(t);
 	if (rx_parse(nic, m, &f) < 0) {
 		nic->st.transport.malformed_frames++;
+	} else if (f.kind == UET_FRAME_PFC) {
+		nic_pfc_receive(nic, &f.l2.pfc);
 	} else if (f.kind != UET_FRAME_UET || f.ip.dst != nic->ip) {
 		nic->st.other_frames++;
 	} else {

@@ -70,8 +70,14 @@ struct uet_nic_stats {
 	uint64_t payload_mismatches;
 	/** Times a group's in-flight bytes would have gone negative. */
 	uint64_t in_flight_anomalies;
-	/** Frames that were neither UET nor malformed (PFC, other), dropped. */
+	/** Frames that were neither UET, PFC nor malformed, dropped. */
 	uint64_t other_frames;
+	/** PFC frames received that pause (non-zero quanta) or resume. */
+	uint64_t pfc_rx_xoff_frames;
+	uint64_t pfc_rx_xon_frames;
+	/** PFC frames sent for the data ingress pool: pause, resume. */
+	uint64_t pfc_tx_xoff_frames;
+	uint64_t pfc_tx_xon_frames;
 	/** Packets for a PDC that is closed or not theirs, dropped. */
 	uint64_t stale_packets;
 	/** mbuf allocation failures (a frame not built). */

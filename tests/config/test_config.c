@@ -499,6 +499,71 @@ START_TEST(test_switch_trimming_only_under_uet_policy)
 }
 END_TEST
 
+START_TEST(test_switch_pfc_defaults_off_64k_32k_128k_65535)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	uint8_t mask = 0xff;
+
+	ck_assert_int_eq(load(&s, "", &e), 0);
+	ck_assert_str_eq(s.sw.pfc_classes, "");
+	ck_assert_int_eq(uet_config_pfc_class_mask(s.sw.pfc_classes, &mask), 0);
+	ck_assert_uint_eq(mask, 0);
+	ck_assert_uint_eq(s.sw.pfc_xoff_bytes, 64 * 1024);
+	ck_assert_uint_eq(s.sw.pfc_xon_bytes, 32 * 1024);
+	ck_assert_uint_eq(s.sw.pfc_headroom_bytes, 128 * 1024);
+	ck_assert_uint_eq(s.sw.pfc_pause_quanta, 65535);
+	ck_assert_uint_eq(s.nic.pfc_xoff_bytes, 768 * 1024);
+	ck_assert_uint_eq(s.nic.pfc_xon_bytes, 512 * 1024);
+}
+END_TEST
+
+START_TEST(test_switch_pfc_classes_list_of_0_to_7)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	uint8_t mask = 0;
+
+	ck_assert_int_eq(load(&s, "switch: {PFCClasses: \"0,3\"}\n", &e), 0);
+	ck_assert_int_eq(uet_config_pfc_class_mask(s.sw.pfc_classes, &mask), 0);
+	ck_assert_uint_eq(mask, 0x09);
+	ck_assert_int_eq(load(&s, "switch: {PFCClasses: 7}\n", &e), 0);
+	ck_assert_int_eq(uet_config_pfc_class_mask(s.sw.pfc_classes, &mask), 0);
+	ck_assert_uint_eq(mask, 0x80);
+	expect_reject("switch:\n  PFCClasses: \"8\"\n", 2,
+		      "switch.PFCClasses", "8",
+		      "must be empty or up to 8 traffic classes 0 to 7");
+	expect_reject("switch:\n  PFCClasses: \"0,,1\"\n", 2,
+		      "switch.PFCClasses", "0,,1",
+		      "must be empty or up to 8 traffic classes 0 to 7");
+	expect_reject("switch:\n  PFCClasses: \"0,1,2,3,4,5,6,7,0\"\n", 2,
+		      "switch.PFCClasses", "0,1,2,3,4,5,6,7,0",
+		      "must be empty or up to 8 traffic classes 0 to 7");
+}
+END_TEST
+
+START_TEST(test_switch_trimming_needs_pfc_off)
+{
+	expect_reject("switch:\n  PFCClasses: 0\n  TrimmingEnabled: true\n",
+		      3, "switch.TrimmingEnabled", "true",
+		      "with PFC off on every switch traffic class");
+}
+END_TEST
+
+START_TEST(test_pfc_xon_below_xoff_switch_and_nic)
+{
+	expect_reject("switch:\n  PFCClasses: 0\n  PFCXon: 64KiB\n", 3,
+		      "switch.PFCXon", "64KiB",
+		      "must be below switch.PFCXoff (65536 bytes)");
+	expect_reject("nic:\n  PFCXon: 800KiB\nswitch:\n  PFCClasses: 0\n",
+		      2, "nic.PFCXon", "800KiB",
+		      "must be below nic.PFCXoff (786432 bytes)");
+	expect_reject("nic:\n  PFCXoff: 2MiB\nswitch:\n  PFCClasses: 0\n",
+		      2, "nic.PFCXoff", "2MiB",
+		      "must not exceed nic.IngressPoolSize (1048576 bytes)");
+}
+END_TEST
+
 START_TEST(test_switch_ecn_kmin_not_above_kmax)
 {
 	expect_reject("switch:\n  ECNKmin: 900KiB\n", 2, "switch.ECNKmin",
@@ -1031,6 +1096,10 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_dscp_codepoints_distinct);
 	tcase_add_test(tc, test_switch_defaults_uet_policy_strict_ecn_20_80);
 	tcase_add_test(tc, test_switch_trimming_only_under_uet_policy);
+	tcase_add_test(tc, test_switch_pfc_defaults_off_64k_32k_128k_65535);
+	tcase_add_test(tc, test_switch_pfc_classes_list_of_0_to_7);
+	tcase_add_test(tc, test_switch_trimming_needs_pfc_off);
+	tcase_add_test(tc, test_pfc_xon_below_xoff_switch_and_nic);
 	tcase_add_test(tc, test_switch_ecn_kmin_not_above_kmax);
 	tcase_add_test(tc, test_switch_wrr_weights_one_to_eight_of_1_to_255);
 	tcase_add_test(tc, test_workload_host_out_of_range);

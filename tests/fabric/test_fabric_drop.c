@@ -155,9 +155,10 @@ START_TEST(test_unknown_destination_and_garbage_are_counted_and_dropped)
 }
 END_TEST
 
-/* PFC and lockstep control frames are counted and dropped before the
- * random drop draws, which is for data. */
-START_TEST(test_pfc_and_lockstep_control_frames_are_counted_and_dropped)
+/* A PFC frame is taken (it pauses the port's egress) and a lockstep
+ * control frame counted and dropped, both before the random drop draws,
+ * which is for data. */
+START_TEST(test_pfc_taken_lockstep_control_counted_and_dropped)
 {
 	struct uet_fabric_conf conf;
 	struct uet_fabric_port_stats st;
@@ -182,7 +183,8 @@ START_TEST(test_pfc_and_lockstep_control_frames_are_counted_and_dropped)
 	ck_assert_uint_eq(env.n_out, 0);
 	st = ft_stats(&env, 4);
 	ck_assert_uint_eq(st.rx_frames, 3);
-	ck_assert_uint_eq(st.drop_control_frames, 2);
+	ck_assert_uint_eq(st.drop_control_frames, 1);
+	ck_assert_uint_eq(st.pfc_rx_xoff_frames, 1);
 	ck_assert_uint_eq(st.drop_random_frames, 1);
 	ck_assert_uint_eq(st.drop_route_frames, 0);
 	ft_close(&env);
@@ -235,7 +237,7 @@ static Suite *fabric_drop_suite(void)
 		test_unknown_destination_and_garbage_are_counted_and_dropped);
 	tcase_add_test(
 		tc,
-		test_pfc_and_lockstep_control_frames_are_counted_and_dropped);
+		test_pfc_taken_lockstep_control_counted_and_dropped);
 	tcase_add_test(tc, test_out_failure_is_kept_for_the_sync_layer);
 	suite_add_tcase(s, tc);
 	return s;

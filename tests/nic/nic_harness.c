@@ -32,6 +32,13 @@ static void classify(const uint8_t *buf, size_t len, struct h_frame *fr)
 	struct uet_frame f;
 
 	fr->kind = H_OTHER;
+	if (uet_frame_parse(buf, len, &f, NULL) == 0 &&
+	    f.kind == UET_FRAME_PFC) {
+		fr->kind = H_PFC;
+		fr->pfc_classes = f.l2.pfc.class_enable;
+		fr->pfc_quanta0 = f.l2.pfc.quanta[0];
+		return;
+	}
 	if (uet_frame_parse(buf, len, &f, NULL) < 0 || f.kind != UET_FRAME_UET)
 		return;
 	fr->ip_bytes = f.ip.total_length_bytes;
@@ -182,9 +189,15 @@ void h_start(struct h *h)
 	};
 	int i;
 
+	if (h->nic1_lane_count != 0) {
+		/* A shallow copy: the NIC reads no pointer of the scenario. */
+		h->sc1 = h->sc;
+		h->sc1.nic.lane_count = h->nic1_lane_count;
+	}
 	for (i = 0; i < 2; i++) {
 		struct uet_nic_conf c = {
-			.scenario = &h->sc,
+			.scenario = i == 1 && h->nic1_lane_count ? &h->sc1
+								 : &h->sc,
 			.index = (uint32_t)i,
 			.ip = h_ip(i),
 			.mac = {2, 0, 0, 0, 0, (uint8_t)(i + 1)},

@@ -27,6 +27,7 @@ enum h_kind {
 	H_PROBE,
 	H_CLOSE,
 	H_OTHER,
+	H_PFC, /**< an 802.1Qbb pause frame */
 	H_KIND_COUNT
 };
 
@@ -44,6 +45,8 @@ struct h_frame {
 	uint16_t sport;
 	uint16_t service_time; /**< ACK */
 	uint8_t nack_code;
+	uint8_t pfc_classes;  /**< PFC: the class-enable vector */
+	uint16_t pfc_quanta0; /**< PFC: class 0's quanta */
 	bool dropped, trimmed;
 };
 
@@ -76,6 +79,10 @@ struct h {
 	/** Records and the arrival table given to both NICs (may be NULL). */
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
+	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
+	 * sender); otherwise both NICs use h->sc. */
+	uint32_t nic1_lane_count;
+	struct uet_scenario sc1; /**< NIC 1's copy of sc, then */
 };
 
 /** Initialise EAL (once per process) and a scenario with the defaults. */

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IEEE 802.1Qbb priority flow control at a switch port. As an ingress the
+ * port counts, per lossless class, the bytes received on it that the
+ * switch still holds: reaching PFCXoff it sends a pause frame out of
+ * itself toward the upstream, falling to PFCXon it sends a resume (quanta
+ * 0), and PFCHeadroom above PFCXoff absorbs what was in flight. As an
+ * egress it honours the pause frames it receives: a paused class starts no
+ * frame until the pause runs out or a resume comes. Pause frames are real
+ * frames on the links, sent ahead of every class at the next frame
+ * boundary, so they show in the captures and take wire time.
+ */
+#include <errno.h>
+
+#include <rte_mbuf.h>
+
+#include "fabric_private.h"
+#include "uet_log.h"
+#include "uet_wire.h"
+
+/* Wire bytes of a pause frame: 60 bytes and the FCS. */
+#define FABRIC_PFC_WIRE_BYTES (UET_PFC_FRAME_BYTES + UET_ETH_FCS_BYTES)
+
+static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
+				void *arg);
+
+int fabric_pfc_init(struct fabric_port *p)
+{
+	uet_event_init(&p->pfc.ev, fabric_pfc_on_event, p);
+	return fabric_fifo_init(&p->pfc.ctrl, 4);
+}
+
+void fabric_pfc_fini(struct fabric_port *p)
+{
+	fabric_fifo_fini(&p->pfc.ctrl);
+}
+
+static uet_time_t fabric_pfc_now(const struct fabric_port *p)
+{
+	return uet_evq_now(&p->fab->comp.evq);
+}
+
+static uint16_t fabric_pfc_quanta(const struct uet_fabric_conf *conf)
+{
+	return conf->pfc_pause_quanta == 0 ? UINT16_MAX
+					   : conf->pfc_pause_quanta;
+}
+
+static void fabric_pfc_fail(struct uet_fabric *fab, int err)
+{
+	if (fab->error == 0) {
+		fab->error = err;
+		UET_LOG(ERROR, FABRIC, "%s: pause frame: %d", fab->comp.name,
+			err);
+	}
+}
+
+/*
+ * The one event of a port: the earliest pause of its egress to run out
+ * and the earliest XOFF of its ingress to send again. Moving it is all
+ * that changes; the queue is reserved for it at creation.
+ */
+static void fabric_pfc_arm(struct fabric_port *p)
+{
+	struct uet_evq *q = &p->fab->comp.evq;
+	const uet_time_t now = uet_evq_now(q);
+	uet_time_t next = UET_TIME_NEVER;
+	unsigned int tc;
+
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		if (p->pfc.paused_until_ps[tc] > now &&
+		    p->pfc.paused_until_ps[tc] < next)
+			next = p->pfc.paused_until_ps[tc];
+		if ((p->pfc.xoff >> tc & 1u) && p->pfc.refresh_ps[tc] < next)
+			next = p->pfc.refresh_ps[tc];
+	}
+	if (next == UET_TIME_NEVER) {
+		if (uet_event_pending(&p->pfc.ev))
+			(void)uet_evq_cancel(q, &p->pfc.ev);
+		return;
+	}
+	if (!uet_event_pending(&p->pfc.ev) || p->pfc.ev.time_ps != next)
+		(void)uet_evq_schedule(q, &p->pfc.ev, next < now ? now : next);
+}
+
+/*
+ * Queue a pause frame for classes (quanta 0: resume) out of port p, ahead
+ * of its class queues. Its source is the port's own address,
+ * 02:00:00:01 then the port number on 16 bits.
+ */
+static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
+			    uint16_t quanta)
+{
+	struct uet_fabric *fab = p->fab;
+	struct fabric_entry e = {.ingress = FABRIC_NO_PORT};
+	struct uet_pfc pfc = {.class_enable = classes};
+	unsigned int tc;
+	char *buf;
+	int len;
+
+	if (fab->pfc_pool == NULL) {
+		fabric_pfc_fail(fab, -ENOMEM);
+		return;
+	}
+	e.m = rte_pktmbuf_alloc(fab->pfc_pool);
+	if (e.m == NULL) {
+		fabric_pfc_fail(fab, -ENOMEM);
+		return;
+	}
+	pfc.src[0] = 0x02;
+	pfc.src[3] = 0x01;
+	pfc.src[4] = (uint8_t)(p->id >> 8);
+	pfc.src[5] = (uint8_t)p->id;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		if (classes >> tc & 1u)
+			pfc.quanta[tc] = quanta;
+	buf = rte_pktmbuf_append(e.m, UET_PFC_FRAME_BYTES);
+	len = buf == NULL ? -ENOSPC
+			  : uet_pfc_build((uint8_t *)buf, UET_PFC_FRAME_BYTES,
+					  &pfc);
+	e.time_ps = fabric_pfc_now(p);
+	e.wire_bytes = FABRIC_PFC_WIRE_BYTES;
+	if (len < 0 || fabric_fifo_push(&p->pfc.ctrl, &e) < 0) {
+		rte_pktmbuf_free(e.m);
+		fabric_pfc_fail(fab, len < 0 ? len : -ENOMEM);
+		return;
+	}
+	if (quanta != 0)
+		p->stats.pfc_tx_xoff_frames++;
+	else
+		p->stats.pfc_tx_xon_frames++;
+	fabric_port_kick(p);
+}
+
+/* Send XOFF for classes, and send it again when half of the pause has
+ * passed, so that a long congestion keeps the upstream paused. */
+static void fabric_pfc_xoff(struct fabric_port *p, uint8_t classes)
+{
+	const uint16_t quanta = fabric_pfc_quanta(&p->fab->conf);
+	const uet_time_t half =
+		uet_pfc_quanta_to_ps(quanta, p->rate_bps) / 2;
+	unsigned int tc;
+
+	fabric_pfc_send(p, classes, quanta);
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		if (classes >> tc & 1u)
+			p->pfc.refresh_ps[tc] =
+				fabric_pfc_now(p) + (half == 0 ? 1 : half);
+	p->pfc.xoff |= classes;
+	fabric_pfc_arm(p);
+}
+
+bool fabric_pfc_admit(const struct fabric_port *in, unsigned int tc,
+		      uint32_t wire_bytes)
+{
+	const struct uet_fabric_conf *conf = &in->fab->conf;
+
+	return in->stats.tc[tc].ingress_bytes + wire_bytes <=
+	       conf->pfc_xoff_bytes + conf->pfc_headroom_bytes;
+}
+
+void fabric_pfc_ingress_add(struct fabric_port *in, unsigned int tc,
+			    uint32_t wire_bytes)
+{
+	struct uet_fabric_tc_stats *ts = &in->stats.tc[tc];
+
+	ts->ingress_bytes += wire_bytes;
+	if (ts->ingress_bytes > ts->peak_ingress_bytes)
+		ts->peak_ingress_bytes = ts->ingress_bytes;
+	if (!(in->pfc.xoff >> tc & 1u) &&
+	    ts->ingress_bytes >= in->fab->conf.pfc_xoff_bytes)
+		fabric_pfc_xoff(in, (uint8_t)(1u << tc));
+}
+
+void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
+			    uint32_t wire_bytes)
+{
+	struct uet_fabric_tc_stats *ts = &in->stats.tc[tc];
+
+	ts->ingress_bytes -= wire_bytes;
+	if ((in->pfc.xoff >> tc & 1u) &&
+	    ts->ingress_bytes <= in->fab->conf.pfc_xon_bytes) {
+		in->pfc.xoff &= (uint8_t) ~(1u << tc);
+		fabric_pfc_send(in, (uint8_t)(1u << tc), 0);
+		fabric_pfc_arm(in);
+	}
+}
+
+/* Close the part of class tc's pause that has passed into paused_ps and
+ * start a new one of pause_ps from now (0: the class resumes). */
+static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
+			     uet_time_t pause_ps)
+{
+	const uet_time_t now = fabric_pfc_now(p);
+	struct fabric_pfc_port *f = &p->pfc;
+	const uet_time_t end = RTE_MIN(f->paused_until_ps[tc], now);
+
+	if (end > f->paused_since_ps[tc])
+		p->stats.tc[tc].paused_ps += end - f->paused_since_ps[tc];
+	f->paused_since_ps[tc] = now;
+	f->paused_until_ps[tc] =
+		pause_ps > UET_TIME_NEVER - 1 - now ? UET_TIME_NEVER - 1
+						    : now + pause_ps;
+}
+
+bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
+{
+	uint8_t copy[UET_PFC_BYTES];
+	const uint8_t *buf;
+	struct uet_pfc pfc;
+	bool pause = false;
+	unsigned int tc;
+
+	if (rte_pktmbuf_pkt_len(m) < UET_PFC_BYTES)
+		return false;
+	buf = rte_pktmbuf_read(m, 0, UET_PFC_BYTES, copy);
+	if (buf == NULL ||
+	    uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
+		return false;
+	/* The quanta are 512 bit times at this link's rate. Only lossless
+	 * classes are paused; the frame is taken and counted anyway. */
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		if (!(pfc.class_enable >> tc & 1u))
+			continue;
+		pause |= pfc.quanta[tc] != 0;
+		if (fabric_pfc_lossless(&in->fab->conf, tc))
+			fabric_pfc_pause(in, tc,
+					 uet_pfc_quanta_to_ps(pfc.quanta[tc],
+							      in->rate_bps));
+	}
+	if (pause)
+		in->stats.pfc_rx_xoff_frames++;
+	else
+		in->stats.pfc_rx_xon_frames++;
+	fabric_pfc_arm(in);
+	fabric_port_kick(in);
+	return true;
+}
+
+bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc)
+{
+	return fabric_pfc_now(p) < p->pfc.paused_until_ps[tc];
+}
+
+/* A pause ran out (the egress may send again) or an XOFF is due again. */
+static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
+				void *arg)
+{
+	struct fabric_port *p = arg;
+	const uet_time_t now = uet_evq_now(q);
+	uint8_t due = 0;
+	unsigned int tc;
+
+	(void)ev;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		if ((p->pfc.xoff >> tc & 1u) && p->pfc.refresh_ps[tc] <= now)
+			due |= (uint8_t)(1u << tc);
+	if (due != 0)
+		fabric_pfc_xoff(p, due);
+	fabric_pfc_arm(p);
+	fabric_port_kick(p);
+}
+
+void fabric_pfc_stats(const struct fabric_port *p,
+		      struct uet_fabric_port_stats *st)
+{
+	const uet_time_t now = fabric_pfc_now(p);
+	unsigned int tc;
+
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		const uet_time_t end =
+			RTE_MIN(p->pfc.paused_until_ps[tc], now);
+
+		if (end > p->pfc.paused_since_ps[tc])
+			st->tc[tc].paused_ps +=
+				end - p->pfc.paused_since_ps[tc];
+	}
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/nic's PFC: a pause from the switch holds the paused lossless class
+ * for its quanta; the data ingress pool pauses the peer at nic.PFCXoff and
+ * resumes it at nic.PFCXon.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "nic_harness.h"
+#include "uet_wire.h"
+
+#define DELAY_PS 500000u /* nic.Delay default */
+#define RUN_END_PS (UINT64_C(1) << 62)
+/* Doorbell 1,555 ps, TransmitStartDelay 15 ns, fetch 70,845 ps: the
+ * first data frame's serialization starts at 87,400 ps. */
+#define FIRST_START_PS 87400u
+/* 4,202 bytes at 400 Gbps. */
+#define SER_BIG_PS 84040u
+
+static struct uet_nic_stats stats_of(struct h *h, int i)
+{
+	struct uet_nic_stats s;
+
+	uet_nic_stats(h->nic[i], &s);
+	return s;
+}
+
+static const struct h_frame *nth_frame(const struct h *h, int from,
+				       enum h_kind kind, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nframes; i++)
+		if (h->frames[i].from == from && h->frames[i].kind == kind &&
+		    n-- == 0)
+			return &h->frames[i];
+	return NULL;
+}
+
+/* A pause frame from the switch to NIC i, arriving at at_ps. */
+static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
+		      uet_time_t at_ps)
+{
+	struct uet_pfc pfc = {.class_enable = classes};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(h->mp);
+	char *p;
+
+	ck_assert_ptr_nonnull(m);
+	for (unsigned int c = 0; c < 8; c++)
+		pfc.quanta[c] = quanta;
+	p = rte_pktmbuf_append(m, UET_PFC_FRAME_BYTES);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(uet_pfc_build((uint8_t *)p, UET_PFC_FRAME_BYTES,
+				       &pfc),
+			 UET_PFC_FRAME_BYTES);
+	h_deliver(h, i, m, at_ps);
+}
+
+/* NIC 0 paused for 100 quanta (128,000 ps at 400 Gbps) at time 0, then
+ * one 4 KiB message: its data frame (class 0 under the UET policy)
+ * starts at 128,000 ps instead of 87,400 when class 0 is lossless, and
+ * the pause is ignored when PFC is off. */
+static void run_paused(const char *classes, uet_time_t want_start_ps,
+		       uint64_t want_rx_xoff)
+{
+	const struct h_frame *d;
+	struct h h;
+
+	h_init(&h);
+	snprintf(h.sc.sw.pfc_classes, sizeof(h.sc.sw.pfc_classes), "%s",
+		 classes);
+	h_start(&h);
+	pause_nic(&h, 0, 0x01, 100, 0);
+	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+			 0);
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.completed[0], 1);
+	d = nth_frame(&h, 0, H_DATA, 0);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->arrival_ps, want_start_ps + SER_BIG_PS + DELAY_PS);
+	ck_assert_uint_eq(stats_of(&h, 0).pfc_rx_xoff_frames, want_rx_xoff);
+	ck_assert_uint_eq(stats_of(&h, 0).other_frames, 0);
+	h_check_invariants(&h);
+	h_fini(&h);
+}
+
+START_TEST(test_pause_holds_lossless_data_for_its_quanta)
+{
+	run_paused("0", 100 * 1280, 1);
+}
+END_TEST
+
+START_TEST(test_pause_of_a_class_without_pfc_is_ignored)
+{
+	run_paused("1", FIRST_START_PS, 1);
+}
+END_TEST
+
+/* A resume (quanta 0) at 100,000 ps ends a long pause: the frame starts
+ * then. */
+START_TEST(test_resume_ends_the_pause)
+{
+	const struct h_frame *d;
+	struct h h;
+
+	h_init(&h);
+	snprintf(h.sc.sw.pfc_classes, sizeof(h.sc.sw.pfc_classes), "0");
+	h_start(&h);
+	pause_nic(&h, 0, 0x01, 0xffff, 0);
+	pause_nic(&h, 0, 0x01, 0, 100000);
+	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+			 0);
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.completed[0], 1);
+	d = nth_frame(&h, 0, H_DATA, 0);
+	ck_assert_uint_eq(d->arrival_ps, 100000 + SER_BIG_PS + DELAY_PS);
+	ck_assert_uint_eq(stats_of(&h, 0).pfc_rx_xon_frames, 1);
+	h_check_invariants(&h);
+	h_fini(&h);
+}
+END_TEST
+
+/*
+ * NIC 1 writes to its host over 4 PCIe lanes (126 Gbps) while NIC 0 sends
+ * 256 KiB at 400 Gbps: NIC 1's data ingress pool (128 KiB) fills. With
+ * class 0 lossless it pauses NIC 0 at 48 KiB and resumes it at 16 KiB,
+ * twice, and drops nothing (80 KiB of headroom hold the 1 us round trip);
+ * with PFC off the same run drops.
+ */
+static void run_slow_receiver(const char *classes, struct uet_nic_stats *rx,
+			      struct uet_nic_stats *tx, struct h *h)
+{
+	h_init(h);
+	snprintf(h->sc.sw.pfc_classes, sizeof(h->sc.sw.pfc_classes), "%s",
+		 classes);
+	h->nic1_lane_count = 4;
+	h->sc.nic.ingress_pool_size_bytes = 128 * 1024;
+	h->sc.nic.pfc_xoff_bytes = 48 * 1024;
+	h->sc.nic.pfc_xon_bytes = 16 * 1024;
+	h_start(h);
+	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), 256 * 1024,
+					      0, 7),
+			 0);
+	h_run(h, RUN_END_PS);
+	ck_assert_uint_eq(h->completed[0], 1);
+	h_check_invariants(h);
+	*rx = stats_of(h, 1);
+	*tx = stats_of(h, 0);
+}
+
+START_TEST(test_receive_pool_pauses_at_xoff_resumes_at_xon)
+{
+	struct uet_nic_stats rx, tx;
+	const struct h_frame *f;
+	struct h h;
+	uint32_t i;
+
+	run_slow_receiver("0", &rx, &tx, &h);
+	ck_assert_uint_eq(rx.transport.ingress_drops, 0);
+	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 2);
+	ck_assert_uint_eq(rx.pfc_tx_xon_frames, 2);
+	ck_assert_uint_eq(tx.pfc_rx_xoff_frames, 2);
+	ck_assert_uint_eq(tx.pfc_rx_xon_frames, 2);
+	ck_assert_uint_eq(h.count[1][H_PFC], 4);
+	ck_assert_uint_eq(h.count[0][H_PFC], 0);
+	/* XOFF, XON, XOFF, XON; class 0, the data class. */
+	for (i = 0; i < 4; i++) {
+		f = nth_frame(&h, 1, H_PFC, i);
+		ck_assert_uint_eq(f->pfc_classes, 0x01);
+		ck_assert_uint_eq(f->pfc_quanta0, i % 2 == 0 ? 0xffff : 0);
+		ck_assert_uint_eq(f->pkt_len, UET_PFC_FRAME_BYTES);
+	}
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_receive_pool_without_pfc_drops)
+{
+	struct uet_nic_stats rx, tx;
+	struct h h;
+
+	run_slow_receiver("", &rx, &tx, &h);
+	ck_assert_uint_gt(rx.transport.ingress_drops, 0);
+	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 0);
+	ck_assert_uint_eq(h.count[1][H_PFC], 0);
+	h_fini(&h);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("nic_pfc");
+	TCase *tc = tcase_create("pfc");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_pause_holds_lossless_data_for_its_quanta);
+	tcase_add_test(tc, test_pause_of_a_class_without_pfc_is_ignored);
+	tcase_add_test(tc, test_resume_ends_the_pause);
+	tcase_add_test(tc, test_receive_pool_pauses_at_xoff_resumes_at_xon);
+	tcase_add_test(tc, test_receive_pool_without_pfc_drops);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
