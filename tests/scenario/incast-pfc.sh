@@ -84,16 +84,13 @@ done
 sed -i '/^Running as user "root"/d' "$dir/tshark.err"
 [ ! -s "$dir/tshark.err" ] || { cat "$dir/tshark.err"; fail "tshark complained"; }
 
-first=${xoff_ports# }; first=${first%% *}
 for x in $xoff_ports; do
 	[ "$x" -gt 0 ] || fail "a sender was never paused:$xoff_ports"
 done
 case $mode in
 switch)
-	for x in $xoff_ports; do
-		[ "$x" -eq "$first" ] ||
-			fail "XOFF per sender port differ:$xoff_ports"
-	done
+	# Counts per sender differ once ECN marks steer NSCC's windows apart;
+	# each sender paused (above) and host 0 never is the rule here.
 	[ "$port0" -eq 0 ] || fail "$port0 pause frames on host 0's link" ;;
 nic)
 	[ "$port0" -gt 0 ] || fail "host 0's NIC paused nothing"
