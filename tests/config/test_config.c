@@ -562,8 +562,8 @@ START_TEST(test_workload_shape)
 	expect_reject("workload:\n  chakra: traces/none\n", 2,
 		      "workload.chakra", "traces/none",
 		      "no trace file traces/none.0.et");
-	expect_reject("workload:\n  matrix: m.cm\n", 2, "workload.matrix", "",
-		      "not supported yet");
+	expect_reject("workload:\n  matrix: m.cm\n", 2, "workload.matrix",
+		      "m.cm", "no such file m.cm");
 	expect_reject("workload:\n  mesages: []\n", 2, "workload.mesages", "",
 		      "did you mean 'messages'?");
 	expect_reject("workload: {messages: {src: 0}}\n", 1,
@@ -572,6 +572,94 @@ START_TEST(test_workload_shape)
 	expect_reject("workload:\n  messages:\n    - {src: 0, dst: 1, "
 		      "size: 1MB, at: soon}\n",
 		      3, "workload.messages[0].at", "soon", "not a duration");
+}
+END_TEST
+
+START_TEST(test_workload_generate_loads)
+{
+	static const char *const incast =
+		"topology: {hosts: 4}\n"
+		"workload:\n"
+		"  generate: {pattern: incast, size: 4KiB, count: 2, start: "
+		"1us, interval: 2us, dst: 3, seed: 9}\n";
+	struct uet_scenario s;
+	struct uet_config_error e;
+	char *text;
+
+	ck_assert_int_eq(load(&s, incast, &e), 0);
+	ck_assert_uint_eq(s.workload.generate.pattern, UET_GENERATE_INCAST);
+	ck_assert_uint_eq(s.workload.generate.size_bytes, 4096);
+	ck_assert_uint_eq(s.workload.generate.count, 2);
+	ck_assert_uint_eq(s.workload.generate.start_ps, 1000000);
+	ck_assert_uint_eq(s.workload.generate.interval_ps, 2000000);
+	ck_assert_uint_eq(s.workload.generate.dst, 3);
+	ck_assert_uint_eq(s.workload.generate.seed, 9);
+	ck_assert_uint_eq(s.workload.message_count, 0);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "  generate:\n"
+					   "    pattern: incast\n"
+					   "    size: 4096\n"));
+	ck_assert_ptr_nonnull(strstr(text, "    dst: 3\n"));
+	free(text);
+	check_round_trip(incast);
+	/* dst is printed as a comment for other patterns: it loads back. */
+	check_round_trip("workload: {generate: {pattern: all-to-all}}\n");
+	check_round_trip("workload: {generate: {pattern: permutation, "
+			 "count: 3, interval: 1us}}\n");
+	/* No generator: one comment stands for the mapping. */
+	uet_scenario_defaults(&s);
+	ck_assert_uint_eq(s.workload.generate.pattern, UET_GENERATE_NONE);
+	ck_assert_uint_eq(s.workload.generate.size_bytes, 1048576);
+	ck_assert_uint_eq(s.workload.generate.count, 1);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "  # generate: (none)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  # matrix: (none)\n"));
+	free(text);
+}
+END_TEST
+
+START_TEST(test_workload_generate_rules)
+{
+	expect_reject("workload:\n  generate: {size: 4KiB}\n", 0,
+		      "workload.generate.pattern", "none",
+		      "required once workload.generate.size is given");
+	expect_reject("workload:\n  generate: {pattern: ring}\n", 2,
+		      "workload.generate.pattern", "ring", "");
+	expect_reject("workload:\n  generate: {pattern: incast, sise: 1}\n",
+		      2, "workload.generate.sise", "",
+		      "did you mean 'size'?");
+	expect_reject("workload:\n  generate: {pattern: permutation, dst: "
+		      "1}\n",
+		      2, "workload.generate.dst", "1",
+		      "applies to pattern incast only");
+	expect_reject("topology: {hosts: 4}\n"
+		      "workload:\n  generate: {pattern: incast, dst: 4}\n",
+		      3, "workload.generate.dst", "4",
+		      "host out of range: topology.hosts is 4");
+	expect_reject("workload:\n  generate: {pattern: incast, count: 0}\n",
+		      2, "workload.generate.count", "0", "");
+	expect_reject("topology: {hosts: 1024}\n"
+		      "workload:\n  generate:\n    pattern: all-to-all\n"
+		      "    count: 2\n",
+		      5, "workload.generate.count", "2",
+		      "makes 2095104 messages on 1024 hosts; at most 1048576");
+	expect_reject("run: {end: 1ms}\n"
+		      "workload:\n  generate: {pattern: uniform, count: 3, "
+		      "interval: 600us}\n",
+		      3, "workload.generate.interval", "600us",
+		      "each host's last message would start after run.end");
+	expect_reject("workload:\n  messages:\n"
+		      "    - {src: 0, dst: 1, size: 1}\n"
+		      "  generate: {pattern: incast}\n",
+		      4, "workload.generate.pattern", "incast",
+		      "not together with workload.messages: one workload "
+		      "source");
+	expect_reject("workload:\n  generate: {pattern: incast}\n"
+		      "  generate: {pattern: uniform}\n",
+		      3, "workload.generate", "", "duplicate key");
+	expect_reject("workload:\n  generate: [incast]\n", 2,
+		      "workload.generate", "(a list)",
+		      "a section must be a mapping");
 }
 END_TEST
 
@@ -1036,6 +1124,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_workload_host_out_of_range);
 	tcase_add_test(tc, test_workload_src_equals_dst);
 	tcase_add_test(tc, test_workload_shape);
+	tcase_add_test(tc, test_workload_generate_loads);
+	tcase_add_test(tc, test_workload_generate_rules);
 	tcase_add_test(tc, test_workload_chakra);
 	tcase_add_test(tc, test_time_dilation_only_with_realtime);
 	tcase_add_test(tc, test_not_supported_yet);
