@@ -463,15 +463,24 @@ static int trig_cmp(const void *a, const void *b)
 {
 	const struct cm_trig *x = a, *y = b;
 
-	return x->id < y->id ? -1 : x->id > y->id;
+	/* Lines break ties: a duplicate id is blamed on the later line. */
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int trig_id_cmp(const void *key, const void *elem)
+{
+	int64_t id = *(const int64_t *)key;
+	const struct cm_trig *t = elem;
+
+	return id < t->id ? -1 : id > t->id;
 }
 
 static struct cm_trig *trig_find(struct cm *c, int64_t id)
 {
-	struct cm_trig key = {.id = id};
-
-	return bsearch(&key, c->trigs, c->n_trigs, sizeof(*c->trigs),
-		       trig_cmp);
+	return bsearch(&id, c->trigs, c->n_trigs, sizeof(*c->trigs),
+		       trig_id_cmp);
 }
 
 /* Connections by (id, line), for the duplicate and msg checks. */
