@@ -151,9 +151,10 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 		rc = load_generate(w, &err);
 	}
 	if (rc < 0) {
+		/* A matrix's messages start with its path and line. */
 		const char *path = sc->workload.chakra[0] != '\0'
 					   ? sc->workload.chakra
-					   : sc->workload.matrix;
+					   : "";
 
 		fprintf(stderr, "uet-emu: %s%s%s: %s\n", run_wl_source(sc),
 			path[0] != '\0' ? " = " : "", path,
