@@ -479,6 +479,8 @@ static int trig_id_cmp(const void *key, const void *elem)
 
 static struct cm_trig *trig_find(struct cm *c, int64_t id)
 {
+	if (c->n_trigs == 0)
+		return NULL;
 	return bsearch(&id, c->trigs, c->n_trigs, sizeof(*c->trigs),
 		       trig_id_cmp);
 }
@@ -497,6 +499,7 @@ static int conn_idx_cmp(const void *a, const void *b, void *arg)
 
 static int check_ids(struct cm *c)
 {
+	const struct cm_conn *first = NULL;
 	uint32_t *idx, i;
 	int rc = 0;
 
@@ -505,22 +508,18 @@ static int check_ids(struct cm *c)
 		return -ENOMEM;
 	for (i = 0; i < c->n_conns; i++)
 		idx[i] = i;
-	qsort_r(idx, c->n_conns, sizeof(*idx), conn_idx_cmp, c->conns);
+	if (c->n_conns > 1)
+		qsort_r(idx, c->n_conns, sizeof(*idx), conn_idx_cmp, c->conns);
 	for (i = 0; i < c->n_conns && rc == 0; i++) {
 		const struct cm_conn *x = &c->conns[idx[i]];
-		const struct cm_conn *first = x;
 		bool later = i > 0 && x->id != 0 &&
 			     c->conns[idx[i - 1]].id == x->id;
 
 		if (x->id == 0)
 			continue;
-		if (later) {
-			uint32_t j = i;
-
-			while (j > 0 && c->conns[idx[j - 1]].id == x->id)
-				j--;
-			first = &c->conns[idx[j]];
-		}
+		/* The first line of the id's group. */
+		if (!later)
+			first = x;
 		if (!later && x->msg)
 			rc = cm_fail(c, x->line,
 				     "msg: no earlier line has id %" PRId64
@@ -603,54 +602,75 @@ static int check_trigger_refs(struct cm *c)
  * Every connection must be able to start: timed ones do; a triggered one
  * when its trigger gets enough activations from connections that start
  * (one for oneshot; count for a barrier; its place among the waiters for
- * multishot). A fixed point over the file.
+ * multishot). A worklist: each connection is taken once.
  */
+static uint32_t trig_index(struct cm *c, int64_t id)
+{
+	return (uint32_t)(trig_find(c, id) - c->trigs);
+}
+
 static int check_starts(struct cm *c)
 {
-	uint32_t *acts, *waiting, i;
-	bool changed = true;
+	uint32_t *acts, *off, *fill, *waiter, *queue, i, head = 0, tail = 0;
 	int rc = 0;
 
 	acts = calloc(c->n_trigs + 1u, sizeof(*acts));
-	waiting = calloc(c->n_trigs + 1u, sizeof(*waiting));
-	if (acts == NULL || waiting == NULL) {
-		free(acts);
-		free(waiting);
-		return -ENOMEM;
+	off = calloc(c->n_trigs + 2u, sizeof(*off));
+	fill = calloc(c->n_trigs + 1u, sizeof(*fill));
+	waiter = calloc(c->n_conns + 1u, sizeof(*waiter));
+	queue = calloc(c->n_conns + 1u, sizeof(*queue));
+	if (!acts || !off || !fill || !waiter || !queue) {
+		rc = -ENOMEM;
+		goto out;
 	}
+	/* The waiters of each trigger, in file order. */
 	for (i = 0; i < c->n_conns; i++)
-		c->conns[i].startable = c->conns[i].trigger == 0;
-	while (changed) {
-		changed = false;
-		memset(acts, 0, c->n_trigs * sizeof(*acts));
-		memset(waiting, 0, c->n_trigs * sizeof(*waiting));
-		for (i = 0; i < c->n_conns; i++) {
-			const struct cm_conn *x = &c->conns[i];
+		if (c->conns[i].trigger != 0)
+			off[trig_index(c, c->conns[i].trigger) + 1]++;
+	for (i = 0; i < c->n_trigs; i++)
+		off[i + 1] += off[i];
+	for (i = 0; i < c->n_conns; i++) {
+		struct cm_conn *x = &c->conns[i];
 
-			if (!x->startable)
-				continue;
-			if (x->send_done != 0)
-				acts[trig_find(c, x->send_done) - c->trigs]++;
-			if (x->recv_done != 0)
-				acts[trig_find(c, x->recv_done) - c->trigs]++;
+		x->startable = x->trigger == 0;
+		if (x->startable) {
+			queue[tail++] = i;
+		} else {
+			uint32_t k = trig_index(c, x->trigger);
+
+			waiter[off[k] + fill[k]++] = i;
 		}
-		for (i = 0; i < c->n_conns; i++) {
-			struct cm_conn *x = &c->conns[i];
-			struct cm_trig *t;
-			uint32_t k, place;
-			bool ok;
+	}
+	while (head < tail) {
+		const struct cm_conn *x = &c->conns[queue[head++]];
+		const int64_t fires[2] = {x->send_done, x->recv_done};
+		uint32_t e, k, w, from, to;
 
-			if (x->trigger == 0)
+		for (e = 0; e < 2; e++) {
+			const struct cm_trig *t;
+
+			if (fires[e] == 0)
 				continue;
-			t = trig_find(c, x->trigger);
-			k = (uint32_t)(t - c->trigs);
-			place = waiting[k]++;
-			ok = t->kind == UET_WL_TRIG_MULTISHOT ? acts[k] > place
-			     : t->kind == UET_WL_TRIG_BARRIER ? acts[k] >= t->count
-							 : acts[k] >= 1;
-			if (ok && !x->startable) {
-				x->startable = true;
-				changed = true;
+			k = trig_index(c, fires[e]);
+			t = &c->trigs[k];
+			acts[k]++;
+			/* Which waiters this activation starts. */
+			if (t->kind == UET_WL_TRIG_MULTISHOT) {
+				from = acts[k] - 1;
+				to = acts[k];
+			} else if (acts[k] ==
+				   (t->kind == UET_WL_TRIG_BARRIER ? t->count
+								  : 1u)) {
+				from = 0;
+				to = off[k + 1] - off[k];
+			} else {
+				continue;
+			}
+			for (w = from; w < to && off[k] + w < off[k + 1]; w++) {
+				uint32_t j = waiter[off[k] + w];
+
+				c->conns[j].startable = true;
+				queue[tail++] = j;
 			}
 		}
 	}
@@ -666,14 +686,19 @@ static int check_starts(struct cm *c)
 			     "%" PRId64 " (line %u) gets %u activation(s) "
 			     "from connections that start, and %s",
 			     x->trigger, t->line, acts[t - c->trigs],
-			     t->kind == UET_WL_TRIG_BARRIER ? "its count is higher"
+			     t->kind == UET_WL_TRIG_BARRIER
+				     ? "its count is higher"
 			     : t->kind == UET_WL_TRIG_MULTISHOT
 				     ? "fewer than the connections waiting "
 				       "before this one and this one"
 				     : "it needs one");
 	}
+out:
 	free(acts);
-	free(waiting);
+	free(off);
+	free(fill);
+	free(waiter);
+	free(queue);
 	return rc;
 }
 
@@ -707,7 +732,8 @@ static int cm_check(struct cm *c, uint32_t hosts)
 			       "link failures) are not supported",
 			       c->failures);
 	/* Sorted by id from here on; lines stay in each entry. */
-	qsort(c->trigs, c->n_trigs, sizeof(*c->trigs), trig_cmp);
+	if (c->n_trigs > 1)
+		qsort(c->trigs, c->n_trigs, sizeof(*c->trigs), trig_cmp);
 	rc = check_trigger_refs(c);
 	if (rc == 0)
 		rc = check_ids(c);
