@@ -27,16 +27,16 @@
 struct cm_conn {
 	uint32_t line;
 	uint32_t src, dst;
-	int64_t id;	    /* 0: none */
+	int64_t id; /* 0: none */
 	bool has_start;
 	uet_time_t start_ps;
-	int64_t trigger;    /* 0: timed */
+	int64_t trigger; /* 0: timed */
 	uint64_t bytes;
 	bool has_size;
-	int64_t send_done;  /* 0: none */
-	int64_t recv_done;  /* 0: none */
-	bool msg;	    /* a later message of connection id */
-	bool startable;	    /* for the never-starts check */
+	int64_t send_done; /* 0: none */
+	int64_t recv_done; /* 0: none */
+	bool msg;	   /* a later message of connection id */
+	bool startable;	   /* for the never-starts check */
 };
 
 struct cm_trig {
@@ -131,10 +131,11 @@ static int tokenize(struct cm *c, char *line, char **tok, uint32_t *n)
 		if (sp != NULL)
 			*sp = '\0';
 		if (*p == '\0')
-			return cm_fail(c, c->line,
-				       "two spaces in a row (or a space at the "
-				       "start): tokens are separated by exactly "
-				       "one space");
+			return cm_fail(
+				c, c->line,
+				"two spaces in a row (or a space at the "
+				"start): tokens are separated by exactly "
+				"one space");
 		if (strchr(p, '\t') != NULL)
 			return cm_fail(c, c->line,
 				       "a tab in '%s': tokens are separated by "
@@ -177,8 +178,7 @@ static int header_line(struct cm *c, char **tok, uint32_t n)
 }
 
 /* A trigger id after a key: a whole number other than 0. */
-static int trigger_id(struct cm *c, const char *key, const char *t,
-		      int64_t *id)
+static int trigger_id(struct cm *c, const char *key, const char *t, int64_t *id)
 {
 	if (!parse_int(t, id) || *id == 0)
 		return cm_fail(c, c->line,
@@ -190,11 +190,14 @@ static int trigger_id(struct cm *c, const char *key, const char *t,
 
 static int conn_line(struct cm *c, char **tok, uint32_t n)
 {
-	static const char *const keys[] = {"id",	"start",
-					   "trigger",	"size",
+	static const char *const keys[] = {"id",
+					   "start",
+					   "trigger",
+					   "size",
 					   "send_done_trigger",
 					   "recv_done_trigger",
-					   "msg",	"prio"};
+					   "msg",
+					   "prio"};
 	uint32_t seen[8] = {0};
 	struct cm_conn cn = {.line = c->line};
 	char *arrow = strstr(tok[0], "->");
@@ -210,12 +213,14 @@ static int conn_line(struct cm *c, char **tok, uint32_t n)
 			       tok[0], arrow + 2);
 	if (src < 0 || dst < 0 || src >= c->nodes || dst >= c->nodes)
 		return cm_fail(c, c->line,
-			       "%" PRId64 "->%" PRId64 ": hosts are 0 to %" PRId64
-			       " (Nodes %" PRId64 ")",
+			       "%" PRId64 "->%" PRId64
+			       ": hosts are 0 to %" PRId64 " (Nodes %" PRId64
+			       ")",
 			       src, dst, c->nodes - 1, c->nodes);
 	if (src == dst)
 		return cm_fail(c, c->line,
-			       "%" PRId64 "->%" PRId64 ": a host cannot send to "
+			       "%" PRId64 "->%" PRId64
+			       ": a host cannot send to "
 			       "itself",
 			       src, dst);
 	cn.src = (uint32_t)src;
@@ -512,8 +517,8 @@ static int check_ids(struct cm *c)
 		qsort_r(idx, c->n_conns, sizeof(*idx), conn_idx_cmp, c->conns);
 	for (i = 0; i < c->n_conns && rc == 0; i++) {
 		const struct cm_conn *x = &c->conns[idx[i]];
-		bool later = i > 0 && x->id != 0 &&
-			     c->conns[idx[i - 1]].id == x->id;
+		bool later =
+			i > 0 && x->id != 0 && c->conns[idx[i - 1]].id == x->id;
 
 		if (x->id == 0)
 			continue;
@@ -658,9 +663,9 @@ static int check_starts(struct cm *c)
 			if (t->kind == UET_WL_TRIG_MULTISHOT) {
 				from = acts[k] - 1;
 				to = acts[k];
-			} else if (acts[k] ==
-				   (t->kind == UET_WL_TRIG_BARRIER ? t->count
-								  : 1u)) {
+			} else if (acts[k] == (t->kind == UET_WL_TRIG_BARRIER
+						       ? t->count
+						       : 1u)) {
 				from = 0;
 				to = off[k + 1] - off[k];
 			} else {
@@ -780,10 +785,12 @@ static int cm_build(struct cm *c, struct uet_wl_program *prog,
 
 		if (x->send_done != 0)
 			send.trigger = (uint32_t)(trig_find(c, x->send_done) -
-						  c->trigs) + 1;
+						  c->trigs) +
+				       1;
 		if (x->recv_done != 0)
 			recv.trigger = (uint32_t)(trig_find(c, x->recv_done) -
-						  c->trigs) + 1;
+						  c->trigs) +
+				       1;
 		if (x->trigger != 0) {
 			rc = uet_wl_add_wait(
 				prog, x->src,

@@ -69,7 +69,7 @@ START_TEST(test_all_to_all_offsets_one_then_two)
 				     .interval_ps = 1 * US};
 	/* A host's k-th post starts k intervals in: offset 1 first. */
 	const struct want w[] = {
-		{0, 1, 0}, {1, 2, 0}, {2, 0, 0},
+		{0, 1, 0},	{1, 2, 0},	{2, 0, 0},
 		{0, 2, 1 * US}, {1, 0, 1 * US}, {2, 1, 1 * US},
 	};
 
@@ -87,10 +87,9 @@ START_TEST(test_permutation_is_one_cycle_drawn_from_the_seed)
 			       .seed = 1};
 	/* Seed 1: 0 -> 4 -> 1 -> 2 -> 3 -> 0; the same pairs each round. */
 	const struct want w1[] = {
-		{0, 4, 2 * US}, {1, 2, 2 * US}, {2, 3, 2 * US},
-		{3, 0, 2 * US}, {4, 1, 2 * US}, {0, 4, 2 * US},
-		{1, 2, 2 * US}, {2, 3, 2 * US}, {3, 0, 2 * US},
-		{4, 1, 2 * US},
+		{0, 4, 2 * US}, {1, 2, 2 * US}, {2, 3, 2 * US}, {3, 0, 2 * US},
+		{4, 1, 2 * US}, {0, 4, 2 * US}, {1, 2, 2 * US}, {2, 3, 2 * US},
+		{3, 0, 2 * US}, {4, 1, 2 * US},
 	};
 	/* Seed 2: 0 -> 2 -> 4 -> 1 -> 3 -> 0. */
 	const struct want w2[] = {
@@ -116,9 +115,10 @@ START_TEST(test_uniform_never_picks_the_sender_and_repeats_with_the_seed)
 				     .seed = 7};
 	/* Seed 7, drawn round by round, host by host. */
 	const struct want w[] = {
-		{0, 3, 0},	 {1, 0, 0},	  {2, 0, 0},	   {3, 0, 0},
-		{0, 3, 5 * US},	 {1, 0, 5 * US},  {2, 1, 5 * US},  {3, 2, 5 * US},
-		{0, 2, 10 * US}, {1, 3, 10 * US}, {2, 3, 10 * US}, {3, 0, 10 * US},
+		{0, 3, 0},	 {1, 0, 0},	  {2, 0, 0},
+		{3, 0, 0},	 {0, 3, 5 * US},  {1, 0, 5 * US},
+		{2, 1, 5 * US},	 {3, 2, 5 * US},  {0, 2, 10 * US},
+		{1, 3, 10 * US}, {2, 3, 10 * US}, {3, 0, 10 * US},
 	};
 
 	expect_list(&g, w, 12);

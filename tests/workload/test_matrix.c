@@ -57,18 +57,16 @@ static void expect_msg(const struct fake_net *f, uint64_t line,
 	struct uet_wl_msg_info info;
 	uint64_t id;
 
-	for (id = 0; uet_wl_engine_msg_info(f->e, id, &info) != -EINVAL;
-	     id++) {
+	for (id = 0; uet_wl_engine_msg_info(f->e, id, &info) != -EINVAL; id++) {
 		if (info.origin != line)
 			continue;
-		ck_assert_msg(info.posted_ps == posted &&
-				      info.sent_ps == sent &&
-				      info.arrived_ps == arrived,
-			      "line %lu: posted %lu sent %lu arrived %lu",
-			      (unsigned long)line,
-			      (unsigned long)info.posted_ps,
-			      (unsigned long)info.sent_ps,
-			      (unsigned long)info.arrived_ps);
+		ck_assert_msg(
+			info.posted_ps == posted && info.sent_ps == sent &&
+				info.arrived_ps == arrived,
+			"line %lu: posted %lu sent %lu arrived %lu",
+			(unsigned long)line, (unsigned long)info.posted_ps,
+			(unsigned long)info.sent_ps,
+			(unsigned long)info.arrived_ps);
 		return;
 	}
 	ck_abort_msg("no message of line %lu", (unsigned long)line);
@@ -300,9 +298,11 @@ Suite *matrix_suite(void)
 	TCase *tc = tcase_create("matrix");
 
 	tcase_add_test(tc, test_timed_connections_start_at_their_microseconds);
-	tcase_add_test(tc, test_oneshot_chain_waits_the_delay_across_hosts_only);
+	tcase_add_test(tc,
+		       test_oneshot_chain_waits_the_delay_across_hosts_only);
 	tcase_add_test(
-		tc, test_barrier_counts_and_multishot_starts_one_per_activation);
+		tc,
+		test_barrier_counts_and_multishot_starts_one_per_activation);
 	tcase_add_test(tc, test_bad_matrices_name_the_line_and_the_fault);
 	tcase_add_test(tc, test_missing_file_says_so);
 	suite_add_tcase(s, tc);
