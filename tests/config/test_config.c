@@ -699,7 +699,7 @@ START_TEST(test_workload_chakra)
 {
 	struct uet_scenario s;
 	struct uet_config_error e;
-	char dir[64], yaml[512], want[600], *text;
+	char dir[64], yaml[512], want[600], cm[80], *text;
 	FILE *f;
 
 	make_traces(dir, sizeof(dir), 3);
@@ -749,6 +749,37 @@ START_TEST(test_workload_chakra)
 		      e.message);
 	snprintf(want, sizeof(want), "%s/t", dir);
 	ck_assert_str_eq(s.workload.chakra, want);
+
+	/* The matrix: a relative path starts at the scenario's folder
+	 * too; one source per scenario. */
+	snprintf(cm, sizeof(cm), "%s/m.cm", dir);
+	f = fopen(cm, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	snprintf(want, sizeof(want), "%s/s.yaml", dir);
+	f = fopen(want, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("topology: {hosts: 3}\nworkload: {matrix: m.cm}\n", f);
+	fclose(f);
+	ck_assert_msg(uet_scenario_load_file(&s, want, &e) == 0, "%s",
+		      e.message);
+	ck_assert_str_eq(s.workload.matrix, cm);
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
+		 "  generate: {pattern: uniform}}\n", cm);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.generate.pattern");
+	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
+					     "workload.matrix"));
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
+		 "  messages: [{src: 0, dst: 1, size: 1}]}\n", cm);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.matrix");
+	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
+					     "workload.messages"));
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s}\n", cm);
+	check_round_trip(yaml);
+	remove(cm);
+
 	remove_traces(dir, 3);
 
 	/* Only the algorithms lib/workload has for the collective. */
