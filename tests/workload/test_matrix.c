@@ -159,6 +159,30 @@ START_TEST(test_barrier_counts_and_multishot_starts_one_per_activation)
 }
 END_TEST
 
+/* Three activations of a multishot with one waiting connection: the
+ * first starts it, the others are ignored, and the program finishes. */
+START_TEST(test_multishot_ignores_activations_past_its_targets)
+{
+	struct uet_wl_program p;
+	struct fake_net *f;
+
+	f = run(&p,
+		"Nodes 3\n"
+		"Connections 4\n"
+		"Triggers 1\n"
+		"0->1 start 0 size 100 send_done_trigger 1\n"
+		"0->2 start 0 size 100 send_done_trigger 1\n"
+		"2->1 start 1 size 100 recv_done_trigger 1\n"
+		"1->2 id 7 trigger 1 size 100\n"
+		"trigger id 1 multishot\n",
+		3);
+	ck_assert_uint_eq(f->posts, 4);
+	/* Line 4's send completion (2 ns) is the first activation. */
+	expect_msg(f, 7, 2000 + DELAY_PS, 504000, 1504000);
+	done(f, &p);
+}
+END_TEST
+
 /* A bad file and the message it gives (the whole text). */
 struct bad {
 	const char *text;
@@ -303,6 +327,7 @@ Suite *matrix_suite(void)
 	tcase_add_test(
 		tc,
 		test_barrier_counts_and_multishot_starts_one_per_activation);
+	tcase_add_test(tc, test_multishot_ignores_activations_past_its_targets);
 	tcase_add_test(tc, test_bad_matrices_name_the_line_and_the_fault);
 	tcase_add_test(tc, test_missing_file_says_so);
 	suite_add_tcase(s, tc);
