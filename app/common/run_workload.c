@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * uet-emu's workload driver. The program comes from the scenario's Chakra
- * traces; lib/workload's engine runs it. Every post goes to the NIC of the
- * rank that decides it, from that NIC's own completion (or before the run),
- * at a time no earlier than the completion: always in that NIC's present
- * or future, never in another NIC's past (docs/workload.md).
+ * traces, connection matrix or generator; lib/workload's engine runs it.
+ * A post decided by a NIC's own completion (or before the run) goes to
+ * that NIC at once, at a time no earlier than the completion: in its
+ * present or future. A connection-matrix trigger activated on host A that
+ * starts a message of host B is the one post decided elsewhere: the
+ * engine starts it the trigger delay (>= the lookahead) after the
+ * activation, and it waits here until every NIC has run the window
+ * (run_wl_flush()), so that B's reported next event is never stale
+ * (docs/workload.md).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,18 +17,50 @@
 #include <string.h>
 
 #include "run_workload.h"
+#include "uet_event.h"
 #include "uet_host_addr.h"
 #include "uet_nic.h"
 #include "uet_record.h"
 #include "uet_workload.h"
+
+/* A post decided on another host's NIC, held until the window ends. */
+struct run_wl_post {
+	uint32_t src, dst;
+	uint64_t bytes;
+	uet_time_t at_ps;
+	uint64_t msg_id;
+};
+
+/* No NIC's completion is being handled (the start, a flush). */
+#define RUN_WL_NO_RANK UINT32_MAX
 
 struct run_wl {
 	const struct uet_scenario *sc;
 	struct uet_wl_program prog;
 	struct uet_wl_engine *eng;
 	struct uet_nic *const *nics;
+	uint32_t running_rank; /* whose completion is being handled */
+	struct run_wl_post *held; /* posts for run_wl_flush() */
+	uint32_t n_held, cap_held;
+	struct uet_event wake; /* in the switch's queue: the next window */
 	int err;
 };
+
+bool run_wl_wanted(const struct uet_scenario *sc)
+{
+	return sc->workload.chakra[0] != '\0' ||
+	       sc->workload.matrix[0] != '\0' ||
+	       sc->workload.generate.pattern != UET_GENERATE_NONE;
+}
+
+const char *run_wl_source(const struct uet_scenario *sc)
+{
+	if (sc->workload.chakra[0] != '\0')
+		return "workload.chakra";
+	if (sc->workload.matrix[0] != '\0')
+		return "workload.matrix";
+	return "workload.generate";
+}
 
 /* The algorithms of the scenario's collective rows, by Chakra type. */
 static int algos_from_scenario(const struct uet_scenario *sc,
@@ -53,6 +90,42 @@ static int algos_from_scenario(const struct uet_scenario *sc,
 	return 0;
 }
 
+/* The generator's messages as a program. */
+static int load_generate(struct run_wl *w, struct uet_wl_error *err)
+{
+	const struct uet_workload_generate *g = &w->sc->workload.generate;
+	/* The scenario's names, in its order: none, incast, ... */
+	static const enum uet_wl_pattern patterns[] = {
+		[UET_GENERATE_INCAST] = UET_WL_GEN_INCAST,
+		[UET_GENERATE_PERMUTATION] = UET_WL_GEN_PERMUTATION,
+		[UET_GENERATE_ALL_TO_ALL] = UET_WL_GEN_ALL_TO_ALL,
+		[UET_GENERATE_UNIFORM] = UET_WL_GEN_UNIFORM,
+	};
+	struct uet_wl_gen gen = {
+		.hosts = w->sc->topology.hosts,
+		.bytes = g->size_bytes,
+		.count = g->count,
+		.start_ps = g->start_ps,
+		.interval_ps = g->interval_ps,
+		.dst = g->dst,
+		.seed = g->seed != 0 ? g->seed : w->sc->run.seed,
+	};
+	struct uet_wl_message *msgs;
+	uint32_t n;
+	int rc;
+
+	if (g->pattern == UET_GENERATE_NONE ||
+	    g->pattern > UET_GENERATE_UNIFORM)
+		return -EINVAL;
+	gen.pattern = patterns[g->pattern];
+	rc = uet_wl_generate(&gen, &msgs, &n, err);
+	if (rc == 0)
+		rc = uet_wl_program_from_messages(&w->prog, gen.hosts, msgs, n,
+						  err);
+	free(msgs);
+	return rc;
+}
+
 int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 {
 	struct uet_wl_error err = {{0}};
@@ -65,13 +138,26 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 	if (w == NULL)
 		return -ENOMEM;
 	w->sc = sc;
-	rc = algos_from_scenario(sc, &al);
-	if (rc == 0)
-		rc = uet_wl_chakra_load(&w->prog, sc->workload.chakra,
-					sc->topology.hosts, &al, &err);
+	w->running_rank = RUN_WL_NO_RANK;
+	if (sc->workload.chakra[0] != '\0') {
+		rc = algos_from_scenario(sc, &al);
+		if (rc == 0)
+			rc = uet_wl_chakra_load(&w->prog, sc->workload.chakra,
+						sc->topology.hosts, &al, &err);
+	} else if (sc->workload.matrix[0] != '\0') {
+		rc = uet_wl_matrix_load(&w->prog, sc->workload.matrix,
+					sc->topology.hosts, &err);
+	} else {
+		rc = load_generate(w, &err);
+	}
 	if (rc < 0) {
-		fprintf(stderr, "uet-emu: workload.chakra = %s: %s\n",
-			sc->workload.chakra,
+		/* A matrix's messages start with its path and line. */
+		const char *path = sc->workload.chakra[0] != '\0'
+					   ? sc->workload.chakra
+					   : "";
+
+		fprintf(stderr, "uet-emu: %s%s%s: %s\n", run_wl_source(sc),
+			path[0] != '\0' ? " = " : "", path,
 			err.message[0] ? err.message : strerror(-rc));
 		run_wl_free(w);
 		return rc;
@@ -85,13 +171,34 @@ uint64_t run_wl_messages(const struct run_wl *w)
 	return w->prog.n_messages;
 }
 
-/* The engine's post: the source rank's own NIC. */
+/* Hold a post decided on another NIC until run_wl_flush(). */
+static int hold(struct run_wl *w, uint32_t src, uint32_t dst, uint64_t bytes,
+		uet_time_t at_ps, uint64_t msg_id)
+{
+	if (w->n_held == w->cap_held) {
+		uint32_t cap = w->cap_held ? w->cap_held * 2u : 64u;
+		void *p = realloc(w->held, cap * sizeof(*w->held));
+
+		if (p == NULL)
+			return -ENOMEM;
+		w->held = p;
+		w->cap_held = cap;
+	}
+	w->held[w->n_held++] =
+		(struct run_wl_post){src, dst, bytes, at_ps, msg_id};
+	return 0;
+}
+
+/* The engine's post: the source rank's own NIC, now if that NIC's own
+ * completion decided it, else after the window. */
 static int post(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes,
 		uet_time_t at_ps, uint64_t msg_id)
 {
 	struct run_wl *w = ctx;
 	int rc;
 
+	if (w->running_rank != RUN_WL_NO_RANK && src != w->running_rank)
+		return hold(w, src, dst, bytes, at_ps, msg_id);
 	rc = uet_nic_post_message(w->nics[src], uet_host_ipv4(dst), bytes,
 				  at_ps, msg_id);
 	if (rc < 0)
@@ -102,14 +209,50 @@ static int post(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes,
 	return rc;
 }
 
-int run_wl_start(struct run_wl *w, struct uet_nic *const *nics)
+/* The wake-up only makes the switch's queue non-empty until then. */
+static void wake_fn(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	(void)q;
+	(void)ev;
+	(void)arg;
+}
+
+int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
+		 uet_time_t trigger_delay_ps)
 {
 	int rc;
 
 	w->nics = nics;
+	uet_event_init(&w->wake, wake_fn, w);
 	rc = uet_wl_engine_create(&w->eng, &w->prog, post, w);
-	if (rc == 0)
+	if (rc == 0) {
+		uet_wl_engine_set_trigger_delay(w->eng, trigger_delay_ps);
 		rc = uet_wl_engine_start(w->eng);
+	}
+	if (rc < 0)
+		w->err = rc;
+	return rc;
+}
+
+int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q)
+{
+	uet_time_t first = UET_TIME_NEVER;
+	uint32_t i;
+	int rc = 0;
+
+	if (w->n_held == 0 || w->err != 0)
+		return w->err;
+	for (i = 0; i < w->n_held && rc == 0; i++) {
+		const struct run_wl_post *p = &w->held[i];
+
+		rc = post(w, p->src, p->dst, p->bytes, p->at_ps, p->msg_id);
+		if (p->at_ps < first)
+			first = p->at_ps;
+	}
+	w->n_held = 0;
+	if (rc == 0 && (!uet_event_pending(&w->wake) ||
+			w->wake.time_ps > first))
+		rc = uet_evq_schedule(wake_q, &w->wake, first);
 	if (rc < 0)
 		w->err = rc;
 	return rc;
@@ -117,16 +260,25 @@ int run_wl_start(struct run_wl *w, struct uet_nic *const *nics)
 
 void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 {
+	struct uet_wl_msg_info info;
 	int rc;
 
-	if (w->eng == NULL || w->err != 0)
+	if (w->eng == NULL || w->err != 0 ||
+	    (c->kind != UET_SES_SENT && c->kind != UET_SES_ARRIVED))
 		return;
-	if (c->kind == UET_SES_SENT)
-		rc = uet_wl_engine_sent(w->eng, c->msg_id, c->time_ps);
-	else if (c->kind == UET_SES_ARRIVED)
-		rc = uet_wl_engine_arrived(w->eng, c->msg_id, c->time_ps);
-	else
-		return;
+	/* SENT comes from the source's NIC, ARRIVED from the
+	 * destination's: posts for any other NIC wait for the flush. */
+	rc = uet_wl_engine_msg_info(w->eng, c->msg_id, &info);
+	if (rc == 0) {
+		w->running_rank =
+			c->kind == UET_SES_SENT ? info.src : info.dst;
+		if (c->kind == UET_SES_SENT)
+			rc = uet_wl_engine_sent(w->eng, c->msg_id, c->time_ps);
+		else
+			rc = uet_wl_engine_arrived(w->eng, c->msg_id,
+						   c->time_ps);
+		w->running_rank = RUN_WL_NO_RANK;
+	}
 	if (rc < 0) {
 		fprintf(stderr,
 			"uet-emu: workload message %" PRIu64 ": the engine "
@@ -172,6 +324,35 @@ void run_wl_summary(const struct run_wl *w, FILE *f)
 	}
 }
 
+/* workload-messages.csv: every posted message, by number. */
+static int write_messages(const struct run_wl *w, struct uet_record *rec)
+{
+	struct uet_wl_msg_info info;
+	uint64_t id;
+	int rc;
+
+	for (id = 0; id < w->prog.n_messages; id++) {
+		struct uet_wl_message_row row;
+
+		if (uet_wl_engine_msg_info(w->eng, id, &info) < 0)
+			continue; /* never posted */
+		row = (struct uet_wl_message_row){
+			.msg_id = id,
+			.src_rank = info.src,
+			.dst_rank = info.dst,
+			.bytes = info.bytes,
+			.origin = info.origin,
+			.posted_ps = info.posted_ps,
+			.sent_ps = info.sent_ps,
+			.arrived_ps = info.arrived_ps,
+		};
+		rc = uet_record_wl_message(rec, &row);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int run_wl_write_record(const struct run_wl *w, struct uet_record *rec)
 {
 	uint32_t r, k;
@@ -205,7 +386,7 @@ int run_wl_write_record(const struct run_wl *w, struct uet_record *rec)
 				return rc;
 		}
 	}
-	return 0;
+	return write_messages(w, rec);
 }
 
 void run_wl_free(struct run_wl *w)
@@ -214,5 +395,6 @@ void run_wl_free(struct run_wl *w)
 		return;
 	uet_wl_engine_free(w->eng);
 	uet_wl_program_free(&w->prog);
+	free(w->held);
 	free(w);
 }

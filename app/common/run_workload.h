@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* uet-emu's workload driver: a Chakra program run by lib/workload's engine
- * on the NICs of an embedded run. */
+/* uet-emu's workload driver: a program (Chakra traces, a connection matrix
+ * or a generator) run by lib/workload's engine on the NICs of an embedded
+ * run. */
 #ifndef RUN_WORKLOAD_H
 #define RUN_WORKLOAD_H
 
@@ -11,13 +12,22 @@
 #include "uet_config.h"
 #include "uet_ses.h"
 
+struct uet_evq;
 struct uet_nic;
 struct uet_record;
 struct run_wl;
 
+/** Whether the scenario's workload is a program (workload.chakra, .matrix
+ * or .generate) rather than the messages list. */
+bool run_wl_wanted(const struct uet_scenario *sc);
+
+/** The scenario key of the program's source ("workload.chakra", ...). */
+const char *run_wl_source(const struct uet_scenario *sc);
+
 /**
- * Load the scenario's workload program (workload.chakra) with its
- * algorithms and reduce_chunk.
+ * Load the scenario's workload program: Chakra traces (with the
+ * algorithms and reduce_chunk), a connection matrix, or a generator's
+ * messages.
  *
  * @param wp
  *   Set to the driver.
@@ -37,10 +47,28 @@ uint64_t run_wl_messages(const struct run_wl *w);
  *
  * @param nics
  *   One NIC per host; must outlive the driver.
+ * @param trigger_delay_ps
+ *   ps from a trigger's activation on one host to the start it causes on
+ *   another: at least the lockstep lookahead.
  * @return
  *   0, or the first post error (printed).
  */
-int run_wl_start(struct run_wl *w, struct uet_nic *const *nics);
+int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
+		 uet_time_t trigger_delay_ps);
+
+/**
+ * After every NIC has run a window (the switch's window hook): post what
+ * one host's completion started on another host during the window, and
+ * keep a wake-up event in wake_q no later than the earliest such post, so
+ * that the next window reaches it. A NIC whose own completion decides a
+ * post posts at once; only cross-host triggers wait for this.
+ *
+ * @param wake_q
+ *   The switch's event queue (it decides the next window).
+ * @return
+ *   0, or the first post error (kept for run_wl_error()).
+ */
+int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q);
 
 /**
  * Forward a NIC completion: SENT from the source NIC, ARRIVED from the
@@ -61,7 +89,8 @@ void run_wl_summary(const struct run_wl *w, FILE *f);
 /**
  * Write workload.csv: each rank's trace (begin 0, end its last node) and
  * each of its collectives (begin ready, end finished); unfinished ends are
- * empty cells.
+ * empty cells. Then workload-messages.csv: every posted message with its
+ * origin (matrix line, generated index, trace node) and times.
  *
  * @return
  *   0 or the record's error.

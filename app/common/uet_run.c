@@ -62,7 +62,7 @@ struct run {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	struct uet_ses_pattern *pattern;
-	struct run_wl *wl;   /* a Chakra program, or NULL: the messages list */
+	struct run_wl *wl;   /* a program, or NULL: the messages list */
 	uint32_t n_messages; /* the list's or the program's */
 	uint8_t *msg_flags;  /* by msg_id */
 	uint32_t completed;
@@ -192,6 +192,10 @@ static int on_window(void *arg, uet_time_t window_end_ps)
 	rc = uet_fabric_error(e->fabric);
 	if (rc < 0)
 		return rc;
+	/* Every NIC has run the window: cross-host trigger posts now. */
+	if (e->wl != NULL &&
+	    run_wl_flush(e->wl, &uet_fabric_component(e->fabric)->evq) < 0)
+		return run_wl_error(e->wl);
 	if (e->wl != NULL && run_wl_error(e->wl) < 0)
 		return run_wl_error(e->wl);
 	return e->cap_err;
@@ -250,6 +254,8 @@ static int run_wire_switch(struct run *e)
 	return rc;
 }
 
+static int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
+
 /*
  * The hosted NICs, and the workload's messages whose source is hosted, each
  * posted to its source NIC at its time.
@@ -292,8 +298,16 @@ static int run_wire_nics(struct run *e)
 		}
 		uet_nic_set_callbacks(e->nic[i], &cb);
 	}
-	if (e->wl != NULL)
-		return run_wl_start(e->wl, e->nic);
+	if (e->wl != NULL) {
+		uet_time_t lookahead_ps;
+
+		/* A trigger crossing hosts waits one lookahead: the least
+		 * that keeps every post in its NIC's future. */
+		rc = run_lookahead(e, &lookahead_ps);
+		if (rc == 0)
+			rc = run_wl_start(e->wl, e->nic, lookahead_ps);
+		return rc;
+	}
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
@@ -884,14 +898,14 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	for (i = 0; i < sc->workload.message_count; i++)
 		if (hosted(&e, sc->workload.messages[i].src))
 			res->messages++;
-	if (sc->workload.chakra[0] != '\0') {
+	if (run_wl_wanted(sc)) {
 		/* A rank's program runs on its own NIC, so a split run
 		 * could host ranks per process; not wired yet. */
 		if (!e.has_switch || e.count != e.hosts) {
 			fprintf(stderr,
-				"%s: workload.chakra runs in uet-emu only "
-				"(the embedded run)\n",
-				e.prog);
+				"%s: %s runs in uet-emu only (the embedded "
+				"run)\n",
+				e.prog, run_wl_source(sc));
 			return -ENOTSUP;
 		}
 		rc = run_wl_create(&e.wl, sc);

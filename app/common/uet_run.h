@@ -74,7 +74,7 @@ struct uet_run_conf {
 struct uet_run_result {
 	uint32_t messages;     /**< workload messages whose source is here */
 	uint32_t completed;    /**< of those, messages whose sender completed */
-	bool workload;	       /**< a Chakra program ran (not a list) */
+	bool workload;	       /**< a program ran (not a list) */
 	bool workload_done;    /**< ... and every rank's trace finished */
 	int sync_err;	       /**< 0, or the lockstep error (negative) */
 	uet_time_t virtual_ps; /**< ps, virtual time reached */

@@ -5,9 +5,10 @@
  *
  *   uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml
  *
- * Exit status: 0 every message completed (and, with workload.chakra,
- * every rank's trace); 1 the run ended with messages
- * not completed, or stopped on an error; 2 bad arguments or scenario.
+ * Exit status: 0 every message completed (and, with a program workload,
+ * workload.chakra, matrix or generate, every rank's graph); 1 the run
+ * ended with messages not completed, or stopped on an error; 2 bad
+ * arguments or scenario.
  */
 #include <errno.h>
 #include <stdbool.h>

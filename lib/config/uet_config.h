@@ -236,6 +236,26 @@ struct uet_workload_message {
  * Chakra's CollectiveCommType order (all_reduce = 0 ... barrier = 9). */
 #define UET_CONFIG_COLL_TYPES 10
 
+/** workload.generate.pattern, in the row's names order. */
+enum uet_generate_pattern {
+	UET_GENERATE_NONE = 0,	    /**< No generator. */
+	UET_GENERATE_INCAST = 1,    /**< Every other host to dst. */
+	UET_GENERATE_PERMUTATION = 2, /**< Each host to one other (a cycle). */
+	UET_GENERATE_ALL_TO_ALL = 3, /**< Each host to every other host. */
+	UET_GENERATE_UNIFORM = 4,   /**< Each message to a random other. */
+};
+
+/** workload.generate: a traffic generator (docs/workload.md). */
+struct uet_workload_generate {
+	uint32_t pattern;	 /**< enum uet_generate_pattern. */
+	uint64_t size_bytes;	 /**< Size of every message, bytes. */
+	uint32_t count;		 /**< Messages per host and destination. */
+	uet_time_t start_ps;	 /**< When each host posts its first, ps. */
+	uet_time_t interval_ps;	 /**< Between a host's posts, ps. */
+	uint32_t dst;		 /**< incast: the destination host. */
+	uint64_t seed;		 /**< Random choices; 0: run.seed. */
+};
+
 /** workload: what the hosts send. */
 struct uet_workload_config {
 	struct uet_workload_message *messages; /**< Owned; see _free(). */
@@ -243,6 +263,11 @@ struct uet_workload_config {
 	/** Chakra trace prefix (PREFIX.<rank>.et), "" for none. A relative
 	 * prefix is resolved against the scenario file's folder at load. */
 	char chakra[UET_CONFIG_PATH_MAX];
+	/** Connection matrix file (uet-htsim's format), "" for none;
+	 * resolved against the scenario file's folder at load. */
+	char matrix[UET_CONFIG_PATH_MAX];
+	/** The generator (pattern none: no generator). */
+	struct uet_workload_generate generate;
 	/** ps a rank spends reducing one received chunk of a decomposed
 	 * all-reduce or reduce-scatter (ring). */
 	uet_time_t reduce_chunk_ps;

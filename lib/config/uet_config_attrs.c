@@ -41,6 +41,9 @@ static const char *const ring_direct[] = {"ring", "direct", NULL};
 static const char *const direct_tree[] = {"direct", "tree", NULL};
 static const char *const direct_only[] = {"direct", NULL};
 static const char *const tree_ring[] = {"tree", "ring", NULL};
+/* workload.generate.pattern, in enum uet_generate_pattern's order. */
+static const char *const pattern_names[] = {"none", "incast", "permutation",
+					    "all-to-all", "uniform", NULL};
 
 /* The algorithm row of a collective type (Chakra's number t). */
 /* def repeats names[0]: an array element is not a constant expression. */
@@ -470,6 +473,43 @@ static const struct uet_attr attrs[] = {
 	COLL_ROW("reduce_scatter", ring_direct, "ring", 7),
 	COLL_ROW("reduce_scatter_block", ring_direct, "ring", 8),
 	COLL_ROW("barrier", ring_direct, "ring", 9),
+	{"workload", "matrix", UET_ATTR_PATH, "", 0, 0, "",
+	 "connection matrix in uet-htsim's format (timed and triggered "
+	 "messages); relative to the scenario's folder; one source only",
+	 "no matrix unless asked for", NULL, 0, FIELD(workload.matrix)},
+
+	/* workload.generate: a traffic generator (docs/workload.md) */
+	{"workload.generate", "pattern", UET_ATTR_ENUM, "none", 0, 4, "",
+	 "traffic pattern the hosts' messages follow; one source only",
+	 "no generator unless asked for", pattern_names, 5,
+	 FIELD(workload.generate.pattern)},
+	{"workload.generate", "size", UET_ATTR_SIZE, "1MiB", 0, 0xffffffffu,
+	 "bytes", "size of every generated message",
+	 "the size of the incast examples", NULL, 0,
+	 FIELD(workload.generate.size_bytes)},
+	{"workload.generate", "count", UET_ATTR_UINT, "1", 1,
+	 UET_CONFIG_MESSAGES_MAX, "",
+	 "messages each host sends to each of its destinations",
+	 "one round of the pattern", NULL, 0, FIELD(workload.generate.count)},
+	{"workload.generate", "start", UET_ATTR_DURATION, "0ns", 0,
+	 DURATION_MAX, "ps", "virtual time each host posts its first message",
+	 "every host starts at once, the hardest case", NULL, 0,
+	 FIELD(workload.generate.start_ps)},
+	{"workload.generate", "interval", UET_ATTR_DURATION, "0ns", 0,
+	 DURATION_MAX, "ps",
+	 "time between two successive posts of one host",
+	 "all of a host's messages at once", NULL, 0,
+	 FIELD(workload.generate.interval_ps)},
+	{"workload.generate", "dst", UET_ATTR_UINT, "0", 0,
+	 UET_CONFIG_HOSTS_MAX - 1, "",
+	 "incast only: the host every other host sends to",
+	 "host 0, as in the incast examples", NULL, 0,
+	 FIELD(workload.generate.dst)},
+	{"workload.generate", "seed", UET_ATTR_UINT, "0", 0, UINT64_MAX, "",
+	 "seed of the permutation's and uniform's random choices; 0 takes "
+	 "run.seed",
+	 "reruns are identical, and a new run.seed gives new choices", NULL,
+	 0, FIELD(workload.generate.seed)},
 
 	/* workload.messages: offsets are into struct uet_workload_message */
 	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,

@@ -24,12 +24,10 @@ static const char *const sections[] = {"run",	 "topology", "nic",	"pds",
 				       "switch", "records",  "workload"};
 #define N_SECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-/* Keys of workload that are not rows of the table: the message list,
- * and the sources not written yet. */
-static const char *const workload_keys[] = {"messages", "matrix", "generate"};
+/* Keys of workload that are not rows of the table: the message list and
+ * the generator's mapping (its rows are section workload.generate). */
+static const char *const workload_keys[] = {"messages", "generate"};
 #define N_WORKLOAD_KEYS (sizeof(workload_keys) / sizeof(workload_keys[0]))
-static const char *const workload_later[] = {"matrix", "generate"};
-#define N_WORKLOAD_LATER (sizeof(workload_later) / sizeof(workload_later[0]))
 
 /* An empty value ("nic:" with nothing after it) reads as an empty map. */
 static bool node_is_empty(const yaml_node_t *n)
@@ -352,7 +350,7 @@ static int load_messages(struct cfg_ctx *c, const yaml_node_t *seq)
 
 static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 {
-	unsigned int messages_line = 0;
+	unsigned int messages_line = 0, generate_line = 0;
 	yaml_node_pair_t *p;
 
 	if (node_is_empty(map))
@@ -386,19 +384,25 @@ static int load_workload(struct cfg_ctx *c, const yaml_node_t *map)
 				return rc;
 			continue;
 		}
+		if (strcmp(name, "generate") == 0) {
+			if (generate_line != 0)
+				return cfg_fail(c, cfg_node_line(k), 0, path,
+						NULL, false,
+						"duplicate key: already set at "
+						"line %u",
+						generate_line);
+			generate_line = cfg_node_line(k);
+			rc = load_section(c, "workload.generate", v);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		if (find_row(c, "workload", name, &i) != NULL) {
 			rc = load_attr(c, i, k, v);
 			if (rc < 0)
 				return rc;
 			continue;
 		}
-		for (i = 0; i < N_WORKLOAD_LATER; i++)
-			if (strcmp(name, workload_later[i]) == 0)
-				return cfg_fail(c, cfg_node_line(k), 0, path,
-						NULL, false,
-						"not supported yet; use "
-						"workload.messages or "
-						"workload.chakra");
 		hint = closest(name, workload_keys, N_WORKLOAD_KEYS);
 		if (hint != NULL)
 			return cfg_fail(

@@ -358,6 +358,33 @@ static const char *topology_kind_name(enum uet_topology_kind kind)
 	}
 }
 
+/* One row of workload.generate, four spaces in under "  generate:"; with
+ * no pattern, one comment line stands for the whole mapping. */
+static void print_generate_row(FILE *f, const struct uet_scenario *s,
+			       const struct uet_attr *a, bool first)
+{
+	const struct uet_workload_generate *g = &s->workload.generate;
+
+	if (g->pattern == UET_GENERATE_NONE) {
+		if (first)
+			fputs("  # generate: (none)\n", f);
+		return;
+	}
+	if (first)
+		fputs("  generate:\n", f);
+	/* dst loads only with incast. */
+	if (strcmp(a->name, "dst") == 0 &&
+	    g->pattern != UET_GENERATE_INCAST) {
+		fputs("    # dst: ", f);
+		print_value(f, a, s);
+		fputs("  (incast only)\n", f);
+		return;
+	}
+	fprintf(f, "    %s: ", a->name);
+	print_value(f, a, s);
+	fputc('\n', f);
+}
+
 int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 {
 	const struct uet_attr *attrs;
@@ -378,6 +405,13 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 			/* Its rows follow topology's: print the list once. */
 			if (strcmp(a->name, "link") == 0)
 				print_failures(f, s, attrs, n);
+			continue;
+		}
+		/* The generator is a mapping inside workload. */
+		if (strcmp(a->section, "workload.generate") == 0) {
+			print_generate_row(f, s, a,
+					   strcmp(a->section, section) != 0);
+			section = a->section;
 			continue;
 		}
 		if (strcmp(a->section, section) != 0) {

@@ -102,10 +102,6 @@ static int check_chakra(struct cfg_ctx *c)
 
 	if (w->chakra[0] == '\0')
 		return 0;
-	if (w->message_count > 0)
-		return fail_attr(c, "workload", "chakra",
-				 "not together with workload.messages: one "
-				 "workload source per scenario");
 	if (w->chakra[0] != '/' && c->base_dir != NULL) {
 		int len = snprintf(path, sizeof(path), "%s/%s", c->base_dir,
 				   w->chakra);
@@ -134,13 +130,129 @@ static int check_chakra(struct cfg_ctx *c)
 	return 0;
 }
 
+/* One workload source: messages, chakra, matrix or a generator. The
+ * second one written (in table order after messages) is blamed. */
+static int check_one_source(struct cfg_ctx *c)
+{
+	const struct uet_workload_config *w = &c->s->workload;
+	const char *first = w->message_count > 0 ? "workload.messages" : NULL;
+
+	if (w->chakra[0] != '\0') {
+		if (first != NULL)
+			return fail_attr(c, "workload", "chakra",
+					 "not together with %s: one workload "
+					 "source per scenario",
+					 first);
+		first = "workload.chakra";
+	}
+	if (w->matrix[0] != '\0') {
+		if (first != NULL)
+			return fail_attr(c, "workload", "matrix",
+					 "not together with %s: one workload "
+					 "source per scenario",
+					 first);
+		first = "workload.matrix";
+	}
+	if (w->generate.pattern != UET_GENERATE_NONE && first != NULL)
+		return fail_attr(c, "workload.generate", "pattern",
+				 "not together with %s: one workload source "
+				 "per scenario",
+				 first);
+	return 0;
+}
+
+/* workload.matrix: resolved against the scenario's folder; the file must
+ * exist (lib/workload parses it when the run starts). */
+static int check_matrix(struct cfg_ctx *c)
+{
+	struct uet_workload_config *w = &c->s->workload;
+	char path[UET_CONFIG_PATH_MAX + 16];
+	struct stat st;
+
+	if (w->matrix[0] == '\0')
+		return 0;
+	if (w->matrix[0] != '/' && c->base_dir != NULL) {
+		int len = snprintf(path, sizeof(path), "%s/%s", c->base_dir,
+				   w->matrix);
+
+		if (len < 0 || (size_t)len >= sizeof(w->matrix))
+			return fail_attr(c, "workload", "matrix",
+					 "longer than %zu bytes once joined "
+					 "to the scenario's folder %s",
+					 sizeof(w->matrix) - 1, c->base_dir);
+		memcpy(w->matrix, path, (size_t)len + 1);
+	}
+	if (stat(w->matrix, &st) != 0 || !S_ISREG(st.st_mode))
+		return fail_attr(c, "workload", "matrix", "no such file %s",
+				 w->matrix);
+	return 0;
+}
+
+/* workload.generate: a pattern when any key is given, dst for incast
+ * only and a host, and a message count the run can hold. */
+static int check_generate(struct cfg_ctx *c)
+{
+	static const char *const keys[] = {"size", "count", "start",
+					   "interval", "dst", "seed"};
+	const struct uet_workload_generate *g = &c->s->workload.generate;
+	uint32_t hosts = c->s->topology.hosts;
+	uint64_t per_host, total;
+	size_t i;
+
+	if (g->pattern == UET_GENERATE_NONE) {
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (is_set(c, "workload.generate", keys[i]))
+				return fail_attr(
+					c, "workload.generate", "pattern",
+					"required once workload.generate.%s "
+					"is given: incast, permutation, "
+					"all-to-all or uniform",
+					keys[i]);
+		return 0;
+	}
+	if (g->pattern != UET_GENERATE_INCAST &&
+	    is_set(c, "workload.generate", "dst"))
+		return fail_attr(c, "workload.generate", "dst",
+				 "applies to pattern incast only");
+	if (g->pattern == UET_GENERATE_INCAST && g->dst >= hosts)
+		return fail_attr(c, "workload.generate", "dst",
+				 "host out of range: topology.hosts is %u, so "
+				 "hosts are 0 to %u",
+				 hosts, hosts - 1);
+	per_host = (uint64_t)g->count *
+		   (g->pattern == UET_GENERATE_ALL_TO_ALL ? hosts - 1 : 1);
+	total = per_host *
+		(g->pattern == UET_GENERATE_INCAST ? hosts - 1 : hosts);
+	if (total > UET_CONFIG_MESSAGES_MAX)
+		return fail_attr(c, "workload.generate", "count",
+				 "makes %llu messages on %u hosts; at most %u",
+				 (unsigned long long)total, hosts,
+				 UET_CONFIG_MESSAGES_MAX);
+	/* Divided, not multiplied: an hour times 2^20 posts overflows. */
+	if (is_set(c, "workload.generate", "interval") && per_host > 1 &&
+	    g->interval_ps > 0 &&
+	    (g->start_ps > c->s->run.end_ps ||
+	     per_host - 1 > (c->s->run.end_ps - g->start_ps) / g->interval_ps))
+		return fail_attr(c, "workload.generate", "interval",
+				 "each host's last message would start after "
+				 "run.end (%llu posts apart by this)",
+				 (unsigned long long)per_host);
+	return 0;
+}
+
 static int check_workload(struct cfg_ctx *c)
 {
 	const struct uet_scenario *s = c->s;
 	uint32_t i;
 	int rc;
 
-	rc = check_chakra(c);
+	rc = check_one_source(c);
+	if (rc == 0)
+		rc = check_chakra(c);
+	if (rc == 0)
+		rc = check_matrix(c);
+	if (rc == 0)
+		rc = check_generate(c);
 	if (rc < 0)
 		return rc;
 

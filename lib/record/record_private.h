@@ -16,6 +16,7 @@ enum rec_kind {
 	REC_FLOWS,
 	REC_WORKLOAD,
 	REC_CC_TRACE,
+	REC_WL_MESSAGES,
 	REC_KIND_COUNT
 };
 

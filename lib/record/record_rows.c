@@ -237,3 +237,35 @@ int uet_record_workload(struct uet_record *rec,
 		rec_line_u64(&l, r->end_ps - r->begin_ps);
 	return rec_line_write(rec, REC_WORKLOAD, &l);
 }
+
+int uet_record_wl_message(struct uet_record *rec,
+			  const struct uet_wl_message_row *r)
+{
+	struct rec_line l;
+
+	if (!uet_record_workload_on(rec))
+		return 0;
+	if (r == NULL)
+		return -EINVAL;
+	rec_line_init(&l);
+	rec_line_u64(&l, r->msg_id);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->src_rank);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->dst_rank);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->origin);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->posted_ps);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->sent_ps);
+	rec_line_comma(&l);
+	rec_line_time(&l, r->arrived_ps);
+	rec_line_comma(&l);
+	if (r->posted_ps != UET_TIME_NEVER && r->arrived_ps != UET_TIME_NEVER &&
+	    r->arrived_ps >= r->posted_ps)
+		rec_line_u64(&l, r->arrived_ps - r->posted_ps);
+	return rec_line_write(rec, REC_WL_MESSAGES, &l);
+}

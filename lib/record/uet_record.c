@@ -20,6 +20,7 @@ static const char *const rec_file_name[REC_KIND_COUNT] = {
 	[REC_FLOWS] = "flows.csv",
 	[REC_WORKLOAD] = "workload.csv",
 	[REC_CC_TRACE] = "uet-cc-trace.csv",
+	[REC_WL_MESSAGES] = "workload-messages.csv",
 };
 
 static const char *const rec_event_header =
@@ -33,6 +34,10 @@ static const char *const rec_flows_header =
 
 static const char *const rec_workload_header =
 	"rank,what,coll,name,type,bytes,begin_ps,end_ps,duration_ps";
+
+static const char *const rec_wl_messages_header =
+	"msg_id,src_rank,dst_rank,bytes,origin,posted_ps,sent_ps,arrived_ps,"
+	"duration_ps";
 
 static const char *const rec_cc_trace_header =
 	"time_ps,nic,peer,event,reason,window_bytes,in_flight_bytes,"
@@ -145,6 +150,8 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 	on[REC_FLOWS] = c->flows;
 	on[REC_WORKLOAD] = c->workload;
 	on[REC_CC_TRACE] = c->cc_trace;
+	/* The program's messages go with its ranks. */
+	on[REC_WL_MESSAGES] = c->workload;
 	rc = rec_mkdir_p(c->out_dir);
 	if (rc < 0)
 		return rc;
@@ -166,6 +173,8 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 		rc = rec_header(rec, REC_FLOWS, rec_flows_header);
 	if (rc == 0 && on[REC_WORKLOAD])
 		rc = rec_header(rec, REC_WORKLOAD, rec_workload_header);
+	if (rc == 0 && on[REC_WL_MESSAGES])
+		rc = rec_header(rec, REC_WL_MESSAGES, rec_wl_messages_header);
 	if (rc == 0 && on[REC_CC_TRACE])
 		rc = rec_header(rec, REC_CC_TRACE, rec_cc_trace_header);
 	/* "Headers written at once": a run that stops early still leaves

@@ -158,6 +158,18 @@ struct uet_workload_row {
 	uet_time_t end_ps;	/**< finished, or UET_TIME_NEVER */
 };
 
+/** One workload-messages.csv row: a message of a workload program. */
+struct uet_wl_message_row {
+	uint64_t msg_id;	/**< run-wide message number */
+	uint32_t src_rank;	/**< sending host index */
+	uint32_t dst_rank;	/**< receiving host index */
+	uint64_t bytes;		/**< size */
+	uint64_t origin;	/**< matrix line, generated index, node id */
+	uet_time_t posted_ps;	/**< the host posted it */
+	uet_time_t sent_ps;	/**< SENT at the source, or UET_TIME_NEVER */
+	uet_time_t arrived_ps;	/**< ARRIVED at the destination, or NEVER */
+};
+
 /** Which records a run writes (the scenario's records: section). */
 struct uet_record_conf {
 	const char *out_dir;		/**< created if missing */
@@ -166,7 +178,8 @@ struct uet_record_conf {
 	bool events;			/**< EnableEventLogging */
 	bool monitor;			/**< EnableUetMonitor */
 	bool flows;			/**< EnableFlowSummary */
-	bool workload;			/**< workload.csv (a trace workload) */
+	bool workload;			/**< workload.csv and
+					 * workload-messages.csv (a program) */
 	bool cc_trace;			/**< uet-cc-trace.csv (EnableCcTrace) */
 };
 
@@ -229,6 +242,11 @@ int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r);
  * as _, so a cell never needs quoting. */
 int uet_record_workload(struct uet_record *rec,
 			const struct uet_workload_row *r);
+
+/** A workload-messages.csv row (written with workload.csv); duration_ps
+ * is arrived_ps - posted_ps, empty when it never arrived. */
+int uet_record_wl_message(struct uet_record *rec,
+			  const struct uet_wl_message_row *r);
 
 /** A uet-cc-trace.csv row; nothing is written when the kind is off. */
 int uet_record_cc_trace(struct uet_record *rec,

@@ -46,6 +46,30 @@ enum uet_wl_op {
 	UET_WL_COMP,	/**< finishes duration_ps after it is ready */
 	UET_WL_SEND,	/**< posts a message; finishes when it is sent */
 	UET_WL_RECV,	/**< finishes when the matching message has arrived */
+	UET_WL_WAIT,	/**< finishes when its trigger starts it */
+};
+
+/** How a trigger starts the nodes waiting on it (uet-htsim's types). */
+enum uet_wl_trigger_kind {
+	UET_WL_TRIG_ONESHOT = 0, /**< the first activation starts them all */
+	UET_WL_TRIG_MULTISHOT,   /**< each activation starts the next one */
+	UET_WL_TRIG_BARRIER,	    /**< the count-th activation starts them all */
+};
+
+/** A WAIT node a trigger starts. */
+struct uet_wl_target {
+	uint32_t rank; /**< the rank of the WAIT node */
+	uint32_t node; /**< its index in the rank's nodes */
+};
+
+/** A trigger: activated when a node naming it (fires) finishes. */
+struct uet_wl_trigger {
+	uint64_t id;			/**< the matrix's trigger id */
+	enum uet_wl_trigger_kind kind;	/**< how it starts its targets */
+	uint32_t count;			/**< barrier: activations needed */
+	uint32_t n_targets;		/**< WAIT nodes waiting on it */
+	uint32_t cap_targets;		/**< allocated */
+	struct uet_wl_target *targets;	/**< in file order */
 };
 
 /** One node of a rank's graph. */
@@ -66,6 +90,10 @@ struct uet_wl_node {
 	uet_time_t duration_ps;
 	/** Index of the collective the node belongs to, or -1. */
 	int32_t coll;
+	/** SEND/RECV: index + 1 of the trigger activated when the node
+	 * finishes (0: none). WAIT: index + 1 of the trigger that starts
+	 * it. */
+	uint32_t trigger;
 	/** Number of dependencies. */
 	uint32_t n_deps;
 	/** Indices (into the rank's nodes) of the nodes this one waits for.
@@ -107,6 +135,8 @@ struct uet_wl_program {
 	struct uet_wl_rank *ranks;  /**< n_ranks of them */
 	uint64_t *msg_base;	    /**< by rank: its first message number */
 	uint64_t n_messages;	    /**< messages of the whole program */
+	uint32_t n_triggers;	    /**< triggers (connection matrices) */
+	struct uet_wl_trigger *triggers; /**< n_triggers of them */
 };
 
 /** Algorithms a collective is broken into messages by. */
@@ -189,6 +219,143 @@ bool uet_wl_algo_supported(uint32_t type, enum uet_wl_algo algo);
 int uet_wl_chakra_load(struct uet_wl_program *prog, const char *prefix,
 		       uint32_t hosts, const struct uet_wl_algos *algos,
 		       struct uet_wl_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Generators and plain message lists.                                       */
+
+/** Traffic patterns of a generator. */
+enum uet_wl_pattern {
+	UET_WL_GEN_INCAST = 0,	/**< every other host to one destination */
+	UET_WL_GEN_PERMUTATION,	/**< each host to one other, a random cycle */
+	UET_WL_GEN_ALL_TO_ALL,	/**< each host to every other host */
+	UET_WL_GEN_UNIFORM,		/**< each message to a random other host */
+};
+
+/** What a generator makes. */
+struct uet_wl_gen {
+	enum uet_wl_pattern pattern; /**< the pattern */
+	uint32_t hosts;		     /**< hosts (ranks), at least 2 */
+	uint64_t bytes;		     /**< size of every message */
+	/** Rounds: each host sends this many messages per destination
+	 * (all-to-all: to each other host; others: to its one). */
+	uint32_t count;
+	uet_time_t start_ps;	/**< ps, when each host posts its first */
+	/** ps between two successive posts of one host. */
+	uet_time_t interval_ps;
+	uint32_t dst;		/**< incast: the destination host */
+	uint64_t seed;		/**< permutation and uniform: the choices */
+};
+
+/** One message of a list: what a host posts and when. */
+struct uet_wl_message {
+	uint32_t src;	    /**< sending host */
+	uint32_t dst;	    /**< receiving host, not src */
+	uint64_t bytes;	    /**< size */
+	uet_time_t start_ps; /**< ps, when the host posts it */
+};
+
+/**
+ * The name of a pattern ("incast", "permutation", "all-to-all",
+ * "uniform"), or "unknown".
+ */
+const char *uet_wl_pattern_name(enum uet_wl_pattern p);
+
+/**
+ * Make a generator's messages, in order: round by round, and inside a
+ * round host by host (all-to-all: offset 1, 2, ... N-1 in turn). The k-th
+ * message a host posts starts at start_ps + k x interval_ps.
+ *
+ * @param g
+ *   The generator.
+ * @param msgs
+ *   Set to a malloc'ed array (free() it); NULL when there are none.
+ * @param n
+ *   Set to its length.
+ * @param err
+ *   Why it failed.
+ * @return
+ *   0; -EINVAL (a bad generator: pattern, hosts, dst, count); -E2BIG
+ *   (more than 2^32 - 1 messages or a start past UET_TIME_NEVER);
+ *   -ENOMEM.
+ */
+int uet_wl_generate(const struct uet_wl_gen *g, struct uet_wl_message **msgs,
+		    uint32_t *n, struct uet_wl_error *err);
+
+/**
+ * Build a program from a message list: for message i, rank src waits
+ * start_ps (a COMP) and sends it, rank dst receives it; each message has
+ * its own tag i, and its nodes carry trace_id i (the message's origin in
+ * the records).
+ *
+ * @return
+ *   0 (the program is checked and numbered); -EINVAL (a host out of
+ *   range, src equal to dst); -ENOMEM.
+ */
+int uet_wl_program_from_messages(struct uet_wl_program *prog, uint32_t hosts,
+				 const struct uet_wl_message *msgs, uint32_t n,
+				 struct uet_wl_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Connection matrices (uet-htsim's .cm format).                              */
+
+/**
+ * Parse a connection matrix into a program: each connection line becomes a
+ * SEND at its source and a RECV at its destination, started at its start
+ * time (a COMP) or by its trigger (a WAIT); send_done_trigger activates a
+ * trigger when the SEND finishes, recv_done_trigger when the RECV does.
+ * SEND and RECV nodes carry trace_id = the line's number.
+ *
+ * @param prog
+ *   Filled in; free with uet_wl_program_free() (also after a failure).
+ * @param name
+ *   File name used in the messages.
+ * @param text
+ *   The file's bytes (need not be NUL-terminated).
+ * @param len
+ *   Their number.
+ * @param hosts
+ *   Hosts of the scenario: the matrix's Nodes must equal it.
+ * @param err
+ *   "name:line: what is wrong".
+ * @return
+ *   0; -EINVAL; -ENOMEM.
+ */
+int uet_wl_matrix_parse(struct uet_wl_program *prog, const char *name,
+			const char *text, size_t len, uint32_t hosts,
+			struct uet_wl_error *err);
+
+/**
+ * Read a connection matrix file and parse it (uet_wl_matrix_parse()).
+ *
+ * @return
+ *   As uet_wl_matrix_parse(); -ENOENT etc. when the file cannot be read.
+ */
+int uet_wl_matrix_load(struct uet_wl_program *prog, const char *path,
+		       uint32_t hosts, struct uet_wl_error *err);
+
+/**
+ * Add a trigger to a program.
+ *
+ * @param index
+ *   Set to its index (nodes name it as index + 1).
+ * @return
+ *   0; -ENOMEM.
+ */
+int uet_wl_add_trigger(struct uet_wl_program *prog, uint64_t id,
+		       enum uet_wl_trigger_kind kind, uint32_t count,
+		       uint32_t *index);
+
+/**
+ * Append a WAIT node that trigger index starts (a target, in call order).
+ *
+ * @param node_index
+ *   Set to the node's index in the rank; may be NULL.
+ * @return
+ *   0; -EINVAL (rank or trigger out of range); -ENOMEM.
+ */
+int uet_wl_add_wait(struct uet_wl_program *prog, uint32_t rank,
+		    uint32_t trigger, uint64_t trace_id,
+		    uint32_t *node_index);
 
 /**
  * Start an empty program of n_ranks ranks (for generators and tests).
@@ -346,6 +513,36 @@ int uet_wl_engine_arrived(struct uet_wl_engine *e, uint64_t msg_id,
  */
 int uet_wl_engine_sent(struct uet_wl_engine *e, uint64_t msg_id,
 		       uet_time_t time_ps);
+
+/**
+ * Delay of a trigger activated on one rank starting a node of another:
+ * the node starts delay_ps after the activation (same rank: at once).
+ * A host learns of another host's completion no sooner than a frame could
+ * tell it; the wiring sets at least the lockstep lookahead, so a post
+ * never lands in a NIC's past (docs/workload.md). Default 0.
+ */
+void uet_wl_engine_set_trigger_delay(struct uet_wl_engine *e,
+				     uet_time_t delay_ps);
+
+/** What the engine knows of one message, for the records. */
+struct uet_wl_msg_info {
+	uint32_t src;	      /**< source rank */
+	uint32_t dst;	      /**< destination rank */
+	uint64_t bytes;	      /**< size */
+	uint64_t origin;      /**< the SEND node's trace_id */
+	uet_time_t posted_ps; /**< ps, when the source posted it */
+	uet_time_t sent_ps;   /**< ps, its SENT completion, or NEVER */
+	uet_time_t arrived_ps; /**< ps, its ARRIVED completion, or NEVER */
+};
+
+/**
+ * A message's source, destination, origin and times.
+ *
+ * @return
+ *   0; -EINVAL (no such message); -EAGAIN (not posted yet).
+ */
+int uet_wl_engine_msg_info(const struct uet_wl_engine *e, uint64_t msg_id,
+			   struct uet_wl_msg_info *info);
 
 /** Whether every node of every rank has finished. */
 bool uet_wl_engine_done(const struct uet_wl_engine *e);

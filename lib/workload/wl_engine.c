@@ -16,6 +16,12 @@
  * k-th message rank s sends to rank d with tag t satisfies the k-th RECV of
  * d from s with tag t, whatever order they arrive in. Work is processed in
  * FIFO order, so a run is deterministic.
+ *
+ * Triggers (connection matrices) are the one way a rank's completion
+ * changes another rank: a trigger activated at t on rank r starts a WAIT
+ * node of rank q at t + trigger_delay_ps (q != r) or at t (q == r). The
+ * wiring picks a delay of at least its lookahead, so that what q then
+ * posts is in q's future whatever q has run meanwhile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -61,6 +67,14 @@ struct wl_msg {
 	uint32_t recv_chan; /* channel index at dst */
 	uint32_t seq;	    /* sequence on its channel */
 	uint8_t arrived, sent, posted;
+	uet_time_t posted_ps, sent_ps, arrived_ps;
+};
+
+/* Run state of a trigger. */
+struct wl_trig_state {
+	uint32_t activations; /* so far */
+	uint32_t next;	      /* multishot: next target to start */
+	uint8_t fired;	      /* oneshot, barrier: targets started */
 };
 
 struct wl_work {
@@ -73,6 +87,8 @@ struct uet_wl_engine {
 	void *ctx;
 	struct wl_rank_state *rs;
 	struct wl_msg *msgs;
+	struct wl_trig_state *trig;
+	uet_time_t trigger_delay_ps;
 	struct wl_work *queue; /* finished nodes to propagate (FIFO ring) */
 	uint32_t q_cap, q_head, q_len;
 	int err;
@@ -146,7 +162,9 @@ static int rank_init(struct wl_rank_state *s, const struct uet_wl_rank *rk)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		s->pending[i] = rk->nodes[i].n_deps;
+		/* A WAIT also waits for its trigger. */
+		s->pending[i] = rk->nodes[i].n_deps +
+				(rk->nodes[i].op == UET_WL_WAIT);
 		s->finish_ps[i] = UET_TIME_NEVER;
 		for (j = 0; j < rk->nodes[i].n_deps; j++)
 			s->succ_off[rk->nodes[i].deps[j] + 1]++;
@@ -218,6 +236,7 @@ void uet_wl_engine_free(struct uet_wl_engine *e)
 		rank_free(&e->rs[r]);
 	free(e->rs);
 	free(e->msgs);
+	free(e->trig);
 	free(e->queue);
 	free(e);
 }
@@ -241,7 +260,8 @@ int uet_wl_engine_create(struct uet_wl_engine **ep,
 	e->ctx = ctx;
 	e->rs = calloc(prog->n_ranks, sizeof(*e->rs));
 	e->msgs = calloc(prog->n_messages + 1u, sizeof(*e->msgs));
-	if (e->rs == NULL || e->msgs == NULL)
+	e->trig = calloc(prog->n_triggers + 1u, sizeof(*e->trig));
+	if (e->rs == NULL || e->msgs == NULL || e->trig == NULL)
 		rc = -ENOMEM;
 	for (r = 0; r < prog->n_ranks && rc == 0; r++) {
 		rc = rank_init(&e->rs[r], &prog->ranks[r]);
@@ -281,6 +301,7 @@ static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
 
 	switch (nd->op) {
 	case UET_WL_NOP:
+	case UET_WL_WAIT:
 		node_finish(e, r, n, ready);
 		break;
 	case UET_WL_COMP:
@@ -301,6 +322,9 @@ static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
 		m->recv_chan =
 			(uint32_t)chan_find(d->recv, d->n_recv, r, nd->tag);
 		m->posted = 1;
+		m->posted_ps = ready;
+		m->sent_ps = UET_TIME_NEVER;
+		m->arrived_ps = UET_TIME_NEVER;
 		rc = e->post(e->ctx, r, nd->peer, nd->bytes, ready, id);
 		if (rc < 0 && e->err == 0)
 			e->err = rc;
@@ -321,6 +345,50 @@ static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
 	}
 }
 
+/* A trigger starts one of its WAIT nodes: another rank's after the
+ * trigger delay. */
+static void target_start(struct uet_wl_engine *e,
+			 const struct uet_wl_target *tg, uint32_t from_rank,
+			 uet_time_t t)
+{
+	struct wl_rank_state *s = &e->rs[tg->rank];
+	uet_time_t at = tg->rank == from_rank ? t : t + e->trigger_delay_ps;
+
+	if (at > s->ready_ps[tg->node])
+		s->ready_ps[tg->node] = at;
+	if (--s->pending[tg->node] == 0)
+		node_start(e, tg->rank, tg->node);
+}
+
+/* A node naming trigger k finished on rank r at t. */
+static void trigger_activate(struct uet_wl_engine *e, uint32_t k, uint32_t r,
+			     uet_time_t t)
+{
+	const struct uet_wl_trigger *tr = &e->prog->triggers[k];
+	struct wl_trig_state *st = &e->trig[k];
+	uint32_t i;
+
+	st->activations++;
+	switch (tr->kind) {
+	case UET_WL_TRIG_MULTISHOT:
+		/* Activations past the last target are ignored. */
+		if (st->next < tr->n_targets)
+			target_start(e, &tr->targets[st->next++], r, t);
+		return;
+	case UET_WL_TRIG_BARRIER:
+		if (st->activations < tr->count)
+			return;
+		break;
+	case UET_WL_TRIG_ONESHOT:
+		break;
+	}
+	if (st->fired)
+		return;
+	st->fired = 1;
+	for (i = 0; i < tr->n_targets; i++)
+		target_start(e, &tr->targets[i], r, t);
+}
+
 /* Propagate every queued finish to the successors, FIFO. */
 static int drain(struct uet_wl_engine *e)
 {
@@ -328,6 +396,8 @@ static int drain(struct uet_wl_engine *e)
 		struct wl_work w = e->queue[e->q_head];
 		struct wl_rank_state *s = &e->rs[w.rank];
 		uet_time_t t = s->finish_ps[w.node];
+		const struct uet_wl_node *nd =
+			&e->prog->ranks[w.rank].nodes[w.node];
 		uint32_t k;
 
 		e->q_head = (e->q_head + 1) % e->q_cap;
@@ -341,6 +411,9 @@ static int drain(struct uet_wl_engine *e)
 			if (--s->pending[m] == 0)
 				node_start(e, w.rank, m);
 		}
+		if ((nd->op == UET_WL_SEND || nd->op == UET_WL_RECV) &&
+		    nd->trigger != 0)
+			trigger_activate(e, nd->trigger - 1, w.rank, t);
 	}
 	return e->err;
 }
@@ -372,6 +445,7 @@ int uet_wl_engine_arrived(struct uet_wl_engine *e, uint64_t msg_id,
 		return -EINVAL;
 	m = &e->msgs[msg_id];
 	m->arrived = 1;
+	m->arrived_ps = time_ps;
 	c = &e->rs[m->dst].recv[m->recv_chan];
 	c->arr_ps[m->seq] = time_ps;
 	n = c->wait_node[m->seq];
@@ -393,6 +467,7 @@ int uet_wl_engine_sent(struct uet_wl_engine *e, uint64_t msg_id,
 		return -EINVAL;
 	m = &e->msgs[msg_id];
 	m->sent = 1;
+	m->sent_ps = time_ps;
 	node_finish(e, m->src, m->node, time_ps);
 	return drain(e);
 }
@@ -439,7 +514,8 @@ int uet_wl_engine_coll_times(const struct uet_wl_engine *e, uint32_t rank,
 void uet_wl_engine_describe_rank(const struct uet_wl_engine *e,
 				 uint32_t rank, char *buf, size_t len)
 {
-	static const char *const ops[] = {"NOP", "COMP", "SEND", "RECV"};
+	static const char *const ops[] = {"NOP", "COMP", "SEND", "RECV",
+					  "WAIT"};
 	const struct uet_wl_rank *rk;
 	uint32_t i;
 
@@ -461,6 +537,50 @@ void uet_wl_engine_describe_rank(const struct uet_wl_engine *e,
 			 ops[nd->op], nd->trace_id, nd->peer);
 		return;
 	}
+	for (i = 0; i < rk->n_nodes; i++) {
+		const struct uet_wl_node *nd = &rk->nodes[i];
+
+		if (nd->op != UET_WL_WAIT ||
+		    e->rs[rank].finish_ps[i] != UET_TIME_NEVER ||
+		    nd->trigger == 0 || nd->trigger > e->prog->n_triggers)
+			continue;
+		snprintf(buf, len,
+			 "rank %u: %u of %u nodes finished; waiting on trigger "
+			 "%" PRIu64 " (line %" PRIu64 ")",
+			 rank, e->rs[rank].n_finished, rk->n_nodes,
+			 e->prog->triggers[nd->trigger - 1].id, nd->trace_id);
+		return;
+	}
 	snprintf(buf, len, "rank %u: %u of %u nodes finished", rank,
 		 e->rs[rank].n_finished, rk->n_nodes);
+}
+
+void uet_wl_engine_set_trigger_delay(struct uet_wl_engine *e,
+				     uet_time_t delay_ps)
+{
+	e->trigger_delay_ps = delay_ps;
+}
+
+int uet_wl_engine_msg_info(const struct uet_wl_engine *e, uint64_t msg_id,
+			   struct uet_wl_msg_info *info)
+{
+	const struct wl_msg *m;
+	const struct uet_wl_node *nd;
+
+	if (msg_id >= e->prog->n_messages)
+		return -EINVAL;
+	m = &e->msgs[msg_id];
+	if (!m->posted)
+		return -EAGAIN;
+	nd = &e->prog->ranks[m->src].nodes[m->node];
+	*info = (struct uet_wl_msg_info){
+		.src = m->src,
+		.dst = m->dst,
+		.bytes = nd->bytes,
+		.origin = nd->trace_id,
+		.posted_ps = m->posted_ps,
+		.sent_ps = m->sent_ps,
+		.arrived_ps = m->arrived_ps,
+	};
+	return 0;
 }

@@ -50,6 +50,9 @@ void uet_wl_program_free(struct uet_wl_program *prog)
 		free(rk->nodes);
 		free(rk->colls);
 	}
+	for (i = 0; prog->triggers != NULL && i < prog->n_triggers; i++)
+		free(prog->triggers[i].targets);
+	free(prog->triggers);
 	free(prog->ranks);
 	free(prog->msg_base);
 	memset(prog, 0, sizeof(*prog));
@@ -90,6 +93,64 @@ int uet_wl_add_node(struct uet_wl_program *prog, uint32_t rank,
 	if (index != NULL)
 		*index = rk->n_nodes;
 	rk->n_nodes++;
+	return 0;
+}
+
+int uet_wl_add_trigger(struct uet_wl_program *prog, uint64_t id,
+		       enum uet_wl_trigger_kind kind, uint32_t count,
+		       uint32_t *index)
+{
+	struct uet_wl_trigger *t;
+
+	/* Grown one by one: matrices have few triggers. */
+	t = realloc(prog->triggers,
+		    (prog->n_triggers + 1u) * sizeof(*prog->triggers));
+	if (t == NULL)
+		return -ENOMEM;
+	prog->triggers = t;
+	t = &prog->triggers[prog->n_triggers];
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	t->kind = kind;
+	t->count = count;
+	if (index != NULL)
+		*index = prog->n_triggers;
+	prog->n_triggers++;
+	return 0;
+}
+
+int uet_wl_add_wait(struct uet_wl_program *prog, uint32_t rank,
+		    uint32_t trigger, uint64_t trace_id,
+		    uint32_t *node_index)
+{
+	struct uet_wl_node wait = {
+		.trace_id = trace_id,
+		.op = UET_WL_WAIT,
+		.coll = -1,
+		.trigger = trigger + 1,
+	};
+	struct uet_wl_trigger *t;
+	uint32_t idx;
+	int rc;
+
+	if (rank >= prog->n_ranks || trigger >= prog->n_triggers)
+		return -EINVAL;
+	t = &prog->triggers[trigger];
+	if (t->n_targets == t->cap_targets) {
+		uint32_t cap = t->cap_targets ? t->cap_targets * 2u : 4u;
+		void *p = realloc(t->targets, cap * sizeof(*t->targets));
+
+		if (p == NULL)
+			return -ENOMEM;
+		t->targets = p;
+		t->cap_targets = cap;
+	}
+	rc = uet_wl_add_node(prog, rank, &wait, &idx);
+	if (rc < 0)
+		return rc;
+	t->targets[t->n_targets++] = (struct uet_wl_target){rank, idx};
+	if (node_index != NULL)
+		*node_index = idx;
 	return 0;
 }
 
@@ -273,6 +334,14 @@ int uet_wl_program_check(struct uet_wl_program *prog,
 						       "which does not exist",
 						       r, rk->nodes[i].trace_id,
 						       rk->nodes[i].deps[j]);
+		for (i = 0; i < rk->n_nodes; i++)
+			if (rk->nodes[i].trigger > prog->n_triggers)
+				return wl_fail(err,
+					       "rank %u: node id %" PRIu64
+					       " names trigger %u of %u",
+					       r, rk->nodes[i].trace_id,
+					       rk->nodes[i].trigger,
+					       prog->n_triggers);
 		rc = check_cycles(prog, r, err);
 		if (rc < 0)
 			return rc;

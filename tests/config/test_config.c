@@ -627,8 +627,8 @@ START_TEST(test_workload_shape)
 	expect_reject("workload:\n  chakra: traces/none\n", 2,
 		      "workload.chakra", "traces/none",
 		      "no trace file traces/none.0.et");
-	expect_reject("workload:\n  matrix: m.cm\n", 2, "workload.matrix", "",
-		      "not supported yet");
+	expect_reject("workload:\n  matrix: m.cm\n", 2, "workload.matrix",
+		      "m.cm", "no such file m.cm");
 	expect_reject("workload:\n  mesages: []\n", 2, "workload.mesages", "",
 		      "did you mean 'messages'?");
 	expect_reject("workload: {messages: {src: 0}}\n", 1,
@@ -637,6 +637,94 @@ START_TEST(test_workload_shape)
 	expect_reject("workload:\n  messages:\n    - {src: 0, dst: 1, "
 		      "size: 1MB, at: soon}\n",
 		      3, "workload.messages[0].at", "soon", "not a duration");
+}
+END_TEST
+
+START_TEST(test_workload_generate_loads)
+{
+	static const char *const incast =
+		"topology: {hosts: 4}\n"
+		"workload:\n"
+		"  generate: {pattern: incast, size: 4KiB, count: 2, start: "
+		"1us, interval: 2us, dst: 3, seed: 9}\n";
+	struct uet_scenario s;
+	struct uet_config_error e;
+	char *text;
+
+	ck_assert_int_eq(load(&s, incast, &e), 0);
+	ck_assert_uint_eq(s.workload.generate.pattern, UET_GENERATE_INCAST);
+	ck_assert_uint_eq(s.workload.generate.size_bytes, 4096);
+	ck_assert_uint_eq(s.workload.generate.count, 2);
+	ck_assert_uint_eq(s.workload.generate.start_ps, 1000000);
+	ck_assert_uint_eq(s.workload.generate.interval_ps, 2000000);
+	ck_assert_uint_eq(s.workload.generate.dst, 3);
+	ck_assert_uint_eq(s.workload.generate.seed, 9);
+	ck_assert_uint_eq(s.workload.message_count, 0);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "  generate:\n"
+					   "    pattern: incast\n"
+					   "    size: 4096\n"));
+	ck_assert_ptr_nonnull(strstr(text, "    dst: 3\n"));
+	free(text);
+	check_round_trip(incast);
+	/* dst is printed as a comment for other patterns: it loads back. */
+	check_round_trip("workload: {generate: {pattern: all-to-all}}\n");
+	check_round_trip("workload: {generate: {pattern: permutation, "
+			 "count: 3, interval: 1us}}\n");
+	/* No generator: one comment stands for the mapping. */
+	uet_scenario_defaults(&s);
+	ck_assert_uint_eq(s.workload.generate.pattern, UET_GENERATE_NONE);
+	ck_assert_uint_eq(s.workload.generate.size_bytes, 1048576);
+	ck_assert_uint_eq(s.workload.generate.count, 1);
+	text = print_to_string(&s);
+	ck_assert_ptr_nonnull(strstr(text, "  # generate: (none)\n"));
+	ck_assert_ptr_nonnull(strstr(text, "  # matrix: (none)\n"));
+	free(text);
+}
+END_TEST
+
+START_TEST(test_workload_generate_rules)
+{
+	expect_reject("workload:\n  generate: {size: 4KiB}\n", 0,
+		      "workload.generate.pattern", "none",
+		      "required once workload.generate.size is given");
+	expect_reject("workload:\n  generate: {pattern: ring}\n", 2,
+		      "workload.generate.pattern", "ring", "");
+	expect_reject("workload:\n  generate: {pattern: incast, sise: 1}\n",
+		      2, "workload.generate.sise", "",
+		      "did you mean 'size'?");
+	expect_reject("workload:\n  generate: {pattern: permutation, dst: "
+		      "1}\n",
+		      2, "workload.generate.dst", "1",
+		      "applies to pattern incast only");
+	expect_reject("topology: {hosts: 4}\n"
+		      "workload:\n  generate: {pattern: incast, dst: 4}\n",
+		      3, "workload.generate.dst", "4",
+		      "host out of range: topology.hosts is 4");
+	expect_reject("workload:\n  generate: {pattern: incast, count: 0}\n",
+		      2, "workload.generate.count", "0", "");
+	expect_reject("topology: {hosts: 1024}\n"
+		      "workload:\n  generate:\n    pattern: all-to-all\n"
+		      "    count: 2\n",
+		      5, "workload.generate.count", "2",
+		      "makes 2095104 messages on 1024 hosts; at most 1048576");
+	expect_reject("run: {end: 1ms}\n"
+		      "workload:\n  generate: {pattern: uniform, count: 3, "
+		      "interval: 600us}\n",
+		      3, "workload.generate.interval", "600us",
+		      "each host's last message would start after run.end");
+	expect_reject("workload:\n  messages:\n"
+		      "    - {src: 0, dst: 1, size: 1}\n"
+		      "  generate: {pattern: incast}\n",
+		      4, "workload.generate.pattern", "incast",
+		      "not together with workload.messages: one workload "
+		      "source");
+	expect_reject("workload:\n  generate: {pattern: incast}\n"
+		      "  generate: {pattern: uniform}\n",
+		      3, "workload.generate", "", "duplicate key");
+	expect_reject("workload:\n  generate: [incast]\n", 2,
+		      "workload.generate", "(a list)",
+		      "a section must be a mapping");
 }
 END_TEST
 
@@ -676,7 +764,7 @@ START_TEST(test_workload_chakra)
 {
 	struct uet_scenario s;
 	struct uet_config_error e;
-	char dir[64], yaml[512], want[600], *text;
+	char dir[64], yaml[512], want[600], cm[80], *text;
 	FILE *f;
 
 	make_traces(dir, sizeof(dir), 3);
@@ -726,6 +814,37 @@ START_TEST(test_workload_chakra)
 		      e.message);
 	snprintf(want, sizeof(want), "%s/t", dir);
 	ck_assert_str_eq(s.workload.chakra, want);
+
+	/* The matrix: a relative path starts at the scenario's folder
+	 * too; one source per scenario. */
+	snprintf(cm, sizeof(cm), "%s/m.cm", dir);
+	f = fopen(cm, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	snprintf(want, sizeof(want), "%s/s.yaml", dir);
+	f = fopen(want, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("topology: {hosts: 3}\nworkload: {matrix: m.cm}\n", f);
+	fclose(f);
+	ck_assert_msg(uet_scenario_load_file(&s, want, &e) == 0, "%s",
+		      e.message);
+	ck_assert_str_eq(s.workload.matrix, cm);
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
+		 "  generate: {pattern: uniform}}\n", cm);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.generate.pattern");
+	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
+					     "workload.matrix"));
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
+		 "  messages: [{src: 0, dst: 1, size: 1}]}\n", cm);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.matrix");
+	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
+					     "workload.messages"));
+	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s}\n", cm);
+	check_round_trip(yaml);
+	remove(cm);
+
 	remove_traces(dir, 3);
 
 	/* Only the algorithms lib/workload has for the collective. */
@@ -1105,6 +1224,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_workload_host_out_of_range);
 	tcase_add_test(tc, test_workload_src_equals_dst);
 	tcase_add_test(tc, test_workload_shape);
+	tcase_add_test(tc, test_workload_generate_loads);
+	tcase_add_test(tc, test_workload_generate_rules);
 	tcase_add_test(tc, test_workload_chakra);
 	tcase_add_test(tc, test_time_dilation_only_with_realtime);
 	tcase_add_test(tc, test_not_supported_yet);

@@ -305,6 +305,49 @@ START_TEST(test_cc_trace_rows_exact)
 }
 END_TEST
 
+START_TEST(test_wl_message_rows_exact)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = {.out_dir = dir, .workload = true};
+	struct uet_record *rec;
+	struct uet_wl_message_row r = {
+		.msg_id = 9,
+		.src_rank = 7,
+		.dst_rank = 0,
+		.bytes = 1048576,
+		.origin = 13,
+		.posted_ps = 16095495,
+		.sent_ps = 37698375,
+		.arrived_ps = 38868935,
+	};
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_wl_message(rec, &r), 0);
+	/* Never arrived: empty arrival and duration. */
+	r.msg_id = 10;
+	r.sent_ps = UET_TIME_NEVER;
+	r.arrived_ps = UET_TIME_NEVER;
+	ck_assert_int_eq(uet_record_wl_message(rec, &r), 0);
+	ck_assert_int_eq(uet_record_wl_message(rec, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "workload-messages.csv",
+		   "msg_id,src_rank,dst_rank,bytes,origin,posted_ps,sent_ps,"
+		   "arrived_ps,duration_ps\n"
+		   "9,7,0,1048576,13,16095495,37698375,38868935,22773440\n"
+		   "10,7,0,1048576,13,16095495,,,\n");
+	rm_tree(dir);
+	/* Off with the workload record: no file, nothing written. */
+	dir = make_tmp_dir();
+	c.out_dir = dir;
+	c.workload = false;
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_wl_message(rec, &r), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	ck_assert(!file_exists(dir, "workload-messages.csv"));
+	rm_tree(dir);
+}
+END_TEST
+
 START_TEST(test_workload_rows_exact)
 {
 	char *dir = make_tmp_dir();
@@ -786,6 +829,7 @@ int main(void)
 	tcase_add_test(tc, test_identical_runs_identical_bytes);
 	tcase_add_test(tc, test_flush_makes_rows_visible);
 	tcase_add_test(tc, test_workload_rows_exact);
+	tcase_add_test(tc, test_wl_message_rows_exact);
 	tcase_add_test(tc, test_cc_trace_rows_exact);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

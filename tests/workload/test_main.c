@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of lib/workload: the two suites in one runner. */
+/* Unit tests of lib/workload: its suites in one runner. */
 #include <check.h>
 #include <stdlib.h>
 
 Suite *chakra_suite(void);
 Suite *engine_suite(void);
+Suite *generate_suite(void);
+Suite *matrix_suite(void);
 
 int main(void)
 {
@@ -12,6 +14,8 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, engine_suite());
+	srunner_add_suite(sr, generate_suite());
+	srunner_add_suite(sr, matrix_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A connection matrix with a bad line stops uet-emu before the run: exit
+# status 1 and one message naming the file, the line and the fault.
+# usage: bad-matrix.sh UET-EMU
+set -euo pipefail
+emu=$1
+dir=$(mktemp -d /tmp/uet-bad-matrix.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+printf 'Nodes 4\nConnections 2\n0->1 start 0 size 10\n1->2 id 4 trigger 9 size 10\n' \
+	>"$dir/m.cm"
+printf 'topology: {hosts: 4}\nrecords: {EnablePcap: false}\nworkload: {matrix: m.cm}\n' \
+	>"$dir/s.yaml"
+rc=0
+"$emu" --out "$dir/out" "$dir/s.yaml" 2>"$dir/log" || rc=$?
+cat "$dir/log"
+[ "$rc" -eq 1 ] || { echo "FAIL: exit status $rc, want 1"; exit 1; }
+want="uet-emu: workload.matrix: $dir/m.cm:4: trigger 9: no trigger line defines it"
+grep -qxF "$want" "$dir/log" || { echo "FAIL: want the line: $want"; exit 1; }
+echo "ok: stopped with the line and the fault"
