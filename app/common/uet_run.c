@@ -605,6 +605,12 @@ static int run_open_rt(struct run *e)
 			"%s: ready %" PRIu64 " ms after the run's start: "
 			"the first events run late\n",
 			e->prog, (wall_ns() - c.clock.epoch_ns) / 1000000u);
+	for (i = 0; e->has_switch && i < e->hosts; i++)
+		if (uet_scenario_host_external(e->sc, i))
+			fprintf(stderr,
+				"%s: port %s faces host %u, an external UET "
+				"endpoint\n",
+				e->prog, uet_port_name(e->sw_port[i]), i);
 	rc = run_rt_create(&e->rt, &c);
 	free(comps);
 	free(ips);
@@ -917,6 +923,16 @@ static int run_roles(struct run *e, const struct uet_run_conf *conf)
 		}
 		e->first = conf->nic_first;
 		e->count = conf->nic_count;
+		for (uint32_t h = e->first; h < e->first + e->count; h++) {
+			if (!uet_scenario_host_external(e->sc, h))
+				continue;
+			fprintf(stderr,
+				"%s: host %u is external "
+				"(switch.external_hosts): its endpoint is not "
+				"an emulated NIC\n",
+				e->prog, h);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	return -EINVAL;

@@ -155,6 +155,9 @@ enum uet_switch_ecn_at {
 /** Longest switch.WrrWeights text kept, including the NUL. */
 #define UET_CONFIG_WRR_WEIGHTS_MAX 64
 
+/** Longest switch.external_hosts text kept, including the NUL. */
+#define UET_CONFIG_EXTERNAL_HOSTS_MAX 256
+
 /** switch: the software switch. */
 struct uet_switch_config {
 	uint64_t queue_limit_bytes; /**< Limit of each class queue, bytes. */
@@ -168,6 +171,9 @@ struct uet_switch_config {
 	enum uet_switch_ecn_at ecn_mark_at; /**< ECNMarkAt. */
 	uint64_t ecn_kmin_bytes;	 /**< ECNKmin, class queue bytes. */
 	uint64_t ecn_kmax_bytes;	 /**< ECNKmax, class queue bytes. */
+	/** external_hosts: comma-separated IPv4 addresses of hosts whose
+	 * switch port faces a UET endpoint that is not ours ("": none). */
+	char external_hosts[UET_CONFIG_EXTERNAL_HOSTS_MAX];
 };
 
 /** records: which records the run writes. */
@@ -320,6 +326,19 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 			     const char *yaml, size_t len,
 			     struct uet_config_error *err);
+
+/**
+ * Whether a host's switch port faces an external UET endpoint (one of the
+ * addresses of switch.external_hosts), so that no uet-nic hosts it.
+ *
+ * @param s
+ *   A loaded scenario (its external_hosts already checked).
+ * @param host
+ *   Host index.
+ * @return
+ *   true when the host's address is listed.
+ */
+bool uet_scenario_host_external(const struct uet_scenario *s, uint32_t host);
 
 /** Release what a load allocated; s stays valid with no messages. */
 void uet_scenario_free(struct uet_scenario *s);
