@@ -117,10 +117,11 @@ int main(int argc, char **argv)
 		uet_scenario_free(&sc);
 		return rc < 0 ? EMU_EXIT_INCOMPLETE : 0;
 	}
-	if (sc.run.clock != UET_CLOCK_LOCKSTEP) {
+	if (sc.sw.external_hosts[0] != '\0') {
 		fprintf(stderr,
-			"%s: run.clock = realtime: uet-emu runs "
-			"lockstep only\n",
+			"%s: switch.external_hosts: uet-emu has no port to "
+			"an external endpoint; run uet-switch and uet-nic "
+			"(scripts/uet-launch)\n",
 			path);
 		uet_scenario_free(&sc);
 		return EMU_EXIT_USAGE;
