@@ -300,12 +300,12 @@ static void rt_summary_one(const struct run_rt *rt,
 	p99 = uet_lateness_quantile_upper_ns(&st.lateness, 990);
 	fprintf(f,
 		"%s: lateness of %s: %" PRIu64 " events, mean %" PRIu64
-		" ps, 99%% under %s%" PRIu64 " ns, max %" PRIu64
+		" ps, 99%% %s %" PRIu64 " ns, max %" PRIu64
 		" ps (virtual time); %" PRIu64 " frames in, %" PRIu64
 		" out\n",
 		rt->conf.prog, name, st.events,
 		uet_lateness_mean_ps(&st.lateness),
-		p99 == UINT64_MAX ? "more than " : "",
+		p99 == UINT64_MAX ? "not under" : "under",
 		p99 == UINT64_MAX ? uet_lateness_bucket_upper_ns(
 					    UET_LATENESS_BUCKETS - 2)
 				  : p99,
