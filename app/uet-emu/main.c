@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * uet-emu: the embedded default. The switch and every NIC of a scenario in
- * one process, joined by ring ports, in lockstep.
+ * one process, joined by ring ports, in lockstep (or realtime, as
+ * run.clock says).
  *
  *   uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml
  *
@@ -32,7 +33,8 @@ static void usage(FILE *f)
 		"usage: uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml\n"
 		"\n"
 		"Runs a scenario: the switch and every NIC in this process,\n"
-		"over ring ports, in lockstep virtual time. Records and\n"
+		"over ring ports, in lockstep virtual time (or realtime,\n"
+		"as run.clock says). Records and\n"
 		"captures go to the scenario's run.out folder.\n"
 		"\n"
 		"  --print-config  print every effective attribute and exit\n"
