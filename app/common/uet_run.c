@@ -27,6 +27,7 @@
 #include "uet_record.h"
 #include "uet_run.h"
 #include "run_switch_records.h"
+#include "run_realtime.h"
 #include "run_workload.h"
 #include "uet_ses.h"
 #include "uet_sync.h"
@@ -66,8 +67,12 @@ struct run {
 	uint32_t n_messages; /* the list's or the program's */
 	uint8_t *msg_flags;  /* by msg_id */
 	uint32_t completed;
+	uint32_t conf_messages; /* messages whose source is hosted */
+	uint32_t arrived;    /* messages received by hosted NICs */
+	uint32_t to_arrive;  /* messages whose destination is hosted */
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
+	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
 };
 
@@ -154,6 +159,9 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 		break;
 	case UET_SES_ARRIVED:
 		bit = RUN_MSG_ARRIVED;
+		if (!(e->msg_flags[c->msg_id] & bit) && e->wl == NULL &&
+		    hosted(e, e->sc->workload.messages[c->msg_id].dst))
+			e->arrived++;
 		break;
 	case UET_SES_COMPLETED:
 		bit = RUN_MSG_COMPLETED;
@@ -572,6 +580,74 @@ static int run_open_sync(struct run *e, uint64_t hash)
 	return 0;
 }
 
+/* Realtime: the ports, then one realtime role per hosted component, on a
+ * clock shared with the other processes of the run. */
+static int run_open_rt(struct run *e)
+{
+	struct uet_component **comps;
+	uint32_t *ips;
+	struct run_rt_conf c = {
+		.prog = e->prog,
+		.clock = {.epoch_ns = e->conf->rt_epoch_ns,
+			  .dilation = e->sc->run.time_dilation},
+		.end_ps = e->sc->run.end_ps,
+		.timeout_ms = e->conf->timeout_ms,
+	};
+	uint32_t i;
+	int rc;
+
+	rc = run_open_ports(e);
+	if (rc < 0)
+		return rc;
+	comps = calloc(e->count + 1u, sizeof(*comps));
+	ips = calloc(e->count + 1u, sizeof(*ips));
+	if (comps == NULL || ips == NULL) {
+		free(comps);
+		free(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->count; i++) {
+		comps[i] = uet_nic_component(e->nic[i]);
+		ips[i] = uet_host_ipv4(e->first + i);
+	}
+	if (e->has_switch) {
+		c.sw = uet_fabric_component(e->fabric);
+		c.sw_ports = e->sw_port;
+		c.sw_n_ports = e->hosts;
+	}
+	c.nics = comps;
+	c.nic_ports = e->nic_port;
+	c.nic_ipv4 = ips;
+	c.n_nics = e->count;
+	if (c.clock.epoch_ns == 0)
+		c.clock.epoch_ns = wall_ns();
+	else if (c.clock.epoch_ns < wall_ns())
+		fprintf(stderr,
+			"%s: ready %" PRIu64 " ms after the run's start: "
+			"the first events run late\n",
+			e->prog, (wall_ns() - c.clock.epoch_ns) / 1000000u);
+	for (i = 0; e->has_switch && i < e->hosts; i++)
+		if (uet_scenario_host_external(e->sc, i))
+			fprintf(stderr,
+				"%s: port %s faces host %u, an external UET "
+				"endpoint\n",
+				e->prog, uet_port_name(e->sw_port[i]), i);
+	rc = run_rt_create(&e->rt, &c);
+	free(comps);
+	free(ips);
+	return rc;
+}
+
+/* Realtime: a NICs process is done when every message it sends has
+ * completed and every message it receives has arrived. */
+static bool run_rt_done(void *arg)
+{
+	const struct run *e = arg;
+
+	return e->wl == NULL && e->completed >= e->conf_messages &&
+	       e->arrived >= e->to_arrive;
+}
+
 /* After a failure (or a stop), poll every role twice more so that the
  * ABORTs in flight reach their peers. */
 static void run_drain(struct run *e)
@@ -815,6 +891,7 @@ static void run_close(struct run *e)
 {
 	uint32_t i;
 
+	run_rt_free(e->rt);
 	uet_sync_coordinator_free(e->co);
 	for (i = 0; e->pa != NULL && i < e->count; i++)
 		uet_sync_participant_free(e->pa[i]);
@@ -870,6 +947,16 @@ static int run_roles(struct run *e, const struct uet_run_conf *conf)
 		}
 		e->first = conf->nic_first;
 		e->count = conf->nic_count;
+		for (uint32_t h = e->first; h < e->first + e->count; h++) {
+			if (!uet_scenario_host_external(e->sc, h))
+				continue;
+			fprintf(stderr,
+				"%s: host %u is external "
+				"(switch.external_hosts): its endpoint is not "
+				"an emulated NIC\n",
+				e->prog, h);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	return -EINVAL;
@@ -944,20 +1031,33 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 		rc = -ENOMEM;
 		goto out;
 	}
+	e.conf_messages = res->messages;
+	for (i = 0; i < sc->workload.message_count; i++)
+		if (hosted(&e, sc->workload.messages[i].dst))
+			e.to_arrive++;
+	res->realtime = sc->run.clock == UET_CLOCK_REALTIME;
 	rc = run_open_outputs(&e);
 	if (rc == 0)
 		rc = run_wire_switch(&e);
 	if (rc == 0)
 		rc = run_wire_nics(&e);
 	if (rc == 0)
-		rc = run_open_sync(&e, hash);
+		rc = res->realtime ? run_open_rt(&e) : run_open_sync(&e, hash);
 	if (rc < 0)
 		goto out;
 
 	e.start_ns = wall_ns();
-	rc = run_poll(&e);
+	if (res->realtime)
+		rc = run_rt_poll(e.rt, conf->stop, run_rt_done, &e,
+				 conf->rt_linger_ms ? conf->rt_linger_ms
+						    : 1000u,
+				 conf->timeout_ms ? conf->timeout_ms
+						  : UET_SYNC_TIMEOUT_MS_DEFAULT);
+	else
+		rc = run_poll(&e);
 	res->wall_ns = wall_ns() - e.start_ns;
-	if (rc == 0 && conf->role == UET_RUN_NICS)
+	/* Lockstep: the BYE must not be lost with the link. */
+	if (rc == 0 && conf->role == UET_RUN_NICS && !res->realtime)
 		run_linger(&e);
 	res->sync_err = rc;
 	if (rc < 0) {
@@ -971,13 +1071,21 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 				fprintf(stderr, "%s: %s\n", e.prog,
 					uet_sync_participant_error(e.pa[i]));
 	}
-	if (e.co != NULL)
-		uet_sync_coordinator_stats(e.co, &st);
-	else
-		uet_sync_participant_stats(e.pa[0], &st);
-	res->virtual_ps = st.now_ps;
-	res->windows = st.windows;
-	res->events = total_events(&e);
+	if (res->realtime) {
+		run_rt_totals(e.rt, &res->virtual_ps, &res->events,
+			      &res->lateness);
+		if (run_rt_write(e.rt, sc->run.out) < 0)
+			fprintf(stderr, "%s: writing uet-realtime.csv failed\n",
+				e.prog);
+	} else {
+		if (e.co != NULL)
+			uet_sync_coordinator_stats(e.co, &st);
+		else
+			uet_sync_participant_stats(e.pa[0], &st);
+		res->virtual_ps = st.now_ps;
+		res->windows = st.windows;
+		res->events = total_events(&e);
+	}
 	res->completed = e.completed;
 	res->workload_done = e.wl != NULL && run_wl_done(e.wl);
 	if (e.wl != NULL && run_wl_write_record(e.wl, e.rec) < 0)
@@ -987,6 +1095,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 			e.prog);
 	run_totals(&e, res);
 	run_summary(&e, res);
+	run_rt_summary(e.rt, stderr);
 out:
 	run_close(&e);
 	return rc;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "uet_config.h"
+#include "uet_lateness.h"
 
 /** Which roles this process hosts. */
 enum uet_run_role {
@@ -68,6 +69,18 @@ struct uet_run_conf {
 	 * freed heap memory), which took 9 s for 170 MB on a loaded host.
 	 */
 	bool process_exits;
+	/**
+	 * Realtime (run.clock realtime): the CLOCK_MONOTONIC ns at which
+	 * virtual time is 0, the same for every process of the run so that
+	 * their clocks agree; 0: when this process's ports are open.
+	 */
+	uint64_t rt_epoch_ns;
+	/**
+	 * Realtime, NICs: wall ms the process keeps serving its links once
+	 * every message it sends has completed and every message it receives
+	 * has arrived (a peer may still retransmit); 0: 1000.
+	 */
+	uint32_t rt_linger_ms;
 };
 
 /** What a run ended with (counted over the roles this process hosts). */
@@ -89,6 +102,9 @@ struct uet_run_result {
 	uint64_t in_flight_anomalies; /**< in-flight bytes would go negative */
 	uint64_t psns_taken;	      /**< data PSNs created */
 	uint64_t psns_retired;	      /**< data PSNs acknowledged */
+	/* Realtime only, over the hosted components: */
+	bool realtime;		       /**< the run was realtime */
+	struct uet_lateness lateness;  /**< how late events ran */
 };
 
 /** Whether a finished run kept every promise the data path makes: every
@@ -102,10 +118,12 @@ uet_run_intact(const struct uet_run_result *r)
 }
 
 /**
- * Run the hosted roles of a scenario in lockstep (EAL must be
- * initialised): mempool, ports, the components, records (NICs) and
- * captures (switch) in run.out, the hosted NICs' messages posted, the run,
- * and a summary on stderr. A UET_RUN_NICS process also writes
+ * Run the hosted roles of a scenario in lockstep or realtime, as
+ * run.clock says (EAL must be initialised): mempool, ports, the
+ * components, records (NICs) and captures (switch) in run.out, the hosted
+ * NICs' messages posted, the run, and a summary on stderr. A realtime run
+ * also writes uet-realtime.csv (each hosted component's lateness). A
+ * UET_RUN_NICS process also writes
  * arrivals.csv (msg_id,arrived_ps of the messages its NICs received), from
  * which scripts/uet-merge-records fills the arrival times that senders in
  * other processes could not know.

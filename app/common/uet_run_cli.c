@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -31,8 +32,8 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 {
 	fprintf(f,
 		"usage: %s [EAL-ARGS --] %s--port DEV ... [--out DIR]\n"
-		"       [--timeout-ms N] [--startup-ms N] [--config] "
-		"SCENARIO.yaml\n"
+		"       [--timeout-ms N] [--startup-ms N] [--start-at NS]\n"
+		"       [--linger-ms N] [--config] SCENARIO.yaml\n"
 		"\n"
 		"%s"
 		"  --port DEV      a port's device string (docs/ports.md), "
@@ -43,6 +44,13 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"                  (default 10000)\n"
 		"  --startup-ms N  wall-clock bound on the handshake with\n"
 		"                  peers still starting (default 60000)\n"
+		"  --start-at NS   realtime: the wall time (ns since 1970,\n"
+		"                  CLOCK_REALTIME) at which virtual time is 0,\n"
+		"                  the same for every process of the run\n"
+		"                  (default: when the ports are open)\n"
+		"  --linger-ms N   realtime, uet-nic: keep serving the links\n"
+		"                  N ms once the NICs' messages are done\n"
+		"                  (default 1000)\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci "
 		"--no-shconf\n"
@@ -50,11 +58,13 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"--file-prefix=%s-<pid>\n",
 		prog, role == UET_RUN_NICS ? "--nic A-B " : "",
 		role == UET_RUN_NICS
-			? "Runs NICs A..B of the scenario in lockstep with "
-			  "uet-switch.\n\n"
+			? "Runs NICs A..B of the scenario with uet-switch, in "
+			  "lockstep or realtime (run.clock).\n\n"
 			  "  --nic A-B       the hosts to run (or one: N)\n"
-			: "Runs the scenario's switch in lockstep with the "
-			  "uet-nic processes.\n\n",
+			: "Runs the scenario's switch with the uet-nic "
+			  "processes, in lockstep or realtime (run.clock);\n"
+			  "in realtime it stops at run.end, on SIGINT or "
+			  "SIGTERM, or after --timeout-ms with no frame.\n\n",
 		role == UET_RUN_NICS ? "one per NIC, in order"
 				     : "one per host, in order",
 		prog);
@@ -69,6 +79,8 @@ struct cli {
 	bool have_nic;
 	unsigned long timeout_ms;
 	unsigned long startup_ms;
+	unsigned long linger_ms;
+	unsigned long long start_at_ns; /* CLOCK_REALTIME, 0: none */
 };
 
 /* A positive number of ms that fits in 32 bits. */
@@ -107,6 +119,22 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 		} else if (strcmp(a, "--startup-ms") == 0 && has_val) {
 			if (parse_ms(argv[++i], &c->startup_ms) < 0) {
 				fprintf(stderr, "%s: bad --startup-ms\n", prog);
+				return -EINVAL;
+			}
+		} else if (strcmp(a, "--linger-ms") == 0 && has_val) {
+			if (parse_ms(argv[++i], &c->linger_ms) < 0) {
+				fprintf(stderr, "%s: bad --linger-ms\n", prog);
+				return -EINVAL;
+			}
+		} else if (strcmp(a, "--start-at") == 0 && has_val) {
+			char *end;
+
+			errno = 0;
+			c->start_at_ns = strtoull(argv[++i], &end, 10);
+			if (end == argv[i] || *end != '\0' || errno != 0 ||
+			    c->start_at_ns == 0) {
+				fprintf(stderr, "%s: bad --start-at '%s'\n",
+					prog, argv[i]);
 				return -EINVAL;
 			}
 		} else if (strcmp(a, "--nic") == 0 && has_val &&
@@ -156,9 +184,9 @@ static int load(struct uet_scenario *sc, uint64_t *hash,
 		}
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
 	}
-	if (sc->run.clock != UET_CLOCK_LOCKSTEP) {
-		fprintf(stderr, "%s: run.clock = realtime is not supported "
-				"yet\n", prog);
+	if (c->start_at_ns != 0 && sc->run.clock != UET_CLOCK_REALTIME) {
+		fprintf(stderr, "%s: --start-at applies only with run.clock "
+				"realtime\n", prog);
 		goto fail;
 	}
 	want = role == UET_RUN_NICS ? c->nic_count : sc->topology.hosts;
@@ -173,6 +201,23 @@ static int load(struct uet_scenario *sc, uint64_t *hash,
 fail:
 	uet_scenario_free(sc);
 	return -EINVAL;
+}
+
+/* A CLOCK_REALTIME instant as CLOCK_MONOTONIC ns (the run's clocks are
+ * monotonic; the processes agree on wall time to a few us). */
+static uint64_t realtime_to_monotonic_ns(unsigned long long at_ns)
+{
+	struct timespec r, m;
+	uint64_t r_ns, m_ns;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	r_ns = (uint64_t)r.tv_sec * UINT64_C(1000000000) + (uint64_t)r.tv_nsec;
+	m_ns = (uint64_t)m.tv_sec * UINT64_C(1000000000) + (uint64_t)m.tv_nsec;
+	if (at_ns >= r_ns)
+		return m_ns + (at_ns - r_ns);
+	/* In the past: as far back on the monotonic clock, not before 1. */
+	return r_ns - at_ns < m_ns ? m_ns - (r_ns - at_ns) : 1;
 }
 
 int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
@@ -233,6 +278,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	conf.startup_timeout_ms = (uint32_t)c.startup_ms;
 	conf.stop = &run_cli_stop;
 	conf.process_exits = true;
+	conf.rt_linger_ms = (uint32_t)c.linger_ms;
+	if (c.start_at_ns != 0)
+		conf.rt_epoch_ns = realtime_to_monotonic_ns(c.start_at_ns);
 	rc = uet_run(&conf, &res);
 	uet_scenario_free(&sc);
 	free(c.ports);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * uet-emu: the embedded default. The switch and every NIC of a scenario in
- * one process, joined by ring ports, in lockstep.
+ * one process, joined by ring ports, in lockstep (or realtime, as
+ * run.clock says).
  *
  *   uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml
  *
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 		"usage: uet-emu [EAL-ARGS --] [--print-config] SCENARIO.yaml\n"
 		"\n"
 		"Runs a scenario: the switch and every NIC in this process,\n"
-		"over ring ports, in lockstep virtual time. Records and\n"
+		"over ring ports, in lockstep virtual time (or realtime,\n"
+		"as run.clock says). Records and\n"
 		"captures go to the scenario's run.out folder.\n"
 		"\n"
 		"  --print-config  print every effective attribute and exit\n"
@@ -118,10 +120,11 @@ int main(int argc, char **argv)
 		uet_scenario_free(&sc);
 		return rc < 0 ? EMU_EXIT_INCOMPLETE : 0;
 	}
-	if (sc.run.clock != UET_CLOCK_LOCKSTEP) {
+	if (sc.sw.external_hosts[0] != '\0') {
 		fprintf(stderr,
-			"%s: run.clock = realtime: uet-emu runs "
-			"lockstep only\n",
+			"%s: switch.external_hosts: uet-emu has no port to "
+			"an external endpoint; run uet-switch and uet-nic "
+			"(scripts/uet-launch)\n",
 			path);
 		uet_scenario_free(&sc);
 		return EMU_EXIT_USAGE;

@@ -186,6 +186,9 @@ enum uet_switch_ecn_at {
 /** Bytes of switch.PFCClasses, its NUL included. */
 #define UET_CONFIG_PFC_CLASSES_MAX 32
 
+/** Longest switch.external_hosts text kept, including the NUL. */
+#define UET_CONFIG_EXTERNAL_HOSTS_MAX 256
+
 /** switch: the software switch. */
 struct uet_switch_config {
 	uint64_t queue_limit_bytes; /**< Limit of each class queue, bytes. */
@@ -210,6 +213,9 @@ struct uet_switch_config {
 	uint64_t pfc_xon_bytes;	     /**< PFCXon, ingress bytes per class. */
 	uint64_t pfc_headroom_bytes; /**< PFCHeadroom, above PFCXoff. */
 	uint32_t pfc_pause_quanta;   /**< PFCPauseQuanta, 512 bit times. */
+	/** external_hosts: comma-separated IPv4 addresses of hosts whose
+	 * switch port faces a UET endpoint that is not ours ("": none). */
+	char external_hosts[UET_CONFIG_EXTERNAL_HOSTS_MAX];
 };
 
 /** records: which records the run writes. */
@@ -388,6 +394,19 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 			     const char *yaml, size_t len,
 			     struct uet_config_error *err);
+
+/**
+ * Whether a host's switch port faces an external UET endpoint (one of the
+ * addresses of switch.external_hosts), so that no uet-nic hosts it.
+ *
+ * @param s
+ *   A loaded scenario (its external_hosts already checked).
+ * @param host
+ *   Host index.
+ * @return
+ *   true when the host's address is listed.
+ */
+bool uet_scenario_host_external(const struct uet_scenario *s, uint32_t host);
 
 /** Release what a load allocated; s stays valid with no messages. */
 void uet_scenario_free(struct uet_scenario *s);

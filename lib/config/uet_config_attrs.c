@@ -363,6 +363,11 @@ static const struct uet_attr attrs[] = {
 	 "Scheduler wrr: frames each class sends per turn, TC0 first, up "
 	 "to 8 weights of 1 to 255 (missing ones are 1)",
 	 "equal shares", NULL, 0, FIELD(sw.wrr_weights)},
+	{"switch", "external_hosts", UET_ATTR_STRING, "", 0, 0, "",
+	 "realtime only: IPv4 addresses (of the host plan, comma-separated) "
+	 "of hosts whose switch port faces a UET endpoint that is not ours",
+	 "every host is an emulated NIC unless named", NULL, 0,
+	 FIELD(sw.external_hosts)},
 	{"switch", "ECNEnabled", UET_ATTR_BOOL, "true", 0, 1, "",
 	 "CE-mark ECT packets on their class queue's occupancy",
 	 "the NICs send ECT(1), so congestion shows", NULL, 0,

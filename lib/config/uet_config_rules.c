@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "config_private.h"
+#include "uet_host_addr.h"
 #include "uet_config.h"
 
 /* Index of the row section.name; the table always has it. */
@@ -314,6 +315,119 @@ static int check_wrr_weights(struct cfg_ctx *c)
 	}
 }
 
+/*
+ * One dotted-quad address from *p up to a comma or the end; *p is moved
+ * past it. @return 0 with *ip (host order), or -EINVAL.
+ */
+static int parse_ipv4(const char **p, uint32_t *ip)
+{
+	uint32_t v = 0;
+	unsigned int part;
+
+	for (part = 0; part < 4; part++) {
+		unsigned long b = 0;
+		unsigned int digits = 0;
+
+		while (**p >= '0' && **p <= '9' && digits < 3) {
+			b = b * 10 + (unsigned long)(**p - '0');
+			(*p)++;
+			digits++;
+		}
+		if (digits == 0 || b > 255)
+			return -EINVAL;
+		v = v << 8 | (uint32_t)b;
+		if (part < 3 && *(*p)++ != '.')
+			return -EINVAL;
+	}
+	if (**p != ',' && **p != '\0')
+		return -EINVAL;
+	*ip = v;
+	return 0;
+}
+
+/* The host whose address is ip, or hosts when none is. */
+static uint32_t host_of_ipv4(uint32_t ip, uint32_t hosts)
+{
+	uint32_t h = ip - uet_host_ipv4(0);
+
+	return ip >= uet_host_ipv4(0) && h < hosts ? h : hosts;
+}
+
+bool uet_scenario_host_external(const struct uet_scenario *s, uint32_t host)
+{
+	const char *p = s->sw.external_hosts;
+	uint32_t ip;
+
+	while (*p != '\0') {
+		if (parse_ipv4(&p, &ip) < 0)
+			return false;
+		if (host_of_ipv4(ip, s->topology.hosts) == host)
+			return true;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/*
+ * external_hosts: realtime only (an endpoint that is not ours takes no
+ * part in lockstep), addresses of the host plan, at least one host ours,
+ * and no message posted by an external host (we cannot make it send).
+ */
+static int check_external_hosts(struct cfg_ctx *c)
+{
+	const struct uet_scenario *s = c->s;
+	const char *p = s->sw.external_hosts;
+	uint32_t n = 0, i, ip;
+
+	if (*p == '\0')
+		return 0;
+	if (s->run.clock != UET_CLOCK_REALTIME)
+		return fail_attr(c, "switch", "external_hosts",
+				 "applies only with run.clock realtime: an "
+				 "endpoint that is not ours takes no part in "
+				 "lockstep");
+	while (*p != '\0') {
+		uint32_t h;
+
+		if (parse_ipv4(&p, &ip) < 0)
+			return fail_attr(c, "switch", "external_hosts",
+					 "must be IPv4 addresses separated by "
+					 "commas");
+		h = host_of_ipv4(ip, s->topology.hosts);
+		if (h == s->topology.hosts)
+			return fail_attr(
+				c, "switch", "external_hosts",
+				"%u.%u.%u.%u is not a host's address: with "
+				"%u hosts they are 198.18.0.1 (host 0) and "
+				"on",
+				ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff,
+				ip & 0xff, s->topology.hosts);
+		n++;
+		if (*p == ',')
+			p++;
+	}
+	if (n >= s->topology.hosts)
+		return fail_attr(c, "switch", "external_hosts",
+				 "names every host: at least one must be an "
+				 "emulated NIC");
+	for (i = 0; i < s->workload.message_count; i++) {
+		const struct uet_workload_message *m = &s->workload.messages[i];
+		char key[64], value[24];
+
+		if (!uet_scenario_host_external(s, m->src))
+			continue;
+		snprintf(key, sizeof(key), "workload.messages[%u].src", i);
+		snprintf(value, sizeof(value), "%u", m->src);
+		return cfg_fail(c, c->msg_src[i].src_line, 0, key, value,
+				false,
+				"host %u is external (switch.external_hosts): "
+				"the emulator cannot post its messages",
+				m->src);
+	}
+	return 0;
+}
+
 /* The switch's rules of the page. */
 static int check_switch(struct cfg_ctx *c)
 {
@@ -452,5 +566,8 @@ int cfg_check_rules(struct cfg_ctx *c)
 			"+ 88 = %llu bytes",
 			(unsigned long long)s->derived.fixed_window_bytes,
 			(unsigned long long)nominal_bytes);
-	return check_workload(c);
+	rc = check_workload(c);
+	if (rc < 0)
+		return rc;
+	return check_external_hosts(c);
 }

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uet_lateness.h"
 #include "uet_time.h"
 
 /**
@@ -251,6 +252,32 @@ int uet_record_wl_message(struct uet_record *rec,
 /** A uet-cc-trace.csv row; nothing is written when the kind is off. */
 int uet_record_cc_trace(struct uet_record *rec,
 			const struct uet_cc_trace_row *r);
+
+/** One row of uet-realtime.csv: a component of a realtime run. */
+struct uet_realtime_row {
+	const char *component;	  /**< "switch", or the NIC's address */
+	uint64_t events;	  /**< events run */
+	uint64_t frames_rx;	  /**< frames received and delivered */
+	uint64_t frames_tx;	  /**< frames sent */
+	uint64_t foreign_frames;  /**< frames not for the model, dropped */
+	uet_time_t tx_late_mean_ps; /**< ps, mean delay of frames leaving */
+	uet_time_t tx_late_max_ps;  /**< ps, largest such delay */
+	const struct uet_lateness *lateness; /**< how late events ran */
+};
+
+/**
+ * Write uet-realtime.csv (docs/records.md): a header and one row per
+ * component, then close it. Independent of uet_record_open(): a realtime
+ * run writes it once, at its end.
+ *
+ * @param path
+ *   The file, truncated.
+ * @return
+ *   0, -EINVAL, or a negative errno from creating or writing the file.
+ */
+int uet_record_realtime_write(const char *path,
+			      const struct uet_realtime_row *rows,
+			      uint32_t n);
 
 /** Names used in the CSVs ("pdc_created", "data", ...). */
 const char *uet_event_kind_name(enum uet_event_kind k);

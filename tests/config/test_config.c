@@ -871,6 +871,49 @@ START_TEST(test_time_dilation_only_with_realtime)
 }
 END_TEST
 
+START_TEST(test_external_hosts_realtime_plan_addresses)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	expect_reject("switch: {external_hosts: 198.18.0.2}\n", 1,
+		      "switch.external_hosts", "198.18.0.2",
+		      "applies only with run.clock realtime");
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_hosts: 198.18.0.3}\n",
+		      2, "switch.external_hosts", "198.18.0.3",
+		      "198.18.0.3 is not a host's address: with 2 hosts");
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_hosts: 198.18.0}\n",
+		      2, "switch.external_hosts", "198.18.0",
+		      "must be IPv4 addresses separated by commas");
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_hosts: \"198.18.0.1,198.18.0.2\"}\n",
+		      2, "switch.external_hosts", "198.18.0.1,198.18.0.2",
+		      "at least one must be an emulated NIC");
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_hosts: 198.18.0.2}\n"
+		      "workload:\n  messages:\n"
+		      "    - {src: 1, dst: 0, size: 4KiB, at: 0us}\n",
+		      5, "workload.messages[0].src", "1",
+		      "host 1 is external");
+	ck_assert_int_eq(load(&s,
+			      "run: {clock: realtime}\n"
+			      "topology: {hosts: 4}\n"
+			      "switch: {external_hosts: "
+			      "\"198.18.0.2,198.18.0.4\"}\n"
+			      "workload:\n  messages:\n"
+			      "    - {src: 0, dst: 1, size: 4KiB, at: 0us}\n",
+			      &e),
+			 0);
+	ck_assert(!uet_scenario_host_external(&s, 0));
+	ck_assert(uet_scenario_host_external(&s, 1));
+	ck_assert(!uet_scenario_host_external(&s, 2));
+	ck_assert(uet_scenario_host_external(&s, 3));
+	uet_scenario_free(&s);
+}
+END_TEST
+
 START_TEST(test_topology_shapes)
 {
 	struct uet_scenario s;
@@ -1228,6 +1271,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_workload_generate_rules);
 	tcase_add_test(tc, test_workload_chakra);
 	tcase_add_test(tc, test_time_dilation_only_with_realtime);
+	tcase_add_test(tc, test_external_hosts_realtime_plan_addresses);
 	tcase_add_test(tc, test_not_supported_yet);
 	tcase_add_test(tc, test_topology_shapes);
 	tcase_add_test(tc, test_pools_hold_one_packet);

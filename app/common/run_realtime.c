@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The realtime side of the shared wiring: the roles of the hosted
+ * components polled in turn; between rounds the thread sleeps until the
+ * next event or frame is due, but never longer than a short poll period,
+ * since a frame may come at any time and is stamped when it is read.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "run_realtime.h"
+#include "uet_record.h"
+
+/*
+ * Wall ns between looks at the ports when nothing is due: a frame waits
+ * this long at most before it is stamped (20 ns of virtual time at a
+ * dilation of 1000), and an idle process still leaves the CPU to others.
+ */
+#define RT_POLL_NS UINT64_C(20000)
+/* The kernel's default timer slack (50 us) would stretch every sleep. */
+#define RT_TIMER_SLACK_NS 1000
+
+struct run_rt {
+	struct run_rt_conf conf;
+	struct uet_sync_realtime *sw;
+	struct uet_sync_realtime **nic;
+	uint32_t *nic_ipv4; /* conf.nic_ipv4, copied */
+};
+
+static uint64_t rt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) +
+	       (uint64_t)ts.tv_nsec;
+}
+
+int run_rt_create(struct run_rt **rtp, const struct run_rt_conf *conf)
+{
+	struct run_rt *rt;
+	uint32_t i;
+	int rc;
+
+	rt = calloc(1, sizeof(*rt));
+	if (rt == NULL)
+		return -ENOMEM;
+	rt->conf = *conf;
+	rt->nic = calloc(conf->n_nics + 1u, sizeof(*rt->nic));
+	rt->nic_ipv4 = calloc(conf->n_nics + 1u, sizeof(*rt->nic_ipv4));
+	if (rt->nic == NULL || rt->nic_ipv4 == NULL) {
+		free(rt->nic);
+		free(rt->nic_ipv4);
+		free(rt);
+		return -ENOMEM;
+	}
+	if (conf->n_nics > 0)
+		memcpy(rt->nic_ipv4, conf->nic_ipv4,
+		       conf->n_nics * sizeof(*rt->nic_ipv4));
+	/* The caller's arrays need not outlive this call. */
+	rt->conf.nic_ipv4 = rt->nic_ipv4;
+	rt->conf.nics = NULL;
+	rt->conf.nic_ports = NULL;
+	rt->conf.sw_ports = NULL;
+	*rtp = rt;
+	(void)prctl(PR_SET_TIMERSLACK, RT_TIMER_SLACK_NS, 0, 0, 0);
+	if (conf->sw != NULL) {
+		struct uet_sync_realtime_conf c = {
+			.ports = conf->sw_ports,
+			.n_ports = conf->sw_n_ports,
+			.component = conf->sw,
+			.clock = conf->clock,
+			.end_ps = conf->end_ps,
+			.timeout_ms = conf->timeout_ms,
+		};
+
+		rc = uet_sync_realtime_create(&rt->sw, &c);
+		if (rc < 0) {
+			fprintf(stderr, "%s: cannot set the switch up: %s\n",
+				conf->prog, strerror(-rc));
+			return rc;
+		}
+	}
+	for (i = 0; i < conf->n_nics; i++) {
+		struct uet_sync_realtime_conf c = {
+			.ports = &conf->nic_ports[i],
+			.n_ports = 1,
+			.component = conf->nics[i],
+			.clock = conf->clock,
+			.end_ps = conf->end_ps,
+			.timeout_ms = conf->timeout_ms,
+		};
+
+		rc = uet_sync_realtime_create(&rt->nic[i], &c);
+		if (rc < 0) {
+			fprintf(stderr, "%s: cannot set %s up: %s\n",
+				conf->prog, conf->nics[i]->name, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Poll one role; on an error print why. */
+static int rt_poll_one(const struct run_rt *rt, struct uet_sync_realtime *r,
+		       uint64_t *wake_ns, bool *running)
+{
+	uint64_t w;
+	int rc = uet_sync_realtime_poll(r, &w);
+
+	if (rc < 0) {
+		fprintf(stderr, "%s: the run stopped: %s\n", rt->conf.prog,
+			uet_sync_realtime_error(r));
+		return rc;
+	}
+	if (rc == UET_SYNC_RUNNING)
+		*running = true;
+	if (w < *wake_ns)
+		*wake_ns = w;
+	return 0;
+}
+
+static uint64_t rt_frames_rx(const struct run_rt *rt)
+{
+	struct uet_sync_rt_stats st;
+
+	if (rt->sw == NULL)
+		return 0;
+	uet_sync_realtime_stats(rt->sw, &st);
+	return st.frames_rx;
+}
+
+int run_rt_poll(struct run_rt *rt, const volatile sig_atomic_t *stop,
+		run_rt_done_fn done_fn, void *done_arg, uint32_t linger_ms,
+		uint32_t idle_ms)
+{
+	uint64_t done_since = 0, heard_ns = rt->conf.clock.epoch_ns;
+	uint64_t heard_rx = 0;
+
+	for (;;) {
+		uint64_t wake = UINT64_MAX, now;
+		bool running = false;
+		uint32_t i;
+		int rc;
+
+		if (stop != NULL && *stop) {
+			fprintf(stderr, "%s: stopped by a signal\n",
+				rt->conf.prog);
+			return 0;
+		}
+		if (rt->sw != NULL) {
+			rc = rt_poll_one(rt, rt->sw, &wake, &running);
+			if (rc < 0)
+				return rc;
+		}
+		for (i = 0; i < rt->conf.n_nics; i++) {
+			rc = rt_poll_one(rt, rt->nic[i], &wake, &running);
+			if (rc < 0)
+				return rc;
+		}
+		if (!running)
+			return 0;
+		now = rt_now_ns();
+		if (rt->conf.n_nics > 0 && done_fn != NULL &&
+		    done_fn(done_arg)) {
+			if (done_since == 0)
+				done_since = now;
+			if (now - done_since >= (uint64_t)linger_ms * 1000000u)
+				return 0;
+		}
+		if (rt->sw != NULL && now > rt->conf.clock.epoch_ns) {
+			uint64_t rx = rt_frames_rx(rt);
+
+			if (rx != heard_rx || !uet_sync_realtime_idle(rt->sw)) {
+				heard_rx = rx;
+				heard_ns = now;
+			} else if (now - heard_ns >=
+				   (uint64_t)idle_ms * 1000000u) {
+				fprintf(stderr,
+					"%s: no frame for %u ms and nothing "
+					"pending: the run is over\n",
+					rt->conf.prog, idle_ms);
+				return 0;
+			}
+		}
+		if (wake > now) {
+			struct timespec ts;
+			uint64_t until = wake - now > RT_POLL_NS
+						 ? now + RT_POLL_NS
+						 : wake;
+
+			ts.tv_sec = (time_t)(until / 1000000000u);
+			ts.tv_nsec = (long)(until % 1000000000u);
+			(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					      &ts, NULL);
+		}
+	}
+}
+
+static void rt_add(const struct uet_sync_realtime *r, uet_time_t *now_ps,
+		   uint64_t *events, struct uet_lateness *lateness)
+{
+	struct uet_sync_rt_stats st;
+
+	uet_sync_realtime_stats(r, &st);
+	if (st.now_ps > *now_ps)
+		*now_ps = st.now_ps;
+	*events += st.events;
+	uet_lateness_merge(lateness, &st.lateness);
+}
+
+void run_rt_totals(const struct run_rt *rt, uet_time_t *now_ps,
+		   uint64_t *events, struct uet_lateness *lateness)
+{
+	uint32_t i;
+
+	*now_ps = 0;
+	*events = 0;
+	uet_lateness_init(lateness);
+	if (rt == NULL)
+		return;
+	if (rt->sw != NULL)
+		rt_add(rt->sw, now_ps, events, lateness);
+	for (i = 0; i < rt->conf.n_nics; i++)
+		if (rt->nic[i] != NULL)
+			rt_add(rt->nic[i], now_ps, events, lateness);
+}
+
+/* A row for role r named name; st must live as long as the row. */
+static void rt_row(const struct uet_sync_realtime *r, const char *name,
+		   struct uet_sync_rt_stats *st, struct uet_realtime_row *row)
+{
+	uet_sync_realtime_stats(r, st);
+	memset(row, 0, sizeof(*row));
+	row->component = name;
+	row->events = st->events;
+	row->frames_rx = st->frames_rx;
+	row->frames_tx = st->frames_tx;
+	row->foreign_frames = st->foreign_frames;
+	row->tx_late_mean_ps =
+		st->frames_tx ? st->tx_late_sum_ps / st->frames_tx : 0;
+	row->tx_late_max_ps = st->tx_late_max_ps;
+	row->lateness = &st->lateness;
+}
+
+static void rt_ipv4_name(uint32_t ip, char buf[16])
+{
+	snprintf(buf, 16, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff);
+}
+
+int run_rt_write(const struct run_rt *rt, const char *out_dir)
+{
+	uint32_t n = rt->conf.n_nics + 1u, k = 0, i;
+	struct uet_sync_rt_stats *st = calloc(n, sizeof(*st));
+	struct uet_realtime_row *rows = calloc(n, sizeof(*rows));
+	char (*names)[16] = calloc(n, sizeof(*names));
+	char path[512];
+	size_t len = strlen(out_dir);
+	int rc;
+
+	if (st == NULL || rows == NULL || names == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (rt->sw != NULL) {
+		rt_row(rt->sw, "switch", &st[k], &rows[k]);
+		k++;
+	}
+	for (i = 0; i < rt->conf.n_nics; i++) {
+		if (rt->nic[i] == NULL)
+			continue;
+		rt_ipv4_name(rt->conf.nic_ipv4[i], names[k]);
+		rt_row(rt->nic[i], names[k], &st[k], &rows[k]);
+		k++;
+	}
+	snprintf(path, sizeof(path), "%s%suet-realtime.csv", out_dir,
+		 len > 0 && out_dir[len - 1] == '/' ? "" : "/");
+	rc = uet_record_realtime_write(path, rows, k);
+out:
+	free(st);
+	free(rows);
+	free(names);
+	return rc;
+}
+
+static void rt_summary_one(const struct run_rt *rt,
+			   const struct uet_sync_realtime *r, const char *name,
+			   FILE *f)
+{
+	struct uet_sync_rt_stats st;
+	uint64_t p99;
+
+	uet_sync_realtime_stats(r, &st);
+	p99 = uet_lateness_quantile_upper_ns(&st.lateness, 990);
+	fprintf(f,
+		"%s: lateness of %s: %" PRIu64 " events, mean %" PRIu64
+		" ps, 99%% %s %" PRIu64 " ns, max %" PRIu64
+		" ps (virtual time); %" PRIu64 " frames in, %" PRIu64
+		" out\n",
+		rt->conf.prog, name, st.events,
+		uet_lateness_mean_ps(&st.lateness),
+		p99 == UINT64_MAX ? "not under" : "under",
+		p99 == UINT64_MAX ? uet_lateness_bucket_upper_ns(
+					    UET_LATENESS_BUCKETS - 2)
+				  : p99,
+		st.lateness.max_ps, st.frames_rx, st.frames_tx);
+}
+
+void run_rt_summary(const struct run_rt *rt, FILE *f)
+{
+	char name[16];
+	uint32_t i;
+
+	if (rt == NULL)
+		return;
+	if (rt->sw != NULL)
+		rt_summary_one(rt, rt->sw, "the switch", f);
+	for (i = 0; i < rt->conf.n_nics; i++) {
+		if (rt->nic[i] == NULL)
+			continue;
+		rt_ipv4_name(rt->conf.nic_ipv4[i], name);
+		rt_summary_one(rt, rt->nic[i], name, f);
+	}
+}
+
+void run_rt_free(struct run_rt *rt)
+{
+	uint32_t i;
+
+	if (rt == NULL)
+		return;
+	uet_sync_realtime_free(rt->sw);
+	for (i = 0; i < rt->conf.n_nics; i++)
+		uet_sync_realtime_free(rt->nic[i]);
+	free(rt->nic);
+	free(rt->nic_ipv4);
+	free(rt);
+}

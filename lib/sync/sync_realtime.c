@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The realtime role (docs/lockstep.md, "Realtime"): one component on its
+ * ports with the monotonic clock as virtual time. Events run when the
+ * clock reaches them (their lateness counted), frames received are stamped
+ * with the clock, frames sent wait in a per-port hold until the clock
+ * reaches their modeled arrival at the far end, then leave.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "sync_private.h"
+#include "uet_log.h"
+#include "uet_port.h"
+#include "uet_wire_be.h"
+#include "uet_wire_eth.h"
+
+/* Frames a port's hold starts with; it doubles when full. */
+#define RT_HOLD_CAP0 256u
+
+/* Frames waiting for their time to leave one port, in the order sent. */
+struct rt_hold {
+	struct rte_mbuf **m;	 /* slots, a circular buffer */
+	uet_time_t *release_ps;	 /* ps, when each may leave */
+	uint32_t head, len, cap; /* cap a power of two */
+	uint64_t stall_since_ns; /* wall ns the port last took nothing */
+};
+
+struct uet_sync_realtime {
+	struct uet_sync_realtime_conf conf;
+	struct uet_port **ports; /* conf.ports, copied */
+	struct rt_hold *hold;	 /* one per port */
+	bool finished;
+	struct uet_sync_rt_stats stats;
+	struct sync_error error;
+};
+
+uet_time_t uet_sync_rt_virtual_ps(const struct uet_sync_rt_clock *c,
+				  uint64_t wall_ns)
+{
+	uint64_t d;
+
+	if (wall_ns <= c->epoch_ns)
+		return 0;
+	d = wall_ns - c->epoch_ns;
+	/* ns * 1000 overflows after 213 days of wall time: far past a run. */
+	return d * UET_PS_PER_NS / c->dilation;
+}
+
+uint64_t uet_sync_rt_wall_ns(const struct uet_sync_rt_clock *c,
+			     uet_time_t t_ps)
+{
+	unsigned __int128 ns;
+
+	if (t_ps == UET_TIME_NEVER)
+		return UINT64_MAX;
+	ns = ((unsigned __int128)t_ps * c->dilation + UET_PS_PER_NS - 1) /
+	     UET_PS_PER_NS;
+	ns += c->epoch_ns;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+static int rt_fail(struct uet_sync_realtime *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rt_fail(struct uet_sync_realtime *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->error.err != 0)
+		return r->error.err;
+	r->error.err = err;
+	va_start(ap, fmt);
+	vsnprintf(r->error.text, sizeof(r->error.text), fmt, ap);
+	va_end(ap);
+	UET_LOG(ERROR, SYNC, "realtime: %s", r->error.text);
+	return err;
+}
+
+static int rt_hold_push(struct rt_hold *h, struct rte_mbuf *m,
+			uet_time_t release_ps)
+{
+	uint32_t i;
+
+	if (h->len == h->cap) {
+		uint32_t cap = h->cap == 0 ? RT_HOLD_CAP0 : h->cap * 2;
+		struct rte_mbuf **nm = malloc(cap * sizeof(*nm));
+		uet_time_t *nt = malloc(cap * sizeof(*nt));
+
+		if (nm == NULL || nt == NULL) {
+			free(nm);
+			free(nt);
+			rte_pktmbuf_free(m);
+			return -ENOMEM;
+		}
+		for (i = 0; i < h->len; i++) {
+			uint32_t j = (h->head + i) & (h->cap - 1);
+
+			nm[i] = h->m[j];
+			nt[i] = h->release_ps[j];
+		}
+		free(h->m);
+		free(h->release_ps);
+		h->m = nm;
+		h->release_ps = nt;
+		h->head = 0;
+		h->cap = cap;
+	}
+	i = (h->head + h->len) & (h->cap - 1);
+	h->m[i] = m;
+	h->release_ps[i] = release_ps;
+	h->len++;
+	return 0;
+}
+
+static void rt_hold_fini(struct rt_hold *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->len; i++)
+		rte_pktmbuf_free(h->m[(h->head + i) & (h->cap - 1)]);
+	free(h->m);
+	free(h->release_ps);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The component's out hook: the frame waits for its arrival time. */
+static int rt_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+		  uet_time_t arrival_ps)
+{
+	struct uet_sync_realtime *r = ctx;
+	int rc;
+
+	if (r->error.err != 0) {
+		rte_pktmbuf_free(m);
+		return r->error.err;
+	}
+	if (port >= r->conf.n_ports) {
+		rte_pktmbuf_free(m);
+		return rt_fail(r, -EINVAL, "%s sent a frame on port %u of %u",
+			       r->conf.component->name, port,
+			       r->conf.n_ports);
+	}
+	rc = rt_hold_push(&r->hold[port], m, arrival_ps);
+	if (rc < 0)
+		return rt_fail(r, rc, "%s: cannot hold a frame for port %s",
+			       r->conf.component->name,
+			       uet_port_name(r->ports[port]));
+	return 0;
+}
+
+int uet_sync_realtime_create(struct uet_sync_realtime **rp,
+			     const struct uet_sync_realtime_conf *conf)
+{
+	struct uet_sync_realtime *r;
+	uint32_t i;
+
+	if (rp == NULL || conf == NULL || conf->ports == NULL ||
+	    conf->n_ports == 0 || conf->n_ports > UET_SYNC_PORTS_MAX ||
+	    conf->component == NULL || conf->clock.dilation == 0)
+		return -EINVAL;
+	for (i = 0; i < conf->n_ports; i++)
+		if (conf->ports[i] == NULL)
+			return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->conf = *conf;
+	if (r->conf.timeout_ms == 0)
+		r->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
+	r->ports = calloc(conf->n_ports, sizeof(*r->ports));
+	r->hold = calloc(conf->n_ports, sizeof(*r->hold));
+	if (r->ports == NULL || r->hold == NULL) {
+		free(r->ports);
+		free(r->hold);
+		free(r);
+		return -ENOMEM;
+	}
+	memcpy(r->ports, conf->ports, conf->n_ports * sizeof(*r->ports));
+	r->conf.ports = r->ports;
+	uet_lateness_init(&r->stats.lateness);
+	conf->component->out = rt_out;
+	conf->component->out_ctx = r;
+	*rp = r;
+	return 0;
+}
+
+/* Only IPv4 frames reach the model: the lockstep control frames of a peer
+ * in the wrong mode, ARP or IPv6 from a kernel are not its business. */
+static bool rt_is_ipv4(const struct rte_mbuf *m)
+{
+	uint8_t buf[UET_ETH_HDR_BYTES];
+	const uint8_t *p;
+
+	if (rte_pktmbuf_pkt_len(m) < UET_ETH_HDR_BYTES)
+		return false;
+	p = rte_pktmbuf_read(m, 0, UET_ETH_HDR_BYTES, buf);
+	return p != NULL && uet_be16_load(p + 12) == UET_ETHERTYPE_IPV4;
+}
+
+/* What the ports received, stamped with the clock as it is read. */
+static int rt_receive(struct uet_sync_realtime *r, uet_time_t now_ps)
+{
+	struct uet_component *comp = r->conf.component;
+	struct rte_mbuf *pkts[SYNC_RX_BURST];
+	uint32_t i;
+	uint16_t n, k;
+	int rc;
+
+	for (i = 0; i < r->conf.n_ports; i++) {
+		n = uet_port_rx_burst(r->ports[i], pkts, SYNC_RX_BURST);
+		for (k = 0; k < n; k++) {
+			uet_time_t at = now_ps;
+
+			if (r->error.err != 0 || !rt_is_ipv4(pkts[k])) {
+				if (r->error.err == 0)
+					r->stats.foreign_frames++;
+				rte_pktmbuf_free(pkts[k]);
+				continue;
+			}
+			/* Never before what the component already ran. */
+			if (at < uet_evq_now(&comp->evq))
+				at = uet_evq_now(&comp->evq);
+			r->stats.frames_rx++;
+			rc = comp->deliver(comp, (uint16_t)i, pkts[k], at);
+			if (rc < 0)
+				rt_fail(r, rc, "%s refused a frame from port %s: %s",
+					comp->name, uet_port_name(r->ports[i]),
+					strerror(-rc));
+		}
+	}
+	return r->error.err;
+}
+
+/* Every event whose time has come, each counted by how late it starts. */
+static int rt_run_events(struct uet_sync_realtime *r)
+{
+	struct uet_evq *q = &r->conf.component->evq;
+
+	for (;;) {
+		uet_time_t t = uet_evq_next_time(q);
+		uet_time_t now_ps;
+
+		if (t == UET_TIME_NEVER || t >= r->conf.end_ps)
+			return r->error.err;
+		now_ps = uet_sync_rt_virtual_ps(&r->conf.clock, sync_wall_ns());
+		if (t > now_ps)
+			return r->error.err;
+		uet_lateness_add(&r->stats.lateness, now_ps - t);
+		(void)uet_evq_run_one(q);
+		r->stats.events++;
+		if (r->error.err != 0)
+			return r->error.err;
+	}
+}
+
+/* Frames whose time has come leave, in order; what a port does not take
+ * now waits for the next poll, for timeout_ms at most. */
+static int rt_send(struct uet_sync_realtime *r, uet_time_t now_ps,
+		   uint64_t now_ns)
+{
+	struct rte_mbuf *burst[SYNC_RX_BURST];
+	uint32_t i;
+
+	for (i = 0; i < r->conf.n_ports; i++) {
+		struct rt_hold *h = &r->hold[i];
+		uint16_t n = 0, sent, k;
+
+		while (n < h->len && n < SYNC_RX_BURST) {
+			uint32_t j = (h->head + n) & (h->cap - 1);
+
+			if (h->release_ps[j] > now_ps)
+				break;
+			burst[n++] = h->m[j];
+		}
+		if (n == 0) {
+			h->stall_since_ns = 0;
+			continue;
+		}
+		sent = uet_port_tx_burst(r->ports[i], burst, n);
+		for (k = 0; k < sent; k++) {
+			uint32_t j = (h->head + k) & (h->cap - 1);
+			uet_time_t late = now_ps - h->release_ps[j];
+
+			r->stats.tx_late_sum_ps += late;
+			if (late > r->stats.tx_late_max_ps)
+				r->stats.tx_late_max_ps = late;
+		}
+		h->head = (h->head + sent) & (h->cap - 1);
+		h->len -= sent;
+		r->stats.frames_tx += sent;
+		if (sent > 0) {
+			h->stall_since_ns = 0;
+		} else if (h->stall_since_ns == 0) {
+			h->stall_since_ns = now_ns;
+		} else if (now_ns - h->stall_since_ns >
+			   (uint64_t)r->conf.timeout_ms * 1000000u) {
+			return rt_fail(r, -ETIMEDOUT,
+				       "%s: port %s took no frame for %u ms",
+				       r->conf.component->name,
+				       uet_port_name(r->ports[i]),
+				       r->conf.timeout_ms);
+		}
+	}
+	return 0;
+}
+
+/* The wall time of the next thing to do: an event or a frame to send. */
+static uint64_t rt_wake_ns(const struct uet_sync_realtime *r)
+{
+	uet_time_t t = uet_evq_next_time(&r->conf.component->evq);
+	uint32_t i;
+
+	if (t >= r->conf.end_ps)
+		t = UET_TIME_NEVER;
+	for (i = 0; i < r->conf.n_ports; i++) {
+		const struct rt_hold *h = &r->hold[i];
+
+		if (h->len > 0 && h->release_ps[h->head] < t)
+			t = h->release_ps[h->head];
+	}
+	if (t == UET_TIME_NEVER && r->conf.end_ps != UET_TIME_NEVER)
+		t = r->conf.end_ps;
+	return uet_sync_rt_wall_ns(&r->conf.clock, t);
+}
+
+int uet_sync_realtime_poll(struct uet_sync_realtime *r, uint64_t *wake_ns)
+{
+	uint64_t now_ns = sync_wall_ns();
+	uet_time_t now_ps;
+
+	*wake_ns = UINT64_MAX;
+	if (r->error.err != 0)
+		return r->error.err;
+	if (r->finished)
+		return UET_SYNC_FINISHED;
+	now_ps = uet_sync_rt_virtual_ps(&r->conf.clock, now_ns);
+	r->stats.now_ps = now_ps;
+	if (now_ns < r->conf.clock.epoch_ns) {
+		/* Before the start: what comes is not part of the run. */
+		struct rte_mbuf *pkts[SYNC_RX_BURST];
+		uint32_t i;
+		uint16_t n;
+
+		for (i = 0; i < r->conf.n_ports; i++) {
+			n = uet_port_rx_burst(r->ports[i], pkts, SYNC_RX_BURST);
+			r->stats.foreign_frames += n;
+			rte_pktmbuf_free_bulk(pkts, n);
+		}
+		*wake_ns = r->conf.clock.epoch_ns;
+		return UET_SYNC_RUNNING;
+	}
+	if (rt_receive(r, now_ps) < 0 || rt_run_events(r) < 0)
+		return r->error.err;
+	now_ns = sync_wall_ns();
+	now_ps = uet_sync_rt_virtual_ps(&r->conf.clock, now_ns);
+	if (rt_send(r, now_ps, now_ns) < 0)
+		return r->error.err;
+	if (now_ps >= r->conf.end_ps) {
+		r->stats.now_ps = r->conf.end_ps;
+		r->finished = true;
+		return UET_SYNC_FINISHED;
+	}
+	*wake_ns = rt_wake_ns(r);
+	return UET_SYNC_RUNNING;
+}
+
+bool uet_sync_realtime_idle(const struct uet_sync_realtime *r)
+{
+	uint32_t i;
+
+	if (uet_evq_next_time(&r->conf.component->evq) < r->conf.end_ps)
+		return false;
+	for (i = 0; i < r->conf.n_ports; i++)
+		if (r->hold[i].len > 0)
+			return false;
+	return true;
+}
+
+void uet_sync_realtime_stats(const struct uet_sync_realtime *r,
+			     struct uet_sync_rt_stats *st)
+{
+	*st = r->stats;
+}
+
+const char *uet_sync_realtime_error(const struct uet_sync_realtime *r)
+{
+	return r->error.text;
+}
+
+void uet_sync_realtime_free(struct uet_sync_realtime *r)
+{
+	uint32_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->conf.n_ports; i++)
+		rt_hold_fini(&r->hold[i]);
+	free(r->hold);
+	free(r->ports);
+	free(r);
+}
