@@ -138,6 +138,11 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  * as it is (set it with ip link; see docs/ports.md) and uet_port_link
  * reports 1500.
  *
+ * A memif client is returned only once its link is up. Its server listens
+ * from its probe but turns clients away until its port has started, and a
+ * client turned away never connects again (DPDK 22.11); such a client is
+ * closed after 1 s of wall time and -ENOTCONN returned: open it again.
+ *
  * @param portp
  *   Set to the new port on success.
  * @param devargs
@@ -146,7 +151,7 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  *   Pool and queue sizes; conf->pool must not be NULL.
  * @return
  *   0, or a negative errno (-EINVAL bad argument, -ENODEV no such device,
- *   -ENOMEM, or what ethdev returned).
+ *   -ENOMEM, -ENOTCONN memif client not taken, or what ethdev returned).
  */
 int uet_port_open(struct uet_port **portp, const char *devargs,
 		  const struct uet_port_conf *conf);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_dev.h>
@@ -18,6 +20,9 @@
 #include "uet_log.h"
 
 #define UET_PORT_DEFAULT_DESC 1024u
+/* Wall ms a memif client waits for its server's answer before giving up
+ * (the handshake takes about a millisecond on an idle host). */
+#define UET_MEMIF_CONNECT_MS 1000u
 /* Ethernet header and FCS: what ethdev adds to the MTU for a frame length. */
 #define UET_PORT_L2_OVERHEAD_BYTES (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
@@ -199,6 +204,52 @@ static const struct uet_port_ops ethdev_ops = {
 	.close = ethdev_close,
 };
 
+/* Monotonic wall-clock ms, for bounding the wait below only. */
+static uint64_t ethdev_wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* A memif port in the client role ("role=client", or the older
+ * "role=slave"); memif's default role is server. */
+static bool is_memif_client(const struct uet_port *p, const char *devargs)
+{
+	return strncmp(p->name, "net_memif", strlen("net_memif")) == 0 &&
+	       (strstr(devargs, ",role=client") != NULL ||
+		strstr(devargs, ",role=slave") != NULL);
+}
+
+/*
+ * A memif client connects once, in dev_start. Its server listens from the
+ * moment it is probed but answers INIT with "ID not found" until its own
+ * port has started, and DPDK 22.11's client never tries again: a client
+ * that came in that gap stays down for good. So a client is handed out only
+ * once its link is up; otherwise it is closed and the caller's retry makes
+ * a fresh one.
+ */
+static int memif_client_wait_up(struct uet_port *p)
+{
+	uint64_t end_ms = ethdev_wall_ms() + UET_MEMIF_CONNECT_MS;
+	struct rte_eth_link l;
+
+	for (;;) {
+		if (rte_eth_link_get_nowait(p->port_id, &l) == 0 &&
+		    l.link_status == RTE_ETH_LINK_UP)
+			return 0;
+		if (ethdev_wall_ms() >= end_ms)
+			break;
+		usleep(1000);
+	}
+	UET_LOG(INFO, DRIVERS,
+		"port %s: the memif server did not take the client in %u ms "
+		"(turned away before its port started?)",
+		p->name, UET_MEMIF_CONNECT_MS);
+	return -ENOTCONN;
+}
+
 int uet_port_open(struct uet_port **portp, const char *devargs,
 		  const struct uet_port_conf *conf)
 {
@@ -257,6 +308,8 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 	}
 
 	ret = port_setup(p, conf);
+	if (ret == 0 && is_memif_client(p, devargs))
+		ret = memif_client_wait_up(p);
 	if (ret < 0) {
 		ethdev_close(p);
 		free(p);
