@@ -142,13 +142,13 @@ static void ethdev_close(struct uet_port *p)
 }
 
 static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
-			       uint16_t n)
+				uint16_t n)
 {
 	return rte_eth_rx_burst(p->port_id, 0, pkts, n);
 }
 
 static uint16_t ethdev_tx_burst(struct uet_port *p, struct rte_mbuf **pkts,
-			       uint16_t n)
+				uint16_t n)
 {
 	return rte_eth_tx_burst(p->port_id, 0, pkts, n);
 }
@@ -371,8 +371,8 @@ int uet_port_ethdev_pair_create(struct uet_port **ap, struct uet_port **bp,
 	if (rp == NULL)
 		return ret;
 	snprintf(pname, sizeof(pname), "%sa", name);
-	ret = ethdev_ring_port_create(&a, pname, rp->rings[1], rp->rings[0],
-				      rp, conf);
+	ret = ethdev_ring_port_create(&a, pname, rp->rings[1], rp->rings[0], rp,
+				      conf);
 	if (ret == 0) {
 		snprintf(pname, sizeof(pname), "%sb", name);
 		ret = ethdev_ring_port_create(bp, pname, rp->rings[0],

@@ -72,7 +72,8 @@ static void memif_server_child(const char *devargs, int in, int out)
 	_exit(0);
 }
 
-START_TEST(test_memif_client_turned_away_before_the_server_starts_is_not_returned)
+START_TEST(
+	test_memif_client_turned_away_before_the_server_starts_is_not_returned)
 {
 	char srv_args[160], cli_args[160];
 	struct uet_port_conf conf = {0};

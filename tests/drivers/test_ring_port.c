@@ -248,8 +248,7 @@ START_TEST(test_bare_ring_port_link_and_names)
 	ck_assert_int_eq(uet_port_link(c, &la), 0);
 	ck_assert_uint_eq(la.mtu_bytes, 1500);
 	/* A second pair of the same name collides on its ring names. */
-	ck_assert_int_eq(uet_port_pair_create(&c, &d, "m", 0, &conf),
-			 -EEXIST);
+	ck_assert_int_eq(uet_port_pair_create(&c, &d, "m", 0, &conf), -EEXIST);
 	uet_port_close(c);
 	uet_port_close(d);
 	/* Closed, the name is free again. */
@@ -316,8 +315,8 @@ START_TEST(test_ethdev_pairs_stop_at_the_ethdev_port_limit)
 		char name[16];
 
 		snprintf(name, sizeof(name), "e%u", i);
-		if (uet_port_ethdev_pair_create(&a[i], &b[i], name, 64,
-						&conf) < 0)
+		if (uet_port_ethdev_pair_create(&a[i], &b[i], name, 64, &conf) <
+		    0)
 			break;
 		n++;
 	}
@@ -352,10 +351,9 @@ START_TEST(test_open_rejects_bad_arguments)
 			 -EINVAL);
 	ck_assert_int_eq(uet_port_ethdev_pair_create(&p, &p, "x", 100, &conf),
 			 -EINVAL);
-	ck_assert_int_eq(uet_port_pair_create(&p, &p,
-					      "a-name-of-21-letters!", 0,
-					      &conf),
-			 -EINVAL);
+	ck_assert_int_eq(
+		uet_port_pair_create(&p, &p, "a-name-of-21-letters!", 0, &conf),
+		-EINVAL);
 	rte_mempool_free(mp);
 }
 END_TEST

@@ -276,9 +276,9 @@ static void env_open_with(struct env *e, struct rte_mempool *mp,
 		char name[16];
 
 		snprintf(name, sizeof(name), "%s%u", tag, i);
-		ck_assert_int_eq(create(&e->sw_port[i], &e->nic_port[i], name,
-					0, &pc),
-				 0);
+		ck_assert_int_eq(
+			create(&e->sw_port[i], &e->nic_port[i], name, 0, &pc),
+			0);
 		fake_init(&e->nic[i], mp, false, i, nic_delay_ps);
 	}
 	fake_init(&e->sw, mp, true, 0, reflect_delay_ps);
