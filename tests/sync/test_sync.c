@@ -1044,8 +1044,8 @@ static Suite *sync_suite(void)
 	tcase_add_test(
 		tc, test_silent_nic_stops_the_coordinator_within_its_timeout);
 	tcase_add_test(tc, test_silent_switch_stops_the_nic_within_its_timeout);
-	tcase_add_test(tc,
-		       test_silent_switch_in_a_run_stops_the_nic_a_quarter_later);
+	tcase_add_test(
+		tc, test_silent_switch_in_a_run_stops_the_nic_a_quarter_later);
 	tcase_add_test(tc, test_welcome_wait_bounded_by_the_startup_timeout);
 	tcase_add_test(tc, test_frame_lost_towards_the_nic_is_reported);
 	tcase_add_test(tc, test_frame_lost_towards_the_switch_is_reported);
