@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Ports: one small interface over any DPDK ethdev (ring, af_packet, memif,
- * pcap, physical NICs), one rx and one tx queue each. */
+/* Ports: one small interface over any DPDK ethdev (af_packet, memif, pcap,
+ * physical NICs, net_ring) with one rx and one tx queue each, and over bare
+ * rte_ring pairs for the embedded mode. */
 #ifndef UET_PORT_H
 #define UET_PORT_H
 
@@ -30,7 +31,13 @@
 /** Longest port name kept (ethdev names are at most RTE_ETH_NAME_MAX_LEN). */
 #define UET_PORT_NAME_BYTES 64u
 
-/** A port: an ethdev that uet_port_open or uet_port_pair_create started. */
+/** What uet_port_id returns for a port with no ethdev behind it. */
+#define UET_PORT_ID_NONE UINT16_MAX
+
+/**
+ * A port: an ethdev that uet_port_open or uet_port_ethdev_pair_create
+ * started, or one side of a ring pair from uet_port_pair_create.
+ */
 struct uet_port;
 
 /** How to set a port up. Zero fields take the defaults. */
@@ -59,7 +66,8 @@ struct uet_port_link {
 	struct rte_ether_addr mac;
 };
 
-/** Counters: the PMD's (rte_eth_stats) and the ones this layer keeps. */
+/** Counters: the backend's (rte_eth_stats for an ethdev; the rings' traffic
+ * for a ring pair) and the ones this layer keeps. */
 struct uet_port_stats {
 	/** Frames the PMD received. */
 	uint64_t rx_packets;
@@ -130,6 +138,11 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  * as it is (set it with ip link; see docs/ports.md) and uet_port_link
  * reports 1500.
  *
+ * A memif client is returned only once its link is up. Its server listens
+ * from its probe but turns clients away until its port has started, and a
+ * client turned away never connects again (DPDK 22.11); such a client is
+ * closed after 1 s of wall time and -ENOTCONN returned: open it again.
+ *
  * @param portp
  *   Set to the new port on success.
  * @param devargs
@@ -138,15 +151,22 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  *   Pool and queue sizes; conf->pool must not be NULL.
  * @return
  *   0, or a negative errno (-EINVAL bad argument, -ENODEV no such device,
- *   -ENOMEM, or what ethdev returned).
+ *   -ENOMEM, -ENOTCONN memif client not taken, or what ethdev returned).
  */
 int uet_port_open(struct uet_port **portp, const char *devargs,
 		  const struct uet_port_conf *conf);
 
 /**
- * Create two started ports joined back to back by two rte_rings (net_ring):
- * what one sends the other receives. For the embedded mode, where the switch
- * and every NIC run in one process. Works without hugepages.
+ * Create two ports joined back to back by two rte_rings: what one sends the
+ * other receives. For the embedded mode, where the switch and every NIC run
+ * in one process. No ethdev is made (uet_port_id gives UET_PORT_ID_NONE), so
+ * the number of pairs is not bound by RTE_MAX_ETHPORTS; bursts go straight
+ * to rte_ring_enqueue_burst / rte_ring_dequeue_burst. Works without
+ * hugepages.
+ *
+ * The link is up, full duplex, at no stated speed (0), with the MTU of conf
+ * and a zero MAC address. The backend counters (rx_packets .. tx_bytes) are
+ * the frames and bytes the rings carried; nothing is ever missed or errored.
  *
  * Each ring holds ring_size - 1 frames in flight per direction. A port may be
  * used by one thread for rx and one for tx at a time. Close both ports from
@@ -154,22 +174,34 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
  * to their pools) when the second one closes.
  *
  * @param ap
- *   Set to the first port.
+ *   Set to the first port, named "ring_<name>a".
  * @param bp
- *   Set to the second port.
+ *   Set to the second port, named "ring_<name>b".
  * @param name
- *   Short name, unique in the process (up to 20 characters); the ports are
- *   named "<name>a" and "<name>b" before the PMD's prefix.
+ *   Short name, unique in the process (up to 20 characters); the rings are
+ *   named "uet_<name>_f" and "uet_<name>_r".
  * @param ring_size
  *   Ring size, a power of two; 0 means 4096.
  * @param conf
- *   Pool and MTU; the descriptor counts are ignored.
+ *   Pool (required, as for every port) and MTU; the descriptor counts are
+ *   ignored.
  * @return
  *   0 or a negative errno.
  */
 int uet_port_pair_create(struct uet_port **ap, struct uet_port **bp,
 			 const char *name, unsigned ring_size,
 			 const struct uet_port_conf *conf);
+
+/**
+ * The same pair, but each port an ethdev (net_ring, named "net_ring_<name>a"
+ * and "net_ring_<name>b") with a real port id, for code that needs the
+ * ethdev API on the link (rx/tx callbacks in tests). Two ethdevs per pair:
+ * at most RTE_MAX_ETHPORTS / 2 pairs in a process. Same parameters and
+ * rules as uet_port_pair_create; the link is what net_ring reports.
+ */
+int uet_port_ethdev_pair_create(struct uet_port **ap, struct uet_port **bp,
+				const char *name, unsigned ring_size,
+				const struct uet_port_conf *conf);
 
 /**
  * Receive up to n frames.
@@ -253,12 +285,12 @@ int uet_port_stats(const struct uet_port *port, struct uet_port_stats *stats);
  * @param port
  *   The port.
  * @return
- *   The port id.
+ *   The port id, or UET_PORT_ID_NONE for a ring-backed port.
  */
 uint16_t uet_port_id(const struct uet_port *port);
 
 /**
- * The port's ethdev name (for messages).
+ * The port's name (for messages): the ethdev name, or "ring_<name>a|b".
  *
  * @param port
  *   The port.
@@ -269,7 +301,7 @@ const char *uet_port_name(const struct uet_port *port);
 
 /**
  * Stop and close the port, remove the device if uet_port_open hot-plugged
- * it, and free the port. NULL is accepted.
+ * it (or a pair created it), and free the port. NULL is accepted.
  *
  * @param port
  *   The port.

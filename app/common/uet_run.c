@@ -419,8 +419,9 @@ static int run_lookahead(const struct run *e, uet_time_t *lookahead_ps)
 
 /*
  * One real port from its device string. A NIC's port may need its peer
- * (a memif client fails to start until the switch's server socket exists),
- * so a uet-nic retries for up to the run's timeout before giving up.
+ * (a memif client fails to start until the switch's server socket exists,
+ * and is refused with -ENOTCONN until the switch's port has started), so a
+ * uet-nic retries for up to the run's timeout before giving up.
  */
 static int run_open_port(struct run *e, struct uet_port **pp,
 			 const char *devargs, const char *what, uint32_t host)

@@ -72,7 +72,7 @@ struct uet_sync_coordinator {
 	struct sync_error error;
 };
 
-/* "nic 3 (198.18.0.4) on port net_ring_s3a", for messages. */
+/* "nic 3 (198.18.0.4) on port ring_l3a", for messages. */
 static const char *who(const struct co_port *p, char *buf, size_t len)
 {
 	char ip[16];

@@ -377,7 +377,7 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 {
 	struct rte_mbuf *pkts[SYNC_RX_BURST];
 	uint64_t now_ns = sync_wall_ns();
-	uint32_t wait_ms;
+	uint64_t wait_ms;
 	uint16_t n, k;
 
 	switch (p->state) {
@@ -432,12 +432,13 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 		return p->state == PA_FINISHED ? UET_SYNC_FINISHED
 					       : UET_SYNC_RUNNING;
 	}
-	wait_ms = p->state == PA_WAIT_WELCOME ? p->conf.startup_timeout_ms
-					      : p->conf.timeout_ms;
-	if (now_ns - p->heard_ns > (uint64_t)wait_ms * 1000000u) {
+	wait_ms = p->state == PA_WAIT_WELCOME
+			  ? p->conf.startup_timeout_ms
+			  : UET_SYNC_NIC_WAIT_MS(p->conf.timeout_ms);
+	if (now_ns - p->heard_ns > wait_ms * 1000000u) {
 		return pa_fail(p, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
 			       "nic %u: the switch on port %s sent no %s for "
-			       "%u ms",
+			       "%" PRIu64 " ms",
 			       p->conf.nic_id, uet_port_name(p->conf.port),
 			       p->state == PA_WAIT_WELCOME ? "WELCOME"
 							   : "frame",

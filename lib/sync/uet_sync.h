@@ -40,6 +40,16 @@ enum uet_sync_status {
  * and ports took up to 6 s on a loaded two-CPU host.
  */
 #define UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT 60000u
+/**
+ * How long a participant waits for the switch in a running window, ms,
+ * given its timeout_ms: a quarter longer than the switch waits for a NIC.
+ * When a NIC dies, the switch's wait for it starts about one window before
+ * the other NICs' wait for the switch; on a loaded host that lead was lost
+ * to scheduling and a surviving NIC stopped the run without naming the dead
+ * one.
+ */
+#define UET_SYNC_NIC_WAIT_MS(timeout_ms)                                       \
+	((uint64_t)(timeout_ms) + (uint64_t)(timeout_ms) / 4u)
 /** How often a participant repeats HELLO until WELCOME comes, ms. */
 #define UET_SYNC_HELLO_INTERVAL_MS 500u
 /** Most ports (NICs) one coordinator serves. */
@@ -148,7 +158,12 @@ struct uet_sync_participant_conf {
 	uint8_t mac[UET_ETH_ADDR_LEN];
 	/** Hash of the scenario the NIC loaded. */
 	uint64_t scenario_hash;
-	/** Wall-clock limit on waiting for the switch, ms; 0: the default. */
+	/**
+	 * Wall-clock limit on waiting for the switch, ms; 0: the default.
+	 * Once the run is under way the NIC waits a quarter longer
+	 * (UET_SYNC_NIC_WAIT_MS): with equal settings on both sides the
+	 * switch, which knows which NIC fell silent, stops the run first.
+	 */
 	uint32_t timeout_ms;
 	/** Wall-clock limit on waiting for WELCOME from the first poll, ms;
 	 * 0: UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT. */

@@ -21,9 +21,10 @@ fi
 launcher=$!
 
 # The run is under way once the switch has printed a progress line (one a
-# second of wall time; "messages done" is in no other line, the closing
-# summary included). Follow its log with one tail and bash's read: a
-# grep per poll costs ~0.2 s on a loaded host, and the run lasts seconds.
+# second of wall time; "... messages done, ..."; the closing summary says
+# "messages completed" instead, and a kill after it finds the run over).
+# Follow its log with one tail and bash's read: a grep per poll costs
+# ~0.2 s on a loaded host, and the run lasts seconds.
 log=$dir/out/logs/uet-switch.log
 started=0
 for _ in $(seq 200); do [ -f "$log" ] && break; sleep 0.1; done

@@ -255,10 +255,16 @@ static struct rte_mempool *test_pool(void)
 	return mp;
 }
 
-/* Components and ports; the roles come from env_roles(). */
-static void env_open(struct env *e, struct rte_mempool *mp, const char *tag,
-		     uint32_t n, uet_time_t nic_delay_ps,
-		     uet_time_t reflect_delay_ps, uint32_t shift)
+typedef int (*pair_create_fn)(struct uet_port **, struct uet_port **,
+			      const char *, unsigned,
+			      const struct uet_port_conf *);
+
+/* Components and ports (pairs made by create); the roles come from
+ * env_roles(). */
+static void env_open_with(struct env *e, struct rte_mempool *mp,
+			  const char *tag, uint32_t n, uet_time_t nic_delay_ps,
+			  uet_time_t reflect_delay_ps, uint32_t shift,
+			  pair_create_fn create)
 {
 	struct uet_port_conf pc = {.pool = mp};
 	uint32_t i;
@@ -270,15 +276,23 @@ static void env_open(struct env *e, struct rte_mempool *mp, const char *tag,
 		char name[16];
 
 		snprintf(name, sizeof(name), "%s%u", tag, i);
-		ck_assert_int_eq(uet_port_pair_create(&e->sw_port[i],
-						      &e->nic_port[i], name, 0,
-						      &pc),
-				 0);
+		ck_assert_int_eq(
+			create(&e->sw_port[i], &e->nic_port[i], name, 0, &pc),
+			0);
 		fake_init(&e->nic[i], mp, false, i, nic_delay_ps);
 	}
 	fake_init(&e->sw, mp, true, 0, reflect_delay_ps);
 	e->sw.n_ports = n;
 	e->sw.shift = shift;
+}
+
+/* Links on bare ring pairs, as uet-emu wires them. */
+static void env_open(struct env *e, struct rte_mempool *mp, const char *tag,
+		     uint32_t n, uet_time_t nic_delay_ps,
+		     uet_time_t reflect_delay_ps, uint32_t shift)
+{
+	env_open_with(e, mp, tag, n, nic_delay_ps, reflect_delay_ps, shift,
+		      uet_port_pair_create);
 }
 
 static void env_roles(struct env *e, uet_time_t lookahead_ps, uet_time_t end_ps,
@@ -752,6 +766,44 @@ START_TEST(test_silent_switch_stops_the_nic_within_its_timeout)
 }
 END_TEST
 
+/* Once the run is under way a NIC waits a quarter longer than its
+ * timeout_ms (200 -> 250 ms), so that the switch, with the same setting,
+ * is the first to notice a dead NIC and names it. */
+START_TEST(test_silent_switch_in_a_run_stops_the_nic_a_quarter_later)
+{
+	struct rte_mempool *mp;
+	uint64_t t0;
+	struct env e;
+	char want[128];
+	int i, rc;
+
+	test_eal("swgone");
+	mp = test_pool();
+	env_open(&e, mp, "g", 1, 1 * US, 1 * US, 0);
+	/* Something to do at 10 us: the run does not end by itself. */
+	fake_ping_at(&e.nic[0], 10 * US);
+	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 200, 0);
+	/* HELLO; WELCOME and the first window; then the switch goes quiet. */
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]),
+				 UET_SYNC_RUNNING);
+		ck_assert_int_eq(uet_sync_coordinator_poll(e.co),
+				 UET_SYNC_RUNNING);
+	}
+	t0 = wall_ms();
+	do {
+		rc = uet_sync_participant_poll(e.pa[0]);
+		ck_assert_uint_lt(wall_ms() - t0, 5000);
+	} while (rc == UET_SYNC_RUNNING);
+	ck_assert_int_eq(rc, -ETIMEDOUT);
+	snprintf(want, sizeof(want),
+		 "nic 0: the switch on port %s sent no frame for 250 ms",
+		 uet_port_name(e.nic_port[0]));
+	ck_assert_str_eq(uet_sync_participant_error(e.pa[0]), want);
+	env_close(&e);
+}
+END_TEST
+
 /* Processes start at different times: the wait for WELCOME is bounded by
  * startup_timeout_ms, not by the (shorter) timeout of a running window. */
 START_TEST(test_welcome_wait_bounded_by_the_startup_timeout)
@@ -826,7 +878,9 @@ START_TEST(test_frame_lost_towards_the_nic_is_reported)
 
 	test_eal("losstonic");
 	mp = test_pool();
-	env_open(&e, mp, "l", 1, 1 * US, 1 * US, 0);
+	/* net_ring ethdevs: the loss is an rx callback on the link. */
+	env_open_with(&e, mp, "l", 1, 1 * US, 1 * US, 0,
+		      uet_port_ethdev_pair_create);
 	fake_ping_at(&e.nic[0], 10 * US);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
 	ck_assert_ptr_nonnull(rte_eth_add_rx_callback(
@@ -857,7 +911,8 @@ START_TEST(test_frame_lost_towards_the_switch_is_reported)
 
 	test_eal("losstosw");
 	mp = test_pool();
-	env_open(&e, mp, "k", 1, 1 * US, 1 * US, 0);
+	env_open_with(&e, mp, "k", 1, 1 * US, 1 * US, 0,
+		      uet_port_ethdev_pair_create);
 	fake_ping_at(&e.nic[0], 10 * US);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
 	ck_assert_ptr_nonnull(rte_eth_add_rx_callback(
@@ -1170,6 +1225,8 @@ static Suite *sync_suite(void)
 	tcase_add_test(
 		tc, test_silent_nic_stops_the_coordinator_within_its_timeout);
 	tcase_add_test(tc, test_silent_switch_stops_the_nic_within_its_timeout);
+	tcase_add_test(
+		tc, test_silent_switch_in_a_run_stops_the_nic_a_quarter_later);
 	tcase_add_test(tc, test_welcome_wait_bounded_by_the_startup_timeout);
 	tcase_add_test(tc, test_frame_lost_towards_the_nic_is_reported);
 	tcase_add_test(tc, test_frame_lost_towards_the_switch_is_reported);

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Inside a port: the ops table that tells an ethdev-backed port from one on
+ * bare rte_rings, and the state both kinds share. Only drivers/ sees it. */
+#ifndef UET_PORT_PRIV_H
+#define UET_PORT_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_dev.h>
+#include <rte_ring.h>
+
+#include "uet_port.h"
+
+struct uet_port;
+
+/*
+ * What a kind of port does. The public calls (uet_port.c) keep this layer's
+ * counters and the lossless-tx loop; the ops only move frames and report.
+ */
+struct uet_port_ops {
+	/** Receive up to n frames; the caller owns what is returned. */
+	uint16_t (*rx_burst)(struct uet_port *p, struct rte_mbuf **pkts,
+			     uint16_t n);
+	/** Offer n frames once; returns how many were taken, from the front. */
+	uint16_t (*tx_burst)(struct uet_port *p, struct rte_mbuf **pkts,
+			     uint16_t n);
+	/** Link state, MTU, MAC; link is zeroed by the caller. */
+	int (*link)(const struct uet_port *p, struct uet_port_link *link);
+	/** The backend's own counters (rx_packets .. rx_nombuf). */
+	int (*stats)(const struct uet_port *p, struct uet_port_stats *stats);
+	/** Release the backend (stop, close, remove); p is freed after. */
+	void (*close)(struct uet_port *p);
+};
+
+/* The two rings behind a pair of ports, freed when both ports are closed. */
+struct uet_ring_pair {
+	/** rings[0] carries a -> b, rings[1] carries b -> a. */
+	struct rte_ring *rings[2];
+	/** Ports (and builders) holding the pair. */
+	unsigned refs;
+};
+
+struct uet_port {
+	/** What kind of port this is. */
+	const struct uet_port_ops *ops;
+	/** ethdev port id; UET_PORT_ID_NONE for a ring-backed port. */
+	uint16_t port_id;
+	/** Name for messages (the ethdev name for ethdev-backed ports). */
+	char name[UET_PORT_NAME_BYTES];
+	/** Set for ports of a pair: the rings, shared with the peer port. */
+	struct uet_ring_pair *pair;
+
+	/* ethdev-backed ports only. */
+	/** Remove the device on close (we hot-plugged or created it). */
+	bool remove_on_close;
+	/** Device to remove on close; valid while the port is open. */
+	struct rte_device *dev;
+
+	/* Ring-backed ports only. */
+	/** Ring this port receives from (the peer's tx ring). */
+	struct rte_ring *rx_ring;
+	/** Ring this port sends to (the peer's rx ring). */
+	struct rte_ring *tx_ring;
+	/** MTU in bytes reported by uet_port_link. */
+	uint16_t mtu_bytes;
+
+	/* Counters kept by this layer for every kind (struct uet_port_stats).
+	 */
+	uint64_t rx_frames;
+	uint64_t tx_frames;
+	uint64_t rx_frame_bytes;
+	uint64_t tx_frame_bytes;
+	uint64_t tx_partial;
+	uint64_t tx_timeouts;
+	uint64_t tx_dropped;
+};
+
+/**
+ * Make the two rings of a pair, "uet_<name>_f" and "uet_<name>_r", single
+ * producer and single consumer, with one reference held by the caller.
+ *
+ * @return
+ *   The pair, or NULL with *err set to a negative errno.
+ */
+struct uet_ring_pair *uet_ring_pair_new(const char *name, unsigned ring_size,
+					int *err);
+
+/** Take a reference on the pair. */
+void uet_ring_pair_get(struct uet_ring_pair *rp);
+
+/** Drop a reference; the last one drains the rings (frames back to their
+ * pools) and frees them. */
+void uet_ring_pair_put(struct uet_ring_pair *rp);
+
+/** Check the arguments shared by both pair constructors. */
+int uet_port_pair_check(struct uet_port **ap, struct uet_port **bp,
+			const char *name, unsigned *ring_size,
+			const struct uet_port_conf *conf);
+
+#endif /* UET_PORT_PRIV_H */
