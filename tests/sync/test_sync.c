@@ -1142,8 +1142,7 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 	ck_assert(uet_sync_realtime_idle(nic[0]));
 	uet_sync_realtime_free(sw);
 	uet_sync_realtime_free(nic[0]);
-	fake_fini(&e.sw);
-	fake_fini(&e.nic[0]);
+	env_close(&e); /* no lockstep roles: it frees the fakes and ports */
 }
 END_TEST
 
@@ -1197,8 +1196,7 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 	ck_assert_int_eq(uet_sync_realtime_create(&bad, &bc), -EINVAL);
 	uet_sync_realtime_free(sw);
 	uet_sync_realtime_free(nic[0]);
-	fake_fini(&e.sw);
-	fake_fini(&e.nic[0]);
+	env_close(&e); /* no lockstep roles: it frees the fakes and ports */
 }
 END_TEST
 
