@@ -13,13 +13,17 @@
 #include "fabric_private.h"
 #include "uet_wire.h"
 
-/* The byte limit a frame of this role may fill its class queue to. */
-static uint64_t fabric_admit_limit_bytes(const struct uet_fabric_conf *conf,
-					 int role)
+/* The byte limit a frame of this role may fill a class queue of p to
+ * (the switch's limit, scaled down on a degraded link). */
+static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 {
+	const struct uet_fabric_conf *conf = &p->fab->conf;
+	const uint64_t limit =
+		fabric_link_scaled_bytes(p, conf->queue_limit_bytes);
+
 	if (conf->uet_policy && role == UET_DSCP_TRIMMABLE_RTX)
-		return conf->queue_limit_bytes + conf->queue_limit_bytes / 2;
-	return conf->queue_limit_bytes;
+		return limit + limit / 2;
+	return limit;
 }
 
 static bool fabric_admit_fits(const struct fabric_port *p, unsigned int tc,
@@ -89,7 +93,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	}
 	/* 1. Its class queue, under the limit of its role. */
 	if (fabric_admit_fits(p, tc, wire_bytes,
-			      fabric_admit_limit_bytes(conf, role)))
+			      fabric_admit_limit_bytes(p, role)))
 		return fabric_port_join(p, tc, m, wire_bytes, ingress);
 	/* 2. No room: a trimmable packet is trimmed, when trimming is on
 	 * (the configuration allows it only under the UET policy). */
@@ -107,7 +111,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	p->stats.tc[tc].trim_frames++;
 	/* 3. The trimmed header is offered to TC1 under the plain limit. */
 	if (fabric_admit_fits(p, UET_FABRIC_TC_TRIMMED, (uint32_t)trimmed_bytes,
-			      conf->queue_limit_bytes))
+			      fabric_admit_limit_bytes(p, UET_DSCP_TRIMMED)))
 		return fabric_port_join(p, UET_FABRIC_TC_TRIMMED, m,
 					(uint32_t)trimmed_bytes, ingress);
 	p->stats.drop_trim_frames++;

@@ -3,18 +3,22 @@
  * ECN marking, RED-like: an ECT frame is CE-marked with a probability that
  * is 0 below kmin bytes of class queue occupancy, 1 at or above kmax, and
  * rises linearly between. Draws come from the fabric's ECN stream, and only
- * between the two thresholds, so runs stay reproducible.
+ * between the two thresholds, so runs stay reproducible. A degraded
+ * link's port scales both thresholds with its rate (fabric_link.c).
  */
 #include <rte_mbuf.h>
 
 #include "fabric_private.h"
 #include "uet_wire.h"
 
-bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
+bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes)
 {
-	const uint64_t kmin = fab->conf.ecn_kmin_bytes;
-	const uint64_t kmax = fab->conf.ecn_kmax_bytes;
+	struct uet_fabric *fab = p->fab;
+	const uint64_t kmin =
+		fabric_link_scaled_bytes(p, fab->conf.ecn_kmin_bytes);
+	const uint64_t kmax =
+		fabric_link_scaled_bytes(p, fab->conf.ecn_kmax_bytes);
 
 	if (occupancy_bytes < kmin)
 		return false;

@@ -33,8 +33,10 @@ int fabric_links_init(struct uet_fabric *fab)
 		free(L);
 		return -ENOMEM;
 	}
-	for (i = 0; i < fab->n_ports; i++)
+	for (i = 0; i < fab->n_ports; i++) {
 		L->port[i].nominal_rate_bps = fab->ports[i].rate_bps;
+		L->port[i].rate_ppm = (uint32_t)PPM_ONE;
+	}
 	fab->links = L;
 	return 0;
 }
@@ -265,7 +267,28 @@ static void link_down_port(struct uet_fabric *fab, struct fabric_port *p)
 	}
 }
 
-/* The rate of port p becomes rate_ppm of its nominal one. */
+uint64_t fabric_link_scaled_bytes(const struct fabric_port *p, uint64_t bytes)
+{
+	const struct fabric_links *L = p->fab->links;
+	uint32_t ppm;
+
+	if (L == NULL)
+		return bytes;
+	ppm = L->port[p->id].rate_ppm;
+	if (ppm >= PPM_ONE)
+		return bytes;
+	/* Thresholds are at most 1 GiB (the configuration's bound), so
+	 * bytes x ppm fits 64 bits. */
+	return bytes * ppm / PPM_ONE;
+}
+
+/*
+ * The rate of port p becomes rate_ppm of its nominal one, and its buffer
+ * and ECN thresholds with it: a port holds the same time of traffic, not
+ * the same bytes (the reference simulator gives a degraded link a quarter
+ * of its speed and a quarter of its queue; a switch sets its buffer and
+ * marking profile by port speed).
+ */
 static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 			      uint32_t rate_ppm)
 {
@@ -274,6 +297,7 @@ static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 		fab->links->port[p->id].nominal_rate_bps * rate_ppm / PPM_ONE;
 
 	p->rate_bps = bps != 0 ? bps : 1;
+	fab->links->port[p->id].rate_ppm = rate_ppm;
 }
 
 static void link_on_failure(struct uet_evq *q, struct uet_event *ev, void *arg)

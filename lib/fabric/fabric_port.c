@@ -128,7 +128,7 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	head = fabric_fifo_head(&p->queue[tc]);
 	/* Dequeue marking sees the bytes left behind in its class. */
 	if (fab->conf.ecn && fab->conf.ecn_at_dequeue &&
-	    fabric_ecn_mark(fab, head->m,
+	    fabric_ecn_mark(p, head->m,
 			    p->stats.tc[tc].queue_bytes - head->wire_bytes)) {
 		p->stats.ecn_frames++;
 		p->stats.tc[tc].ecn_frames++;
@@ -174,7 +174,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 
 	/* Enqueue marking sees the bytes already in its class. */
 	if (fab->conf.ecn && !fab->conf.ecn_at_dequeue &&
-	    fabric_ecn_mark(fab, m, ts->queue_bytes)) {
+	    fabric_ecn_mark(p, m, ts->queue_bytes)) {
 		st->ecn_frames++;
 		ts->ecn_frames++;
 	}

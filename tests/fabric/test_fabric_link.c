@@ -2,7 +2,8 @@
 /*
  * Link failures and the occupancy record: links and ports found by name
  * (and how names look when one is not found), a degraded link's exact
- * serialization time, a downed link's traffic rerouted or blackholed and
+ * serialization time and its queue limit and ECN thresholds scaled with
+ * its rate, a downed link's traffic rerouted or blackholed and
  * what it held counted, the time-weighted mean occupancy and the sampled
  * time series.
  */
@@ -160,6 +161,67 @@ START_TEST(test_degrade_applies_from_the_next_frame)
 	ft_assert_out(&env, 1, 2, 2,
 		      FT_T0_PS + FT_SER_BIG_PS + LK_SER_BIG_50_PS);
 	ft_close(&env);
+}
+END_TEST
+
+/* Three big frames from hosts 1..3 to host 0 at once, host 0's link at
+ * rate_ppm of its rate from the start: host 0's port counters. */
+static struct uet_fabric_port_stats
+lk_burst_to_0(const struct uet_fabric_conf *conf, uint32_t rate_ppm)
+{
+	struct uet_fabric_port_stats st;
+	struct ft_env env;
+
+	ft_open_pool(&env, conf);
+	lk_fail(&env, 0, 0, rate_ppm, false);
+	for (uint16_t i = 1; i <= 3; i++)
+		ft_deliver(&env, i, ft_frame(&env, i, 0, FT_PAYLOAD_BIG, i),
+			   FT_T0_PS + i);
+	ft_run(&env);
+	st = ft_stats(&env, 0);
+	ft_close(&env);
+	return st;
+}
+
+/* A queue limit of four big frames (16,808 bytes) holds all three at full
+ * rate; at 50% the port holds the same time of traffic, 8,404 bytes, so
+ * the third frame is dropped (trimming off). */
+START_TEST(test_degraded_link_scales_its_queue_limit)
+{
+	struct uet_fabric_port_stats st;
+	struct uet_fabric_conf conf;
+
+	ft_eal("link_qlimit");
+	ft_conf(&conf);
+	conf.queue_limit_bytes = 4 * FT_WIRE_BIG;
+	st = lk_burst_to_0(&conf, 1000000);
+	ck_assert_uint_eq(st.tc[0].enq_frames, 3);
+	ck_assert_uint_eq(st.tc[0].drop_frames, 0);
+	st = lk_burst_to_0(&conf, 500000);
+	ck_assert_uint_eq(st.tc[0].enq_frames, 2);
+	ck_assert_uint_eq(st.tc[0].peak_queue_bytes, 2 * FT_WIRE_BIG);
+	ck_assert_uint_eq(st.tc[0].drop_frames, 1);
+	ck_assert_uint_eq(st.tc[0].drop_bytes, FT_WIRE_BIG);
+}
+END_TEST
+
+/* Enqueue marking with kmin = kmax = 8,404 bytes: at full rate only the
+ * third frame finds that much queued; at 50% the thresholds are 4,202
+ * and the second is marked too. */
+START_TEST(test_degraded_link_scales_its_ecn_thresholds)
+{
+	struct uet_fabric_conf conf;
+
+	ft_eal("link_ecn");
+	ft_conf(&conf);
+	conf.ecn = true;
+	conf.ecn_at_dequeue = false;
+	conf.ecn_kmin_bytes = 2 * FT_WIRE_BIG;
+	conf.ecn_kmax_bytes = 2 * FT_WIRE_BIG;
+	ck_assert_uint_eq(lk_burst_to_0(&conf, 1000000).tc[0].ecn_frames, 1);
+	ck_assert_uint_eq(lk_burst_to_0(&conf, 500000).tc[0].ecn_frames, 2);
+	/* 25% of 8,404 is 2,101: still only frames that find one queued. */
+	ck_assert_uint_eq(lk_burst_to_0(&conf, 250000).tc[0].ecn_frames, 2);
 }
 END_TEST
 
@@ -487,6 +549,8 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, test_link_and_port_names_parse);
 	tcase_add_test(tc, test_degraded_link_serializes_at_its_fraction);
 	tcase_add_test(tc, test_degrade_applies_from_the_next_frame);
+	tcase_add_test(tc, test_degraded_link_scales_its_queue_limit);
+	tcase_add_test(tc, test_degraded_link_scales_its_ecn_thresholds);
 	tcase_add_test(tc, test_link_down_reroutes_over_the_next_hops_left);
 	tcase_add_test(tc, test_link_down_blackholes_when_configured);
 	tcase_add_test(tc, test_no_next_hop_left_loses_the_frame);
