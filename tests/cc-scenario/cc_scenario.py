@@ -393,6 +393,14 @@ def check_degraded(emu, scenario, out):
               [('pds.LoadBalancing', 'oblivious')])
     fct, ideal = report(reps)
     report(obl)
+    # The degraded link must be one the run used, or the check is moot.
+    with open(scenario) as f:
+        degraded = re.findall(r'\{link: "?([\w-]+)"?,[^}]*rate:', f.read())
+    require(degraded, 'the scenario degrades no link')
+    up = reps.uplink_bytes('agg')
+    for link in degraded:
+        print('reps: %s carried %d bytes up' % (link, up.get(link, 0)))
+        require(up.get(link, 0) > 0, '%s carried nothing' % link)
     require(fct * 100 <= 125 * ideal, 'REPS: beyond 25% of the ideal')
 
 
