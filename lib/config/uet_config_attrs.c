@@ -164,8 +164,8 @@ static const struct uet_attr attrs[] = {
 	 "rate of the NIC's port", "the page's default", NULL, 0,
 	 FIELD(nic.data_rate_bps)},
 	{"nic", "Delay", UET_ATTR_DURATION, "500ns", 0, DURATION_MAX, "ps",
-	 "one-way delay from the NIC to its rack switch; the lockstep "
-	 "lookahead",
+	 "one-way delay from the NIC to its rack switch; with "
+	 "topology.link_delay it bounds the lockstep lookahead",
 	 "about 100 m of fibre and a switch pipeline; must be > 0 in lockstep",
 	 NULL, 0, FIELD(nic.delay_ps)},
 	{"nic", "RdmaDataMSS", UET_ATTR_SIZE, "4096", 64,

@@ -221,8 +221,14 @@ void cfg_derive(struct uet_scenario *s)
 							? UINT64_MAX
 							: bdp_bytes * 3 / 2;
 	}
-	/* Every NIC has the same Delay for now, so it is the smallest. */
-	s->derived.lookahead_ps = s->nic.delay_ps;
+	/* A frame crossing between a NIC and the switch takes at least the
+	 * NIC's Delay (NIC to switch) or the host link's delay (switch to
+	 * NIC): the smaller is how far one side can run ahead of the other.
+	 * Every NIC has the same Delay, and links between switches stay
+	 * inside the fabric component, so they do not bound it. */
+	s->derived.lookahead_ps = s->nic.delay_ps < s->topology.link_delay_ps
+					  ? s->nic.delay_ps
+					  : s->topology.link_delay_ps;
 }
 
 int uet_scenario_defaults(struct uet_scenario *s)
@@ -458,7 +464,8 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 		if (strcmp(a->name, "Delay") == 0) {
 			uet_time_format(s->derived.lookahead_ps, buf,
 					sizeof(buf));
-			fprintf(f, "  # lookahead: %s (the smallest Delay)\n",
+			fprintf(f, "  # lookahead: %s (min of nic.Delay and "
+				"topology.link_delay)\n",
 				buf);
 		}
 	}

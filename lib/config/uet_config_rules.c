@@ -530,8 +530,13 @@ int cfg_check_rules(struct cfg_ctx *c)
 	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->nic.delay_ps == 0)
 		return fail_attr(c, "nic", "Delay",
 				 "must be > 0 with run.clock lockstep: the "
-				 "smallest Delay is the lookahead of every "
-				 "window");
+				 "smaller of it and topology.link_delay is "
+				 "the lookahead of every window");
+	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->topology.link_delay_ps == 0)
+		return fail_attr(c, "topology", "link_delay",
+				 "must be > 0 with run.clock lockstep: the "
+				 "smaller of it and nic.Delay is the lookahead "
+				 "of every window");
 	if (s->nic.prefetch_buffer_enable &&
 	    s->nic.prefetch_buffer_size_bytes < wire_bytes)
 		return fail_attr(c, "nic", "PrefetchBufferSize",

@@ -137,7 +137,23 @@ START_TEST(test_fixed_window_derived_from_rate_and_base_rtt)
 			      &e),
 			 0);
 	ck_assert_uint_eq(s.derived.fixed_window_bytes, 150000);
+	/* The lookahead is the smaller of the NIC's Delay and the host
+	 * link's delay (500 ns by default). */
+	ck_assert_uint_eq(s.derived.lookahead_ps, 500 * PS_PER_NS);
+	ck_assert_int_eq(load(&s,
+			      "nic: {Delay: 1.2us}\n"
+			      "topology: {link_delay: 2us}\n",
+			      &e),
+			 0);
 	ck_assert_uint_eq(s.derived.lookahead_ps, 1200 * PS_PER_NS);
+	ck_assert_int_eq(load(&s,
+			      "nic: {Delay: 1.2us}\n"
+			      "topology: {link_delay: 300ns}\n",
+			      &e),
+			 0);
+	ck_assert_uint_eq(s.derived.lookahead_ps, 300 * PS_PER_NS);
+	ck_assert_int_ne(load(&s, "topology: {link_delay: 0ns}\n", &e), 0);
+	ck_assert_str_eq(e.key, "topology.link_delay");
 	ck_assert_int_eq(load(&s, "pds: {FixedWindow: 64KiB}\n", &e), 0);
 	ck_assert_uint_eq(s.derived.fixed_window_bytes, 65536);
 }
