@@ -6,9 +6,10 @@
  * Normal mode: a cache (a ring of reps_cache_size entries) holds values that
  * came back good. A packet takes, in order: a random value while exploring;
  * else the oldest fresh cached value (each good for reps_usable_lifetime
- * packets); else a random value. An ACK without ECN, or a NACK of a packet
- * trimmed on the last hop (the receiver was busy, not the path), writes the
- * value at the ring's head; an ECN ACK or a NACK of a packet trimmed on the
+ * packets); else a random value. An ACK without ECN, or a NACK of an
+ * unmarked packet trimmed on the last hop (the receiver was busy, not the
+ * path), writes the value at the ring's head; an ECN ACK, a last-hop NACK
+ * with M (the NIC reports it as ECN) or a NACK of a packet trimmed on the
  * way leaves it out (discarded).
  *
  * A timeout, when neither frozen nor exploring, freezes the cache for

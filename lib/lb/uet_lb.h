@@ -43,9 +43,9 @@ enum uet_lb_algo {
 /** What happened to a packet that carried an entropy value. */
 enum uet_lb_feedback {
 	UET_LB_GOOD = 0,	/**< ACKed without ECN */
-	UET_LB_ECN,		/**< ACKed with the M flag */
+	UET_LB_ECN,		/**< ACK, or last-hop NACK, with the M flag */
 	UET_LB_TRIMMED,		/**< NACK: trimmed on the way */
-	UET_LB_TRIMMED_LASTHOP,	/**< NACK: trimmed on the last hop */
+	UET_LB_TRIMMED_LASTHOP,	/**< NACK: trimmed on the last hop, no M */
 	UET_LB_TIMEOUT,		/**< retransmission timer */
 };
 
@@ -160,7 +160,8 @@ uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
  * balancer; single path and oblivious spraying use it for nothing else.
  * REPS recycles the value of GOOD and TRIMMED_LASTHOP, drops that of ECN
  * and TRIMMED, and freezes on TIMEOUT; bitmap penalises ECN (+1), TRIMMED
- * (+4) and TIMEOUT (+15). */
+ * (+4) and TIMEOUT (+15). The NIC reports a last-hop NACK with the M flag
+ * as ECN: the trim was the receiver's, the mark the path's. */
 void uet_lb_feedback(struct uet_lb *lb, uint16_t entropy,
 		     enum uet_lb_feedback what, uet_time_t now_ps);
 

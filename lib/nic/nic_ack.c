@@ -213,6 +213,8 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	uint16_t entropy;
 	uint64_t w0;
 	bool last_hop = n->nack_code == UET_NACK_TRIMMED_LASTHOP;
+	bool marked = (f->pds.flags & UET_PDS_NACK_F_M) != 0;
+	enum uet_lb_feedback lbf;
 
 	pdc = sender_pdc(nic, n->dpdcid, f->ip.src);
 	if (pdc == NULL)
@@ -236,9 +238,14 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop,
 		       pdc->group->in_flight_bytes);
 	nic_record_cc(nic, pdc->group, "trim", w0, r0);
-	uet_lb_feedback(&pdc->group->lb, entropy,
-			last_hop ? UET_LB_TRIMMED_LASTHOP : UET_LB_TRIMMED,
-			nic_now(nic));
+	/* A trim on the way blames the path. A last-hop trim is the
+	 * receiver's port overflowing (incast), so the path is judged by its
+	 * CE mark alone, as an ACK would judge it (cc-and-multipath 1.2). */
+	if (!last_hop)
+		lbf = UET_LB_TRIMMED;
+	else
+		lbf = marked ? UET_LB_ECN : UET_LB_TRIMMED_LASTHOP;
+	uet_lb_feedback(&pdc->group->lb, entropy, lbf, nic_now(nic));
 	nic_transmit_on_feedback(nic, pdc->group);
 }
 

@@ -167,7 +167,9 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 }
 
 /* Step 3: a trimmed packet is answered at once by a NACK whose code
- * follows its codepoint, and goes no further. */
+ * follows its codepoint, and goes no further. Its M flag echoes the
+ * header's CE, as an ACK's does: a switch before the trimming one may have
+ * marked it, and the sender's balancer wants that for a last-hop trim. */
 static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 			    const struct uet_frame *f, bool last_hop)
 {
@@ -178,6 +180,8 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 	nic->st.transport.trimmed_received++;
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_NACK;
+	if (f->ip.ecn == UET_ECN_CE)
+		h.flags |= UET_PDS_NACK_F_M;
 	h.u.nack.nack_code =
 		last_hop ? UET_NACK_TRIMMED_LASTHOP : UET_NACK_TRIMMED;
 	h.u.nack.nack_psn = f->pds.u.req.psn;

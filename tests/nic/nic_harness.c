@@ -114,6 +114,9 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 				memcpy(buf, p, len);
 			n = uet_frame_trim(buf, len, h->trim_dscp);
 			ck_assert_int_gt(n, 0);
+			if (h->trim_ce)
+				ck_assert_int_eq(
+					uet_frame_mark_ce(buf, (size_t)n), 1);
 			memcpy(rte_pktmbuf_append(t, (uint16_t)n), buf,
 			       (size_t)n);
 			rte_pktmbuf_free(m);
@@ -207,7 +210,7 @@ void h_start(struct h *h)
 			.record = h->rec,
 			.arrivals = h->arrivals,
 			.seed = 42,
-			.spraying = true,
+			.spraying = !h->scenario_lb,
 		};
 		struct uet_component *comp;
 

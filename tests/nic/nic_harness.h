@@ -66,6 +66,12 @@ struct h {
 	/** Trim the data frames from NIC 0 with these indexes. */
 	uint32_t trim_data[8], ntrim_data;
 	uint8_t trim_dscp;
+	/** Also mark the trimmed frames CE (a switch before the trimming
+	 * one found its queue past ECN's threshold). */
+	bool trim_ce;
+	/** Use the scenario's pds.LoadBalancing instead of the forced
+	 * oblivious spraying of the other NIC tests. */
+	bool scenario_lb;
 	/** Drop every CLOSE from NIC 0 (the receiver's side lingers). */
 	bool drop_close;
 	/** Keep a copy of NIC 0's data frame with index keep_data (0-based)
