@@ -8,7 +8,8 @@
 # With PAUSE_PORT (a PFC scenario): the switch drops nothing, the captures
 # hold PFC pause frames (MAC control opcode 0x0101) and, over veth, tshark
 # on the switch's veth s<PAUSE_PORT> sees on the wire as many pauses as the
-# port's record capture holds (they cross af_packet with their trailer).
+# port's record capture holds, each with the lockstep trailer (decoded by
+# scripts/wireshark/uet.lua): they cross af_packet like data frames.
 # usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif [PAUSE_PORT]
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
@@ -62,9 +63,16 @@ else
 	[ "$here" -gt 0 ] || { echo "FAIL: no pause frame on port $pause_port"; exit 1; }
 	if [ "$mode" = veth ]; then
 		wire=$(pauses "$dir/wire.pcapng")
-		echo "pause frames on veth s$pause_port: $wire"
+		# Each with the lockstep trailer after it (uet.lua decodes it).
+		stamped=$(tshark -r "$dir/wire.pcapng" \
+			-X "lua_script:$src/scripts/wireshark/uet.lua" \
+			-Y 'macc.opcode == 0x0101 && uetlock.trailer.arrival_ps' \
+			2>/dev/null | wc -l)
+		echo "pause frames on veth s$pause_port: $wire, $stamped with a trailer"
 		[ "$wire" -eq "$here" ] || {
 			echo "FAIL: $wire pauses on the wire, $here in port-$pause_port.pcap"; exit 1; }
+		[ "$stamped" -eq "$wire" ] || {
+			echo "FAIL: $stamped of $wire pauses on the wire carry the trailer"; exit 1; }
 	fi
 fi
 # Nothing left behind: the launcher's namespaces and temporary folder.
