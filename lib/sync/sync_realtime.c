@@ -190,17 +190,22 @@ int uet_sync_realtime_create(struct uet_sync_realtime **rp,
 	return 0;
 }
 
-/* Only IPv4 frames reach the model: the lockstep control frames of a peer
- * in the wrong mode, ARP or IPv6 from a kernel are not its business. */
-static bool rt_is_ipv4(const struct rte_mbuf *m)
+/* Only IPv4 and MAC control (PFC pauses) reach the model: the lockstep
+ * control frames of a peer in the wrong mode, ARP or IPv6 from a kernel
+ * are not its business. */
+static bool rt_is_model_frame(const struct rte_mbuf *m)
 {
 	uint8_t buf[UET_ETH_HDR_BYTES];
 	const uint8_t *p;
+	uint16_t type;
 
 	if (rte_pktmbuf_pkt_len(m) < UET_ETH_HDR_BYTES)
 		return false;
 	p = rte_pktmbuf_read(m, 0, UET_ETH_HDR_BYTES, buf);
-	return p != NULL && uet_be16_load(p + 12) == UET_ETHERTYPE_IPV4;
+	if (p == NULL)
+		return false;
+	type = uet_be16_load(p + 12);
+	return type == UET_ETHERTYPE_IPV4 || type == UET_ETHERTYPE_MAC_CONTROL;
 }
 
 /* What the ports received, stamped with the clock as it is read. */
@@ -217,7 +222,7 @@ static int rt_receive(struct uet_sync_realtime *r, uet_time_t now_ps)
 		for (k = 0; k < n; k++) {
 			uet_time_t at = now_ps;
 
-			if (r->error.err != 0 || !rt_is_ipv4(pkts[k])) {
+			if (r->error.err != 0 || !rt_is_model_frame(pkts[k])) {
 				if (r->error.err == 0)
 					r->stats.foreign_frames++;
 				rte_pktmbuf_free(pkts[k]);

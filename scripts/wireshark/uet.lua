@@ -230,6 +230,30 @@ end
 DissectorTable.get("ethertype"):add(0x88B5, uetlock)
 uetlock:register_heuristic("eth.trailer", dissect_lock_trailer)
 
+-- A PFC pause in lockstep carries the trailer too, at its very end: no IP
+-- length marks where the MAC control frame stops, and Wireshark's macc
+-- dissector takes every byte, so the eth.trailer list never sees them.
+-- uetlock_macc stands in front of macc on EtherType 0x8808: a whole frame
+-- (not cut by the snap length) ending in a trailer goes to macc without
+-- those 12 bytes and they to uetlock; anything else to macc untouched.
+local MACC_ETHERTYPE = 0x8808
+local macc = DissectorTable.get("ethertype"):get_dissector(MACC_ETHERTYPE)
+if macc ~= nil then
+	local uetlock_macc = Proto("uetlock_macc",
+		"uetemu lockstep trailer on MAC control")
+	function uetlock_macc.dissector(tvb, pinfo, tree)
+		local len = tvb:captured_len()
+		if not cut_by_snaplen(tvb) and len > TRAILER_LEN and
+		    tvb(len - TRAILER_LEN, 4):string() == "UEVT" then
+			macc:call(tvb(0, len - TRAILER_LEN):tvb(), pinfo, tree)
+			dissect_lock_trailer(tvb(len - TRAILER_LEN):tvb(), pinfo, tree)
+			return len
+		end
+		return macc:call(tvb, pinfo, tree)
+	end
+	DissectorTable.get("ethertype"):add(MACC_ETHERTYPE, uetlock_macc)
+end
+
 ---------------------------------------------------------------------------
 -- uet: PDS and SES
 ---------------------------------------------------------------------------

@@ -5,9 +5,14 @@
 # those of uet-emu on the same scenario put in the same canonical order
 # (scripts/uet-merge-records). Every process must exit 0, and the launcher
 # must leave no namespace, process or socket behind.
-# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif
+# With PAUSE_PORT (a PFC scenario): the switch drops nothing, the captures
+# hold PFC pause frames (MAC control opcode 0x0101) and, over veth, tshark
+# on the switch's veth s<PAUSE_PORT> sees on the wire as many pauses as the
+# port's record capture holds, each with the lockstep trailer (decoded by
+# scripts/wireshark/uet.lua): they cross af_packet like data frames.
+# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif [PAUSE_PORT]
 set -euo pipefail
-src=$1 build=$2 scenario=$3 mode=$4
+src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
 dir=$(mktemp -d /tmp/uet-ports-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 
@@ -18,8 +23,14 @@ fi
 	cat "$dir/emu.log"; echo "FAIL: uet-emu"; exit 1; }
 "$src/scripts/uet-merge-records" "$dir/emu-merged" "$dir/emu"
 
+capture=()
+if [ -n "$pause_port" ]; then
+	command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
+	[ "$mode" != veth ] || capture=(--capture "$pause_port:$dir/wire.pcapng")
+fi
 timeout 300 "$src/scripts/uet-launch" "$scenario" --ports "$mode" \
-	--build "$build" --out "$dir/ports" --wall-limit 240 >"$dir/launch.log" 2>&1 || {
+	--build "$build" --out "$dir/ports" --wall-limit 240 "${capture[@]}" \
+	>"$dir/launch.log" 2>&1 || {
 	cat "$dir/launch.log"; echo "FAIL: uet-launch --ports $mode failed"; exit 1; }
 cat "$dir/launch.log"
 grep -q "^uet-launch: uet-switch pid" "$dir/launch.log" || { echo "FAIL: no uet-switch"; exit 1; }
@@ -33,9 +44,37 @@ for f in "$dir"/emu-merged/*; do
 	n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: only $n files compared"; exit 1; }
-# Drops happened: the comparison covers a run with losses.
 drops=$(sed -n 's/^uet-switch: [0-9]* frames through the switch, \([0-9]*\) dropped.*/\1/p' "$dir/launch.log")
-[ "${drops:-0}" -gt 0 ] || { echo "FAIL: no drop in the run"; exit 1; }
+[ -n "$drops" ] || { echo "FAIL: no uet-switch summary"; exit 1; }
+if [ -z "$pause_port" ]; then
+	# Drops happened: the comparison covers a run with losses.
+	[ "$drops" -gt 0 ] || { echo "FAIL: no drop in the run"; exit 1; }
+else
+	# Lossless: the pauses held every frame, and the captures (already
+	# equal to the embedded ones) show them.
+	[ "$drops" -eq 0 ] || { echo "FAIL: $drops frames dropped under PFC"; exit 1; }
+	pauses() { tshark -r "$1" -Y 'macc.opcode == 0x0101' 2>/dev/null | wc -l; }
+	total=0
+	for p in "$dir"/ports/port-*.pcap; do
+		total=$((total + $(pauses "$p")))
+	done
+	here=$(pauses "$dir/ports/port-$pause_port.pcap")
+	echo "pause frames: $total in the captures, $here on port $pause_port"
+	[ "$here" -gt 0 ] || { echo "FAIL: no pause frame on port $pause_port"; exit 1; }
+	if [ "$mode" = veth ]; then
+		wire=$(pauses "$dir/wire.pcapng")
+		# Each with the lockstep trailer after it (uet.lua decodes it).
+		stamped=$(tshark -r "$dir/wire.pcapng" \
+			-X "lua_script:$src/scripts/wireshark/uet.lua" \
+			-Y 'macc.opcode == 0x0101 && uetlock.trailer.arrival_ps' \
+			2>/dev/null | wc -l)
+		echo "pause frames on veth s$pause_port: $wire, $stamped with a trailer"
+		[ "$wire" -eq "$here" ] || {
+			echo "FAIL: $wire pauses on the wire, $here in port-$pause_port.pcap"; exit 1; }
+		[ "$stamped" -eq "$wire" ] || {
+			echo "FAIL: $stamped of $wire pauses on the wire carry the trailer"; exit 1; }
+	fi
+fi
 # Nothing left behind: the launcher's namespaces and temporary folder.
 tag=$(sed -n 's/^uet-launch: tag \(uet[0-9]*\)$/\1/p' "$dir/launch.log")
 [ -n "$tag" ] || { echo "FAIL: no tag line"; exit 1; }

@@ -1147,8 +1147,8 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 END_TEST
 
 /* Before the start nothing runs and what comes is dropped; after it, a
- * frame that is not IPv4 is dropped as foreign; a dilation of 0 is
- * refused. */
+ * frame that is neither IPv4 nor MAC control is dropped as foreign; a
+ * dilation of 0 is refused. */
 START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 {
 	struct rte_mempool *mp;
@@ -1188,6 +1188,16 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 	uet_sync_realtime_stats(nic[0], &st);
 	ck_assert_uint_eq(st.foreign_frames, 1);
 	ck_assert_uint_eq(st.frames_rx, 0);
+	/* A PFC pause (MAC control, no IP datagram) is the model's. */
+	m = ping_frame(mp, 0, 0);
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	uet_be16_store(p + 12, UET_ETHERTYPE_MAC_CONTROL);
+	ck_assert_int_eq(uet_port_tx_burst(e.sw_port[0], &m, 1), 1);
+	ck_assert_int_eq(uet_sync_realtime_poll(nic[0], &wake),
+			 UET_SYNC_RUNNING);
+	uet_sync_realtime_stats(nic[0], &st);
+	ck_assert_uint_eq(st.foreign_frames, 1);
+	ck_assert_uint_eq(st.frames_rx, 1);
 
 	bc = (struct uet_sync_realtime_conf){
 		.ports = e.sw_port, .n_ports = 1, .component = &e.sw.c,

@@ -15,6 +15,8 @@ describes field by field:
   8-13  lockstep control frames HELLO, WELCOME, GRANT, DONE, BYE, ABORT
   14 RUDI_REQ carrying a small request with a CSWAP extension, no trailer
   15 UUD_REQ cut short by the capture's snap length (a really truncated frame)
+  16 PFC pause as lockstep sends it: class 0 XOFF, padded to 60, then the
+     trailer
 
 Everything is built with struct; the pcap uses the nanosecond magic, as the
 emulator's captures do. Usage: make_frames.py [--odd] OUTPUT.pcap
@@ -201,6 +203,10 @@ def build():
                        0x0, 0x00000001, 0x0, 0x0, 128)
     full = data_frame(uud + ses + bytes(128), 1, 0, 0x1238, None)
     frames.append((full[:70], len(full)))
+    # 16: PFC XOFF for class 0 with the lockstep trailer after the padding
+    pfc0 = struct.pack(">HH8H", 0x0101, 0x0001, 0xFFFF, 0, 0, 0, 0, 0, 0, 0)
+    frames.append(eth(MAC_PFC, MAC_SW, 0x8808, pfc0) +
+                  trailer(123_457_400_000))
     return frames
 
 
