@@ -10,6 +10,7 @@
 
 #include <check.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_capture.h"
 #include "uet_port.h"
@@ -345,13 +346,4 @@ static Suite *capture_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(capture_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(capture_suite)

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <rte_dev.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -144,13 +145,4 @@ static Suite *memif_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(memif_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(memif_suite)

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <rte_ethdev.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -386,13 +387,4 @@ static Suite *ring_port_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(ring_port_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(ring_port_suite)

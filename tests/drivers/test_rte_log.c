@@ -6,6 +6,7 @@
 #include <check.h>
 #include <rte_log.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_log.h"
 #include "uet_rte_log.h"
@@ -53,19 +54,15 @@ START_TEST(test_uet_log_messages_reach_rte_log_by_type)
 }
 END_TEST
 
-int main(void)
+static Suite *rte_log_suite(void)
 {
 	Suite *s = suite_create("drivers-rte-log");
 	TCase *tc = tcase_create("rte_log");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_uet_log_messages_reach_rte_log_by_type);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(rte_log_suite)

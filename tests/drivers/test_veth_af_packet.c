@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -302,9 +303,7 @@ static Suite *veth_suite(void)
 int main(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	SRunner *sr;
 	unsigned i;
-	int failed;
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "needs root (network namespaces): skipped\n");
@@ -328,9 +327,5 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 
-	sr = srunner_create(veth_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return uet_check_run(veth_suite());
 }

@@ -16,6 +16,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "check_main.h"
 #include "uet_fabric.h"
 #include "uet_port.h"
 #include "uet_wire.h"
@@ -243,19 +244,6 @@ static inline void ft_assert_out(const struct ft_env *env, unsigned int i,
 	ck_assert_uint_eq(env->out[i].tag, tag);
 	ck_assert_uint_eq(env->out[i].now_ps, now_ps);
 	ck_assert_uint_eq(env->out[i].arrival_ps, now_ps + FT_DELAY_PS);
-}
-
-/* Run a suite in fork mode (EAL once per process: once per test). */
-static inline int ft_main(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
 }
 
 #endif /* FABRIC_TEST_H */

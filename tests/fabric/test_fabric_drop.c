@@ -243,7 +243,5 @@ static Suite *fabric_drop_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_drop_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_drop_suite)

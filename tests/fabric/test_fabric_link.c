@@ -561,7 +561,5 @@ static Suite *link_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(link_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(link_suite)

@@ -464,7 +464,5 @@ static Suite *pfc_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(pfc_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(pfc_suite)

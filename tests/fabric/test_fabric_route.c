@@ -333,7 +333,5 @@ static Suite *route_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(route_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(route_suite)

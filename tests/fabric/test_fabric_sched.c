@@ -209,7 +209,5 @@ static Suite *fabric_sched_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_sched_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_sched_suite)

@@ -10,6 +10,7 @@
 
 #include <rte_mbuf.h>
 
+#include "check_main.h"
 #include "nic_harness.h"
 #include "uet_wire.h"
 
@@ -521,12 +522,10 @@ START_TEST(test_late_duplicate_ack_of_reused_pdc_number_ignored)
 }
 END_TEST
 
-int main(void)
+static Suite *nic_suite(void)
 {
 	Suite *s = suite_create("nic");
 	TCase *tc = tcase_create("data path");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fetch_serialization_worked_example);
@@ -552,9 +551,7 @@ int main(void)
 	tcase_add_test(tc,
 		       test_late_duplicate_ack_of_reused_pdc_number_ignored);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+UET_CHECK_MAIN(nic_suite)

@@ -10,6 +10,7 @@
 
 #include <rte_mbuf.h>
 
+#include "check_main.h"
 #include "nic_harness.h"
 #include "uet_wire.h"
 
@@ -191,12 +192,10 @@ START_TEST(test_receive_pool_without_pfc_drops)
 }
 END_TEST
 
-int main(void)
+static Suite *nic_pfc_suite(void)
 {
 	Suite *s = suite_create("nic_pfc");
 	TCase *tc = tcase_create("pfc");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pause_holds_lossless_data_for_its_quanta);
@@ -205,10 +204,7 @@ int main(void)
 	tcase_add_test(tc, test_receive_pool_pauses_at_xoff_resumes_at_xon);
 	tcase_add_test(tc, test_receive_pool_without_pfc_drops);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+UET_CHECK_MAIN_FORKED(nic_pfc_suite)
