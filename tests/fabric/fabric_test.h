@@ -95,6 +95,22 @@ static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 	return env->out_ret;
 }
 
+/* The UDP flow of UET from host src to host dst with this entropy (the
+ * source port), as the fabric's hash sees it. */
+static inline struct uet_fabric_flow ft_flow(uint32_t src, uint32_t dst,
+					     uint16_t entropy)
+{
+	struct uet_fabric_flow f;
+
+	memset(&f, 0, sizeof(f));
+	f.src_ipv4 = uet_host_ipv4(src);
+	f.dst_ipv4 = uet_host_ipv4(dst);
+	f.protocol = 17;
+	f.src_port = entropy;
+	f.dst_port = UET_UDP_PORT_UET;
+	return f;
+}
+
 /* Start EAL for this forked test (once per process). */
 static inline void ft_eal(const char *what)
 {

@@ -11,7 +11,6 @@
 
 #include "fabric_test.h"
 
-#define LK_UDP_DPORT 4793
 #define LK_RATE_100G UINT64_C(100000000000)
 /* 4,202 wire bytes at 100 Gbps (25% of 400) and at 200 Gbps (50%). */
 #define LK_SER_BIG_25_PS UINT64_C(336160)
@@ -26,19 +25,6 @@ static void lk_conf_leaf_spine(struct uet_fabric_conf *c, uint32_t leaves,
 	c->spines = spines;
 	c->hosts_per_leaf = per_leaf;
 	c->hosts = leaves * per_leaf;
-}
-
-static struct uet_fabric_flow lk_flow(uint32_t src, uint32_t dst,
-				      uint16_t entropy)
-{
-	struct uet_fabric_flow f = {
-		.src_ipv4 = uet_host_ipv4(src),
-		.dst_ipv4 = uet_host_ipv4(dst),
-		.protocol = 17,
-		.src_port = entropy,
-		.dst_port = LK_UDP_DPORT,
-	};
-	return f;
 }
 
 static void lk_fail(struct ft_env *env, uint32_t port, uet_time_t at_ps,
@@ -232,7 +218,7 @@ static uint16_t lk_entropy_via(const struct uet_fabric *fab, int port)
 	uint16_t e;
 
 	for (e = 1; e < 1000; e++) {
-		struct uet_fabric_flow f = lk_flow(0, 2, e);
+		struct uet_fabric_flow f = ft_flow(0, 2, e);
 
 		if (uet_fabric_next_port(fab, 0, &f) == port)
 			return e;
@@ -296,9 +282,9 @@ static void lk_down(bool blackhole)
 	ck_assert(!lk_rec(&env, 5, 0, FT_T0_PS).link_down);
 
 	for (e = 1; e <= 256; e++) {
-		struct uet_fabric_flow up = lk_flow(0, 2, e);
-		struct uet_fabric_flow back = lk_flow(2, 0, e);
-		struct uet_fabric_flow other = lk_flow(3, 1, e);
+		struct uet_fabric_flow up = ft_flow(0, 2, e);
+		struct uet_fabric_flow back = ft_flow(2, 0, e);
+		struct uet_fabric_flow other = ft_flow(3, 1, e);
 
 		if (blackhole) {
 			/* The hash alone: via0 still picks port 4. */
@@ -396,7 +382,7 @@ START_TEST(test_fat_tree_reroutes_every_pair_around_two_links)
 		for (d = 0; d < 16; d++) {
 			for (e = 0; e < 16 && s != d; e++) {
 				struct uet_fabric_flow f =
-					lk_flow(s, d, (uint16_t)(e * 4099));
+					ft_flow(s, d, (uint16_t)(e * 4099));
 				uint32_t sw;
 				int p;
 

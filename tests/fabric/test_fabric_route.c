@@ -11,7 +11,6 @@
 #include "fabric_test.h"
 
 /* The UET UDP destination port, what every UET frame carries. */
-#define RT_UDP_DPORT 4793
 /* Entropies tried in the spreading tests. */
 #define RT_ENTROPIES 4096u
 /* What seed 1 gives (rt_spread, leaf 0 of a 2x4x4 leaf-spine). */
@@ -41,19 +40,6 @@ static void rt_conf_fat_tree(struct uet_fabric_conf *c, uint32_t k)
 	c->topo = UET_FABRIC_TOPO_FAT_TREE;
 	c->k = k;
 	c->hosts = k * k * k / 4;
-}
-
-static struct uet_fabric_flow rt_flow(uint32_t src, uint32_t dst,
-				      uint16_t entropy)
-{
-	struct uet_fabric_flow f = {
-		.src_ipv4 = uet_host_ipv4(src),
-		.dst_ipv4 = uet_host_ipv4(dst),
-		.protocol = 17,
-		.src_port = entropy,
-		.dst_port = RT_UDP_DPORT,
-	};
-	return f;
 }
 
 /*
@@ -106,7 +92,7 @@ static void rt_all_pairs(const struct uet_fabric *fab, uint32_t hosts,
 				want = 3;
 			for (ent = 0; ent < 4; ent++) {
 				struct uet_fabric_flow f =
-					rt_flow(s, d, (uint16_t)(ent * 7919));
+					ft_flow(s, d, (uint16_t)(ent * 7919));
 
 				ck_assert_uint_eq(
 					rt_walk(fab, &f, s, d, ports, 8),
@@ -186,7 +172,7 @@ START_TEST(test_every_host_reachable_by_the_shortest_path)
 {
 	struct uet_fabric_conf c;
 	struct uet_fabric *fab = NULL;
-	struct uet_fabric_flow f = rt_flow(0, 1, 1);
+	struct uet_fabric_flow f = ft_flow(0, 1, 1);
 
 	rt_conf_leaf_spine(&c, 4, 4, 4);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
@@ -217,7 +203,7 @@ static void rt_spread(const struct uet_fabric *fab, uint32_t dst,
 
 	memset(count, 0, n * sizeof(*count));
 	for (i = 0; i < RT_ENTROPIES; i++) {
-		struct uet_fabric_flow f = rt_flow(0, dst, (uint16_t)i);
+		struct uet_fabric_flow f = ft_flow(0, dst, (uint16_t)i);
 		int p = uet_fabric_next_port(fab, 0, &f);
 
 		ck_assert_int_ge(p, (int)first_up);
@@ -262,8 +248,8 @@ START_TEST(test_same_tuple_same_path_other_salt_other_path)
 	ck_assert_int_eq(uet_fabric_create(&o, &c), 0);
 	for (i = 0; i < RT_ENTROPIES; i++) {
 		/* Host 0 to host 127: every tier has a choice going up. */
-		struct uet_fabric_flow f = rt_flow(0, 127, (uint16_t)i);
-		struct uet_fabric_flow g = rt_flow(4, 127, (uint16_t)i);
+		struct uet_fabric_flow f = ft_flow(0, 127, (uint16_t)i);
+		struct uet_fabric_flow g = ft_flow(4, 127, (uint16_t)i);
 		uint32_t pa[8], pa2[8], pb[8], po[8];
 		unsigned int n = rt_walk(a, &f, 0, 127, pa, 8);
 

@@ -268,3 +268,23 @@ void h_fini(struct h *h)
 	uet_nic_destroy(h->nic[1]);
 	rte_mempool_free(h->mp);
 }
+
+struct uet_nic_stats h_stats(struct h *h, int i)
+{
+	struct uet_nic_stats s;
+
+	uet_nic_stats(h->nic[i], &s);
+	return s;
+}
+
+const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
+				  uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nframes; i++)
+		if (h->frames[i].from == from && h->frames[i].kind == kind &&
+		    n-- == 0)
+			return &h->frames[i];
+	return NULL;
+}
