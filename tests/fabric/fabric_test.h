@@ -71,6 +71,27 @@ static inline void ft_conf(struct uet_fabric_conf *conf)
 	conf->seed = 1;
 }
 
+/* A leaf-spine topology of leaves x spines, per_leaf hosts on each leaf
+ * (the rest of conf is left as it is). */
+static inline void ft_leaf_spine(struct uet_fabric_conf *conf, uint32_t leaves,
+				 uint32_t spines, uint32_t per_leaf)
+{
+	conf->topo = UET_FABRIC_TOPO_LEAF_SPINE;
+	conf->leaves = leaves;
+	conf->spines = spines;
+	conf->hosts_per_leaf = per_leaf;
+	conf->hosts = leaves * per_leaf;
+}
+
+/* ft_conf() on a leaf-spine topology. */
+static inline void ft_conf_leaf_spine(struct uet_fabric_conf *conf,
+				      uint32_t leaves, uint32_t spines,
+				      uint32_t per_leaf)
+{
+	ft_conf(conf);
+	ft_leaf_spine(conf, leaves, spines, per_leaf);
+}
+
 /* The wiring's out(): record the frame, then free it (it is ours). */
 static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 			    uet_time_t arrival_ps)

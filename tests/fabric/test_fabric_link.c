@@ -16,17 +16,6 @@
 #define LK_SER_BIG_25_PS UINT64_C(336160)
 #define LK_SER_BIG_50_PS UINT64_C(168080)
 
-static void lk_conf_leaf_spine(struct uet_fabric_conf *c, uint32_t leaves,
-			       uint32_t spines, uint32_t per_leaf)
-{
-	ft_conf(c);
-	c->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-	c->leaves = leaves;
-	c->spines = spines;
-	c->hosts_per_leaf = per_leaf;
-	c->hosts = leaves * per_leaf;
-}
-
 static void lk_fail(struct ft_env *env, uint32_t port, uet_time_t at_ps,
 		    uint32_t rate_ppm, bool down)
 {
@@ -56,7 +45,7 @@ START_TEST(test_link_and_port_names_parse)
 	struct uet_fabric *fab;
 	char forms[256];
 
-	lk_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	ck_assert_int_eq(uet_fabric_link_find(fab, "host5"), 5);
 	ck_assert_int_eq(uet_fabric_link_find(fab, "leaf2-spine1"), 15);
@@ -260,7 +249,7 @@ static void lk_down(bool blackhole)
 	uint16_t via0, e;
 	const uet_time_t t1 = 2 * FT_T0_PS;
 
-	lk_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	c.link_down_blackhole = blackhole;
 	ft_open(&env, blackhole ? "link_blackhole" : "link_reroute", &c);
 	via0 = lk_entropy_via(env.fab, 4);
@@ -334,7 +323,7 @@ START_TEST(test_no_next_hop_left_loses_the_frame)
 	struct uet_fabric_conf c;
 	struct ft_env env;
 
-	lk_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	ft_open(&env, "link_none_left", &c);
 	lk_fail(&env, 4, 0, 0, true);
 	lk_fail(&env, 5, 0, 0, true);

@@ -23,17 +23,6 @@
 #define RT_DIFFER_SEED 3872u
 #define RT_DIFFER_SW 3047u
 
-static void rt_conf_leaf_spine(struct uet_fabric_conf *c, uint32_t leaves,
-			       uint32_t spines, uint32_t per_leaf)
-{
-	ft_conf(c);
-	c->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-	c->leaves = leaves;
-	c->spines = spines;
-	c->hosts_per_leaf = per_leaf;
-	c->hosts = leaves * per_leaf;
-}
-
 static void rt_conf_fat_tree(struct uet_fabric_conf *c, uint32_t k)
 {
 	ft_conf(c);
@@ -108,7 +97,7 @@ START_TEST(test_shapes_count_switches_ports_and_name_links)
 	struct uet_fabric *fab = NULL;
 	struct uet_fabric_port_info info;
 
-	rt_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	c.tier1_rate_bps = UINT64_C(100000000000);
 	c.tier1_delay_ps = 250000;
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
@@ -156,10 +145,10 @@ START_TEST(test_shapes_count_switches_ports_and_name_links)
 
 	/* Shapes that do not add up. */
 	fab = NULL;
-	rt_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	c.hosts = 9;
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), -EINVAL);
-	rt_conf_leaf_spine(&c, 4, 0, 2);
+	ft_conf_leaf_spine(&c, 4, 0, 2);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), -EINVAL);
 	rt_conf_fat_tree(&c, 4);
 	c.k = 5;
@@ -174,7 +163,7 @@ START_TEST(test_every_host_reachable_by_the_shortest_path)
 	struct uet_fabric *fab = NULL;
 	struct uet_fabric_flow f = ft_flow(0, 1, 1);
 
-	rt_conf_leaf_spine(&c, 4, 4, 4);
+	ft_conf_leaf_spine(&c, 4, 4, 4);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	/* Two tiers: one switch in a rack, three between racks. */
 	rt_all_pairs(fab, 16, 4, 16);
@@ -220,7 +209,7 @@ START_TEST(test_hash_spreads_entropies_over_the_uplinks)
 
 	/* 2 leaves, 4 spines, 4 hosts each: leaf 0's uplinks are ports 8
 	 * to 11; 4,096 entropies to host 4 spread within 10% of 1,024. */
-	rt_conf_leaf_spine(&c, 2, 4, 4);
+	ft_conf_leaf_spine(&c, 2, 4, 4);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	rt_spread(fab, 4, 8, 4, count);
 	for (i = 0; i < 4; i++) {
@@ -288,7 +277,7 @@ START_TEST(test_frame_crosses_a_leaf_spine_in_exact_time)
 	struct ft_env env;
 	struct uet_fabric_port_stats st;
 
-	rt_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	c.tier1_rate_bps = UINT64_C(100000000000);
 	c.tier1_delay_ps = 1000000;
 	ft_open(&env, "route_time", &c);
