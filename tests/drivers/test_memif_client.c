@@ -105,9 +105,8 @@ START_TEST(
 	close(to_child[0]);
 	close(from_child[1]);
 
-	drv_test_eal("memifcli");
-	conf.pool = uet_port_pool_create("cli_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(conf.pool);
+	uet_test_eal("uetdrv", "memifcli");
+	conf.pool = uet_test_pool("cli_pool", POOL_MBUFS);
 	ck_assert_int_eq(pipe_get(from_child[0], &c), 0);
 	ck_assert_int_eq(c, 'p');
 	/* The server listens but has not started: the client is connected,

@@ -19,7 +19,7 @@ START_TEST(test_uet_log_messages_reach_rte_log_by_type)
 	FILE *f;
 	int pds;
 
-	drv_test_eal("rtelog");
+	uet_test_eal("uetdrv", "rtelog");
 	f = open_memstream(&out, &out_len);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(rte_openlog_stream(f), 0);

@@ -17,6 +17,7 @@
 #include <rte_mempool.h>
 
 #include "check_main.h"
+#include "eal_test.h"
 #include "uet_fabric.h"
 #include "uet_port.h"
 #include "uet_wire.h"
@@ -132,22 +133,11 @@ static inline struct uet_fabric_flow ft_flow(uint32_t src, uint32_t dst,
 	return f;
 }
 
-/* Start EAL for this forked test (once per process). */
-static inline void ft_eal(const char *what)
-{
-	char prefix[64];
-
-	snprintf(prefix, sizeof(prefix), "uetfab_%s_%d", what, (int)getpid());
-	ck_assert_int_eq(uet_eal_init_default(prefix), 0);
-}
-
 /* Clear env and make its pool (EAL already started). */
 static inline void ft_pool(struct ft_env *env)
 {
 	memset(env, 0, sizeof(*env));
-	env->mp =
-		uet_port_pool_create("fab_pool", FT_POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(env->mp);
+	env->mp = uet_test_pool("fab_pool", FT_POOL_MBUFS);
 }
 
 /* Create the fabric under test, wired to ft_out_fn. */
@@ -178,7 +168,7 @@ static inline void ft_open_pool(struct ft_env *env,
 static inline void ft_open(struct ft_env *env, const char *what,
 			   const struct uet_fabric_conf *conf)
 {
-	ft_eal(what);
+	uet_test_eal("uetfab", what);
 	ft_open_pool(env, conf);
 }
 

@@ -166,7 +166,7 @@ START_TEST(test_degraded_link_scales_its_queue_limit)
 	struct uet_fabric_port_stats st;
 	struct uet_fabric_conf conf;
 
-	ft_eal("link_qlimit");
+	uet_test_eal("uetfab", "link_qlimit");
 	ft_conf(&conf);
 	conf.queue_limit_bytes = 4 * FT_WIRE_BIG;
 	st = lk_burst_to_0(&conf, 1000000);
@@ -187,7 +187,7 @@ START_TEST(test_degraded_link_scales_its_ecn_thresholds)
 {
 	struct uet_fabric_conf conf;
 
-	ft_eal("link_ecn");
+	uet_test_eal("uetfab", "link_ecn");
 	ft_conf(&conf);
 	conf.ecn = true;
 	conf.ecn_at_dequeue = false;

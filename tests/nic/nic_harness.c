@@ -8,6 +8,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "eal_test.h"
 #include "nic_harness.h"
 #include "uet_port.h"
 #include "uet_wire.h"
@@ -163,12 +164,11 @@ void h_init(struct h *h)
 	 * several scenarios. */
 	static bool eal_up;
 	static unsigned int pools;
-	char prefix[64], name[32];
+	char name[32];
 
 	memset(h, 0, sizeof(*h));
 	if (!eal_up) {
-		snprintf(prefix, sizeof(prefix), "test_nic_%d", (int)getpid());
-		ck_assert_int_eq(uet_eal_init_default(prefix), 0);
+		uet_test_eal("test_nic", "h");
 		eal_up = true;
 	}
 	snprintf(name, sizeof(name), "h_mp%u", pools++);
