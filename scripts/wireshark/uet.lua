@@ -641,26 +641,23 @@ fld("md_mkey", ProtoField.uint64("uet.ses.med_req.mem_key_match_bits",
 	H))
 
 -- SES extension headers
+-- The four bytes the atomic and the compare-and-swap extensions both
+-- start with; k is the key prefix, abbr the extension's filter name.
+local function amo_control_fields(k, abbr)
+	fld(k .. "_op", ProtoField.uint8(abbr .. ".atomic_opcode",
+		"Atomic opcode", H, AMO_OPS))
+	fld(k .. "_dt", ProtoField.uint8(abbr .. ".atomic_data_type",
+		"Atomic datatype", H, AMO_TYPES))
+	fld(k .. "_sem", ProtoField.uint8(abbr .. ".sem_ctl",
+		"Semantic control", H))
+	fld(k .. "_rsvd", ProtoField.uint8(abbr .. ".rsvd", "Reserved", H))
+end
 fld("atomic", ProtoField.bytes("uet.ses.atomic_op_ext_hdr",
 	"Atomic extension"))
-fld("at_op", ProtoField.uint8("uet.ses.atomic_op_ext_hdr.atomic_opcode",
-	"Atomic opcode", H, AMO_OPS))
-fld("at_dt", ProtoField.uint8("uet.ses.atomic_op_ext_hdr.atomic_data_type",
-	"Atomic datatype", H, AMO_TYPES))
-fld("at_sem", ProtoField.uint8("uet.ses.atomic_op_ext_hdr.sem_ctl",
-	"Semantic control", H))
-fld("at_rsvd", ProtoField.uint8("uet.ses.atomic_op_ext_hdr.rsvd", "Reserved",
-	H))
+amo_control_fields("at", "uet.ses.atomic_op_ext_hdr")
 fld("cswap", ProtoField.bytes("uet.ses.comp_swap_ext_hdr",
 	"Compare-and-swap extension"))
-fld("cs_op", ProtoField.uint8("uet.ses.comp_swap_ext_hdr.atomic_opcode",
-	"Atomic opcode", H, AMO_OPS))
-fld("cs_dt", ProtoField.uint8("uet.ses.comp_swap_ext_hdr.atomic_data_type",
-	"Atomic datatype", H, AMO_TYPES))
-fld("cs_sem", ProtoField.uint8("uet.ses.comp_swap_ext_hdr.sem_ctl",
-	"Semantic control", H))
-fld("cs_rsvd", ProtoField.uint8("uet.ses.comp_swap_ext_hdr.rsvd", "Reserved",
-	H))
+amo_control_fields("cs", "uet.ses.comp_swap_ext_hdr")
 fld("cs_cmp", ProtoField.bytes("uet.ses.comp_swap_ext_hdr.comp_value",
 	"Compare value"))
 fld("cs_swap", ProtoField.bytes("uet.ses.comp_swap_ext_hdr.swap_value",
@@ -832,6 +829,14 @@ end
 -- SES
 ---------------------------------------------------------------------------
 
+-- The control bytes amo_control_fields() declared, at off.
+local function add_amo_control(t, k, tvb, off)
+	add(t, k .. "_op", tvb(off, 1))
+	add(t, k .. "_dt", tvb(off + 1, 1))
+	add(t, k .. "_sem", tvb(off + 2, 1))
+	add(t, k .. "_rsvd", tvb(off + 3, 1))
+end
+
 local function dissect_atomic_ext(tvb, off, tree)
 	if not fits(tvb, off, 4, tree, "Atomic extension") then
 		return tvb:captured_len() - off
@@ -843,20 +848,14 @@ local function dissect_atomic_ext(tvb, off, tree)
 		end
 		local t = tree:add(f.cswap, tvb(off, 36))
 		t:set_text("Compare-and-swap extension: " .. vs_name(AMO_OPS, op))
-		add(t, "cs_op", tvb(off, 1))
-		add(t, "cs_dt", tvb(off + 1, 1))
-		add(t, "cs_sem", tvb(off + 2, 1))
-		add(t, "cs_rsvd", tvb(off + 3, 1))
+		add_amo_control(t, "cs", tvb, off)
 		add(t, "cs_cmp", tvb(off + 4, 16))
 		add(t, "cs_swap", tvb(off + 20, 16))
 		return 36
 	end
 	local t = tree:add(f.atomic, tvb(off, 4))
 	t:set_text("Atomic extension: " .. vs_name(AMO_OPS, op))
-	add(t, "at_op", tvb(off, 1))
-	add(t, "at_dt", tvb(off + 1, 1))
-	add(t, "at_sem", tvb(off + 2, 1))
-	add(t, "at_rsvd", tvb(off + 3, 1))
+	add_amo_control(t, "at", tvb, off)
 	return 4
 end
 

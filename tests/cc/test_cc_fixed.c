@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_cc.h"
 
 #define NS_PS UINT64_C(1000)
@@ -231,12 +232,10 @@ START_TEST(test_init_resets_state)
 }
 END_TEST
 
-int main(void)
+static Suite *cc_fixed_suite(void)
 {
 	Suite *s = suite_create("cc_fixed");
 	TCase *tc = tcase_create("fixed");
-	SRunner *sr;
-	int failed;
 
 	/* Room for ASan on a loaded machine; a hang guard only. */
 	tcase_set_timeout(tc, 120);
@@ -251,9 +250,7 @@ int main(void)
 	tcase_add_test(tc, test_init_nscc_needs_rate_and_rtt);
 	tcase_add_test(tc, test_init_resets_state);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(cc_fixed_suite)

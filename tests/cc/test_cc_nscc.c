@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_cc.h"
 
 #define US_PS UINT64_C(1000000)
@@ -446,12 +447,10 @@ START_TEST(test_nscc_reason_names)
 }
 END_TEST
 
-int main(void)
+static Suite *cc_nscc_suite(void)
 {
 	Suite *s = suite_create("cc-nscc");
 	TCase *tc = tcase_create("nscc");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_nscc_derived_reference_network);
 	tcase_add_test(tc, test_nscc_derived_nic_defaults);
@@ -474,9 +473,7 @@ int main(void)
 	tcase_add_test(tc, test_nscc_receiver_window_penalty);
 	tcase_add_test(tc, test_nscc_reason_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(cc_nscc_suite)

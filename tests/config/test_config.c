@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "uet_config.h"
 
 #define PS_PER_NS UINT64_C(1000)
@@ -1305,13 +1306,4 @@ static Suite *config_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(config_suite)

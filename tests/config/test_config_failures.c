@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_config.h"
 
 static int load(struct uet_scenario *s, const char *yaml,
@@ -162,12 +163,10 @@ START_TEST(test_too_many_failures)
 }
 END_TEST
 
-int main(void)
+static Suite *config_failures_suite(void)
 {
 	Suite *s = suite_create("config-failures");
 	TCase *tc = tcase_create("failures");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_failure_defaults_none);
 	tcase_add_test(tc, test_failures_list_loads);
@@ -175,9 +174,7 @@ int main(void)
 	tcase_add_test(tc, test_failure_rejects);
 	tcase_add_test(tc, test_too_many_failures);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+UET_CHECK_MAIN(config_failures_suite)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_event.h"
 #include "uet_rng.h"
 
@@ -442,13 +443,4 @@ static Suite *event_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(event_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(event_suite)

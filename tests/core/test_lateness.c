@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_lateness.h"
 
 START_TEST(test_lateness_bucket_edges)
@@ -81,13 +82,4 @@ static Suite *lateness_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(lateness_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(lateness_suite)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "uet_log.h"
 
 /* What a test sink received. */
@@ -165,15 +166,5 @@ static Suite *log_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(log_suite());
-	int failed;
-
-	/* Fork mode gives every test a fresh logger; insist on it. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+/* Fork mode gives every test a fresh logger; insist on it. */
+UET_CHECK_MAIN_FORKED(log_suite)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_rng.h"
 
 START_TEST(test_rng_fixed_seed_fixed_sequence)
@@ -161,13 +162,4 @@ static Suite *rng_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(rng_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(rng_suite)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_rng.h"
 #include "uet_time.h"
 #include "uet_units.h"
@@ -452,13 +453,4 @@ static Suite *time_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(time_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(time_suite)

@@ -13,6 +13,7 @@
 #include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
+#include "eal_test.h"
 #include "uet_port.h"
 
 /* EtherType of test frames: IEEE local experimental 2, so that neither the
@@ -25,18 +26,6 @@
 #define DRV_TEST_BIG_BYTES 4202u
 /* The smallest Ethernet frame without FCS. */
 #define DRV_TEST_SMALL_BYTES 60u
-
-/* Start EAL for this (forked) test process with a prefix naming the test
- * and the pid, so concurrent tests never share runtime files. */
-static inline void drv_test_eal(const char *what)
-{
-	char prefix[64];
-	int ret;
-
-	snprintf(prefix, sizeof(prefix), "uetdrv_%s_%d", what, (int)getpid());
-	ret = uet_eal_init_default(prefix);
-	ck_assert_msg(ret == 0, "EAL init failed: %d", ret);
-}
 
 /* Byte i of the test frame (dir, seq) of len bytes. */
 static inline uint8_t drv_test_byte(uint8_t dir, uint32_t seq, uint32_t len,

@@ -10,6 +10,7 @@
 
 #include <check.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_capture.h"
 #include "uet_port.h"
@@ -208,9 +209,8 @@ START_TEST(test_capture_linearises_multi_segment_mbufs)
 	uint32_t i, j, off = 0;
 	struct tmp t;
 
-	drv_test_eal("capmbuf");
-	mp = uet_port_pool_create("cap_pool", 63, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(mp);
+	uet_test_eal("uetdrv", "capmbuf");
+	mp = uet_test_pool("cap_pool", 63);
 	head = NULL;
 	for (i = 0; i < 3; i++) {
 		uint8_t *p;
@@ -295,9 +295,8 @@ START_TEST(test_pcap_vdev_replays_a_capture_through_a_port)
 	tmp_make(&t, "in.pcap");
 	write_frames(t.path);
 	snprintf(out, sizeof(out), "%s/out.pcap", t.dir);
-	drv_test_eal("pcapvdev");
-	mp = uet_port_pool_create("pcap_pool", 255, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(mp);
+	uet_test_eal("uetdrv", "pcapvdev");
+	mp = uet_test_pool("pcap_pool", 255);
 	conf.pool = mp;
 	snprintf(devargs, sizeof(devargs), "net_pcap0,rx_pcap=%s,tx_pcap=%s",
 		 t.path, out);
@@ -345,13 +344,4 @@ static Suite *capture_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(capture_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(capture_suite)

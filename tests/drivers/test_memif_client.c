@@ -11,6 +11,7 @@
 #include <check.h>
 #include <rte_dev.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -104,9 +105,8 @@ START_TEST(
 	close(to_child[0]);
 	close(from_child[1]);
 
-	drv_test_eal("memifcli");
-	conf.pool = uet_port_pool_create("cli_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(conf.pool);
+	uet_test_eal("uetdrv", "memifcli");
+	conf.pool = uet_test_pool("cli_pool", POOL_MBUFS);
 	ck_assert_int_eq(pipe_get(from_child[0], &c), 0);
 	ck_assert_int_eq(c, 'p');
 	/* The server listens but has not started: the client is connected,
@@ -144,13 +144,4 @@ static Suite *memif_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(memif_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(memif_suite)

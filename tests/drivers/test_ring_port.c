@@ -9,6 +9,7 @@
 #include <check.h>
 #include <rte_ethdev.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -39,10 +40,9 @@ static void ring_env_open(struct ring_env *env, const char *what,
 	struct uet_port_conf conf = {0};
 	int ret;
 
-	drv_test_eal(what);
+	uet_test_eal("uetdrv", what);
 	env->kind = (enum pair_kind)kind;
-	env->mp = uet_port_pool_create("drv_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(env->mp);
+	env->mp = uet_test_pool("drv_pool", POOL_MBUFS);
 	conf.pool = env->mp;
 	ret = pair_create[kind](&env->a, &env->b, "t", ring_size, &conf);
 	ck_assert_int_eq(ret, 0);
@@ -270,10 +270,9 @@ START_TEST(test_bare_ring_pairs_go_past_the_ethdev_port_limit)
 	struct rte_mempool *mp;
 	uint32_t i;
 
-	drv_test_eal("ringmany");
+	uet_test_eal("uetdrv", "ringmany");
 	ck_assert_uint_lt(RTE_MAX_ETHPORTS, 2 * MANY_PAIRS);
-	mp = uet_port_pool_create("drv_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(mp);
+	mp = uet_test_pool("drv_pool", POOL_MBUFS);
 	conf.pool = mp;
 	for (i = 0; i < MANY_PAIRS; i++) {
 		char name[16];
@@ -307,9 +306,8 @@ START_TEST(test_ethdev_pairs_stop_at_the_ethdev_port_limit)
 	struct rte_mempool *mp;
 	uint32_t i, n = 0;
 
-	drv_test_eal("ringlimit");
-	mp = uet_port_pool_create("drv_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(mp);
+	uet_test_eal("uetdrv", "ringlimit");
+	mp = uet_test_pool("drv_pool", POOL_MBUFS);
 	conf.pool = mp;
 	for (i = 0; i < RTE_MAX_ETHPORTS; i++) {
 		char name[16];
@@ -339,10 +337,9 @@ START_TEST(test_open_rejects_bad_arguments)
 	struct uet_port *p = NULL;
 	struct rte_mempool *mp;
 
-	drv_test_eal("ringbad");
+	uet_test_eal("uetdrv", "ringbad");
 	ck_assert_int_eq(uet_port_open(&p, "net_ring0", &conf), -EINVAL);
-	mp = uet_port_pool_create("drv_pool", 63, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(mp);
+	mp = uet_test_pool("drv_pool", 63);
 	conf.pool = mp;
 	ck_assert_int_eq(uet_port_open(&p, "", &conf), -EINVAL);
 	ck_assert_int_lt(uet_port_open(&p, "net_nosuchpmd0", &conf), 0);
@@ -386,13 +383,4 @@ static Suite *ring_port_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(ring_port_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(ring_port_suite)

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <rte_log.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_log.h"
 #include "uet_rte_log.h"
@@ -18,7 +19,7 @@ START_TEST(test_uet_log_messages_reach_rte_log_by_type)
 	FILE *f;
 	int pds;
 
-	drv_test_eal("rtelog");
+	uet_test_eal("uetdrv", "rtelog");
 	f = open_memstream(&out, &out_len);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(rte_openlog_stream(f), 0);
@@ -53,19 +54,15 @@ START_TEST(test_uet_log_messages_reach_rte_log_by_type)
 }
 END_TEST
 
-int main(void)
+static Suite *rte_log_suite(void)
 {
 	Suite *s = suite_create("drivers-rte-log");
 	TCase *tc = tcase_create("rte_log");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_uet_log_messages_reach_rte_log_by_type);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(rte_log_suite)

@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "check_main.h"
 #include "drv_test.h"
 #include "uet_port.h"
 
@@ -141,9 +142,8 @@ static void veth_env_open(struct veth_env *env, const char *what)
 	int orig_fd, i, ret;
 
 	alarm(60);
-	drv_test_eal(what);
-	env->mp = uet_port_pool_create("veth_pool", POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(env->mp);
+	uet_test_eal("uetdrv", what);
+	env->mp = uet_test_pool("veth_pool", POOL_MBUFS);
 	conf.pool = env->mp;
 	orig_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ck_assert_int_ge(orig_fd, 0);
@@ -269,9 +269,8 @@ START_TEST(test_af_packet_probe_sees_only_the_current_namespace)
 	char devargs[160];
 
 	alarm(60);
-	drv_test_eal("vethns");
-	conf.pool = uet_port_pool_create("veth_pool", 255, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(conf.pool);
+	uet_test_eal("uetdrv", "vethns");
+	conf.pool = uet_test_pool("veth_pool", 255);
 	/* The interface lives in namespace a, not in ours. */
 	snprintf(devargs, sizeof(devargs), "net_af_packet0,iface=%s," AFP_ARGS,
 		 net.ifc[0]);
@@ -302,9 +301,7 @@ static Suite *veth_suite(void)
 int main(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	SRunner *sr;
 	unsigned i;
-	int failed;
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "needs root (network namespaces): skipped\n");
@@ -328,9 +325,5 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 
-	sr = srunner_create(veth_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return uet_check_run(veth_suite());
 }

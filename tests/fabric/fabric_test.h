@@ -16,6 +16,8 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "check_main.h"
+#include "eal_test.h"
 #include "uet_fabric.h"
 #include "uet_port.h"
 #include "uet_wire.h"
@@ -70,6 +72,27 @@ static inline void ft_conf(struct uet_fabric_conf *conf)
 	conf->seed = 1;
 }
 
+/* A leaf-spine topology of leaves x spines, per_leaf hosts on each leaf
+ * (the rest of conf is left as it is). */
+static inline void ft_leaf_spine(struct uet_fabric_conf *conf, uint32_t leaves,
+				 uint32_t spines, uint32_t per_leaf)
+{
+	conf->topo = UET_FABRIC_TOPO_LEAF_SPINE;
+	conf->leaves = leaves;
+	conf->spines = spines;
+	conf->hosts_per_leaf = per_leaf;
+	conf->hosts = leaves * per_leaf;
+}
+
+/* ft_conf() on a leaf-spine topology. */
+static inline void ft_conf_leaf_spine(struct uet_fabric_conf *conf,
+				      uint32_t leaves, uint32_t spines,
+				      uint32_t per_leaf)
+{
+	ft_conf(conf);
+	ft_leaf_spine(conf, leaves, spines, per_leaf);
+}
+
 /* The wiring's out(): record the frame, then free it (it is ours). */
 static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 			    uet_time_t arrival_ps)
@@ -94,22 +117,27 @@ static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 	return env->out_ret;
 }
 
-/* Start EAL for this forked test (once per process). */
-static inline void ft_eal(const char *what)
+/* The UDP flow of UET from host src to host dst with this entropy (the
+ * source port), as the fabric's hash sees it. */
+static inline struct uet_fabric_flow ft_flow(uint32_t src, uint32_t dst,
+					     uint16_t entropy)
 {
-	char prefix[64];
+	struct uet_fabric_flow f;
 
-	snprintf(prefix, sizeof(prefix), "uetfab_%s_%d", what, (int)getpid());
-	ck_assert_int_eq(uet_eal_init_default(prefix), 0);
+	memset(&f, 0, sizeof(f));
+	f.src_ipv4 = uet_host_ipv4(src);
+	f.dst_ipv4 = uet_host_ipv4(dst);
+	f.protocol = 17;
+	f.src_port = entropy;
+	f.dst_port = UET_UDP_PORT_UET;
+	return f;
 }
 
 /* Clear env and make its pool (EAL already started). */
 static inline void ft_pool(struct ft_env *env)
 {
 	memset(env, 0, sizeof(*env));
-	env->mp =
-		uet_port_pool_create("fab_pool", FT_POOL_MBUFS, SOCKET_ID_ANY);
-	ck_assert_ptr_nonnull(env->mp);
+	env->mp = uet_test_pool("fab_pool", FT_POOL_MBUFS);
 }
 
 /* Create the fabric under test, wired to ft_out_fn. */
@@ -140,7 +168,7 @@ static inline void ft_open_pool(struct ft_env *env,
 static inline void ft_open(struct ft_env *env, const char *what,
 			   const struct uet_fabric_conf *conf)
 {
-	ft_eal(what);
+	uet_test_eal("uetfab", what);
 	ft_open_pool(env, conf);
 }
 
@@ -243,19 +271,6 @@ static inline void ft_assert_out(const struct ft_env *env, unsigned int i,
 	ck_assert_uint_eq(env->out[i].tag, tag);
 	ck_assert_uint_eq(env->out[i].now_ps, now_ps);
 	ck_assert_uint_eq(env->out[i].arrival_ps, now_ps + FT_DELAY_PS);
-}
-
-/* Run a suite in fork mode (EAL once per process: once per test). */
-static inline int ft_main(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
 }
 
 #endif /* FABRIC_TEST_H */

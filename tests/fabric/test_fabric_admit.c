@@ -289,7 +289,5 @@ static Suite *fabric_admit_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_admit_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_admit_suite)

@@ -139,7 +139,5 @@ static Suite *fabric_capture_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_capture_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_capture_suite)

@@ -59,7 +59,7 @@ START_TEST(test_random_drop_at_0_ppm_drops_nothing)
 {
 	static bool passed[DROP_FRAMES];
 
-	ft_eal("ppm0");
+	uet_test_eal("uetfab", "ppm0");
 	ck_assert_uint_eq(drop_run(0, 1, passed), 0);
 }
 END_TEST
@@ -69,7 +69,7 @@ START_TEST(test_random_drop_at_1000000_ppm_drops_everything)
 	static bool passed[DROP_FRAMES];
 	uint32_t i;
 
-	ft_eal("ppm1m");
+	uet_test_eal("uetfab", "ppm1m");
 	ck_assert_uint_eq(drop_run(1000000, 1, passed), DROP_FRAMES);
 	for (i = 0; i < DROP_FRAMES; i++)
 		ck_assert(!passed[i]);
@@ -87,7 +87,7 @@ START_TEST(test_random_drop_at_10000_ppm_same_frames_for_same_seed)
 	uint32_t i;
 	bool differ = false;
 
-	ft_eal("ppm1pct");
+	uet_test_eal("uetfab", "ppm1pct");
 	na = drop_run(10000, 1, a);
 	nb = drop_run(10000, 1, b);
 	nc = drop_run(10000, 2, c);
@@ -243,7 +243,5 @@ static Suite *fabric_drop_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_drop_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_drop_suite)

@@ -421,7 +421,5 @@ static Suite *fabric_forward_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_forward_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_forward_suite)

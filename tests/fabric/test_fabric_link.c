@@ -11,35 +11,10 @@
 
 #include "fabric_test.h"
 
-#define LK_UDP_DPORT 4793
 #define LK_RATE_100G UINT64_C(100000000000)
 /* 4,202 wire bytes at 100 Gbps (25% of 400) and at 200 Gbps (50%). */
 #define LK_SER_BIG_25_PS UINT64_C(336160)
 #define LK_SER_BIG_50_PS UINT64_C(168080)
-
-static void lk_conf_leaf_spine(struct uet_fabric_conf *c, uint32_t leaves,
-			       uint32_t spines, uint32_t per_leaf)
-{
-	ft_conf(c);
-	c->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-	c->leaves = leaves;
-	c->spines = spines;
-	c->hosts_per_leaf = per_leaf;
-	c->hosts = leaves * per_leaf;
-}
-
-static struct uet_fabric_flow lk_flow(uint32_t src, uint32_t dst,
-				      uint16_t entropy)
-{
-	struct uet_fabric_flow f = {
-		.src_ipv4 = uet_host_ipv4(src),
-		.dst_ipv4 = uet_host_ipv4(dst),
-		.protocol = 17,
-		.src_port = entropy,
-		.dst_port = LK_UDP_DPORT,
-	};
-	return f;
-}
 
 static void lk_fail(struct ft_env *env, uint32_t port, uet_time_t at_ps,
 		    uint32_t rate_ppm, bool down)
@@ -70,7 +45,7 @@ START_TEST(test_link_and_port_names_parse)
 	struct uet_fabric *fab;
 	char forms[256];
 
-	lk_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	ck_assert_int_eq(uet_fabric_link_find(fab, "host5"), 5);
 	ck_assert_int_eq(uet_fabric_link_find(fab, "leaf2-spine1"), 15);
@@ -191,7 +166,7 @@ START_TEST(test_degraded_link_scales_its_queue_limit)
 	struct uet_fabric_port_stats st;
 	struct uet_fabric_conf conf;
 
-	ft_eal("link_qlimit");
+	uet_test_eal("uetfab", "link_qlimit");
 	ft_conf(&conf);
 	conf.queue_limit_bytes = 4 * FT_WIRE_BIG;
 	st = lk_burst_to_0(&conf, 1000000);
@@ -212,7 +187,7 @@ START_TEST(test_degraded_link_scales_its_ecn_thresholds)
 {
 	struct uet_fabric_conf conf;
 
-	ft_eal("link_ecn");
+	uet_test_eal("uetfab", "link_ecn");
 	ft_conf(&conf);
 	conf.ecn = true;
 	conf.ecn_at_dequeue = false;
@@ -232,7 +207,7 @@ static uint16_t lk_entropy_via(const struct uet_fabric *fab, int port)
 	uint16_t e;
 
 	for (e = 1; e < 1000; e++) {
-		struct uet_fabric_flow f = lk_flow(0, 2, e);
+		struct uet_fabric_flow f = ft_flow(0, 2, e);
 
 		if (uet_fabric_next_port(fab, 0, &f) == port)
 			return e;
@@ -274,7 +249,7 @@ static void lk_down(bool blackhole)
 	uint16_t via0, e;
 	const uet_time_t t1 = 2 * FT_T0_PS;
 
-	lk_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	c.link_down_blackhole = blackhole;
 	ft_open(&env, blackhole ? "link_blackhole" : "link_reroute", &c);
 	via0 = lk_entropy_via(env.fab, 4);
@@ -296,9 +271,9 @@ static void lk_down(bool blackhole)
 	ck_assert(!lk_rec(&env, 5, 0, FT_T0_PS).link_down);
 
 	for (e = 1; e <= 256; e++) {
-		struct uet_fabric_flow up = lk_flow(0, 2, e);
-		struct uet_fabric_flow back = lk_flow(2, 0, e);
-		struct uet_fabric_flow other = lk_flow(3, 1, e);
+		struct uet_fabric_flow up = ft_flow(0, 2, e);
+		struct uet_fabric_flow back = ft_flow(2, 0, e);
+		struct uet_fabric_flow other = ft_flow(3, 1, e);
 
 		if (blackhole) {
 			/* The hash alone: via0 still picks port 4. */
@@ -348,7 +323,7 @@ START_TEST(test_no_next_hop_left_loses_the_frame)
 	struct uet_fabric_conf c;
 	struct ft_env env;
 
-	lk_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	ft_open(&env, "link_none_left", &c);
 	lk_fail(&env, 4, 0, 0, true);
 	lk_fail(&env, 5, 0, 0, true);
@@ -396,7 +371,7 @@ START_TEST(test_fat_tree_reroutes_every_pair_around_two_links)
 		for (d = 0; d < 16; d++) {
 			for (e = 0; e < 16 && s != d; e++) {
 				struct uet_fabric_flow f =
-					lk_flow(s, d, (uint16_t)(e * 4099));
+					ft_flow(s, d, (uint16_t)(e * 4099));
 				uint32_t sw;
 				int p;
 
@@ -561,7 +536,5 @@ static Suite *link_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(link_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(link_suite)

@@ -349,11 +349,7 @@ START_TEST(test_pause_backs_up_hop_by_hop_through_a_leaf_spine)
 	uint32_t leaf1_up, spine_down1, spine_down0, leaf0_up, i, data = 0;
 
 	pt_conf(&conf, 2 * FT_WIRE_BIG, FT_WIRE_BIG, 20 * FT_WIRE_BIG, 0xffff);
-	conf.topo = UET_FABRIC_TOPO_LEAF_SPINE;
-	conf.leaves = 2;
-	conf.spines = 1;
-	conf.hosts_per_leaf = 2;
-	conf.hosts = 4;
+	ft_leaf_spine(&conf, 2, 1, 2);
 	conf.tier1_delay_ps = FT_DELAY_PS;
 	pt_open(&env, "hop", &conf);
 	leaf1_up = pt_port(&env, "leaf1", "leaf1-spine0");
@@ -464,7 +460,5 @@ static Suite *pfc_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(pfc_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(pfc_suite)

@@ -11,7 +11,6 @@
 #include "fabric_test.h"
 
 /* The UET UDP destination port, what every UET frame carries. */
-#define RT_UDP_DPORT 4793
 /* Entropies tried in the spreading tests. */
 #define RT_ENTROPIES 4096u
 /* What seed 1 gives (rt_spread, leaf 0 of a 2x4x4 leaf-spine). */
@@ -24,36 +23,12 @@
 #define RT_DIFFER_SEED 3872u
 #define RT_DIFFER_SW 3047u
 
-static void rt_conf_leaf_spine(struct uet_fabric_conf *c, uint32_t leaves,
-			       uint32_t spines, uint32_t per_leaf)
-{
-	ft_conf(c);
-	c->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-	c->leaves = leaves;
-	c->spines = spines;
-	c->hosts_per_leaf = per_leaf;
-	c->hosts = leaves * per_leaf;
-}
-
 static void rt_conf_fat_tree(struct uet_fabric_conf *c, uint32_t k)
 {
 	ft_conf(c);
 	c->topo = UET_FABRIC_TOPO_FAT_TREE;
 	c->k = k;
 	c->hosts = k * k * k / 4;
-}
-
-static struct uet_fabric_flow rt_flow(uint32_t src, uint32_t dst,
-				      uint16_t entropy)
-{
-	struct uet_fabric_flow f = {
-		.src_ipv4 = uet_host_ipv4(src),
-		.dst_ipv4 = uet_host_ipv4(dst),
-		.protocol = 17,
-		.src_port = entropy,
-		.dst_port = RT_UDP_DPORT,
-	};
-	return f;
 }
 
 /*
@@ -106,7 +81,7 @@ static void rt_all_pairs(const struct uet_fabric *fab, uint32_t hosts,
 				want = 3;
 			for (ent = 0; ent < 4; ent++) {
 				struct uet_fabric_flow f =
-					rt_flow(s, d, (uint16_t)(ent * 7919));
+					ft_flow(s, d, (uint16_t)(ent * 7919));
 
 				ck_assert_uint_eq(
 					rt_walk(fab, &f, s, d, ports, 8),
@@ -122,7 +97,7 @@ START_TEST(test_shapes_count_switches_ports_and_name_links)
 	struct uet_fabric *fab = NULL;
 	struct uet_fabric_port_info info;
 
-	rt_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	c.tier1_rate_bps = UINT64_C(100000000000);
 	c.tier1_delay_ps = 250000;
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
@@ -170,10 +145,10 @@ START_TEST(test_shapes_count_switches_ports_and_name_links)
 
 	/* Shapes that do not add up. */
 	fab = NULL;
-	rt_conf_leaf_spine(&c, 4, 3, 2);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
 	c.hosts = 9;
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), -EINVAL);
-	rt_conf_leaf_spine(&c, 4, 0, 2);
+	ft_conf_leaf_spine(&c, 4, 0, 2);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), -EINVAL);
 	rt_conf_fat_tree(&c, 4);
 	c.k = 5;
@@ -186,9 +161,9 @@ START_TEST(test_every_host_reachable_by_the_shortest_path)
 {
 	struct uet_fabric_conf c;
 	struct uet_fabric *fab = NULL;
-	struct uet_fabric_flow f = rt_flow(0, 1, 1);
+	struct uet_fabric_flow f = ft_flow(0, 1, 1);
 
-	rt_conf_leaf_spine(&c, 4, 4, 4);
+	ft_conf_leaf_spine(&c, 4, 4, 4);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	/* Two tiers: one switch in a rack, three between racks. */
 	rt_all_pairs(fab, 16, 4, 16);
@@ -217,7 +192,7 @@ static void rt_spread(const struct uet_fabric *fab, uint32_t dst,
 
 	memset(count, 0, n * sizeof(*count));
 	for (i = 0; i < RT_ENTROPIES; i++) {
-		struct uet_fabric_flow f = rt_flow(0, dst, (uint16_t)i);
+		struct uet_fabric_flow f = ft_flow(0, dst, (uint16_t)i);
 		int p = uet_fabric_next_port(fab, 0, &f);
 
 		ck_assert_int_ge(p, (int)first_up);
@@ -234,7 +209,7 @@ START_TEST(test_hash_spreads_entropies_over_the_uplinks)
 
 	/* 2 leaves, 4 spines, 4 hosts each: leaf 0's uplinks are ports 8
 	 * to 11; 4,096 entropies to host 4 spread within 10% of 1,024. */
-	rt_conf_leaf_spine(&c, 2, 4, 4);
+	ft_conf_leaf_spine(&c, 2, 4, 4);
 	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
 	rt_spread(fab, 4, 8, 4, count);
 	for (i = 0; i < 4; i++) {
@@ -262,8 +237,8 @@ START_TEST(test_same_tuple_same_path_other_salt_other_path)
 	ck_assert_int_eq(uet_fabric_create(&o, &c), 0);
 	for (i = 0; i < RT_ENTROPIES; i++) {
 		/* Host 0 to host 127: every tier has a choice going up. */
-		struct uet_fabric_flow f = rt_flow(0, 127, (uint16_t)i);
-		struct uet_fabric_flow g = rt_flow(4, 127, (uint16_t)i);
+		struct uet_fabric_flow f = ft_flow(0, 127, (uint16_t)i);
+		struct uet_fabric_flow g = ft_flow(4, 127, (uint16_t)i);
 		uint32_t pa[8], pa2[8], pb[8], po[8];
 		unsigned int n = rt_walk(a, &f, 0, 127, pa, 8);
 
@@ -302,7 +277,7 @@ START_TEST(test_frame_crosses_a_leaf_spine_in_exact_time)
 	struct ft_env env;
 	struct uet_fabric_port_stats st;
 
-	rt_conf_leaf_spine(&c, 2, 2, 2);
+	ft_conf_leaf_spine(&c, 2, 2, 2);
 	c.tier1_rate_bps = UINT64_C(100000000000);
 	c.tier1_delay_ps = 1000000;
 	ft_open(&env, "route_time", &c);
@@ -333,7 +308,5 @@ static Suite *route_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(route_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(route_suite)

@@ -145,7 +145,7 @@ START_TEST(test_ecn_at_enqueue_marks_frames_that_find_kmax_queued)
 {
 	const uint8_t want[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_CE};
 
-	ft_eal("ecnenq");
+	uet_test_eal("uetfab", "ecnenq");
 	st_ecn_run(false, false, 2, want);
 }
 END_TEST
@@ -154,7 +154,7 @@ START_TEST(test_ecn_at_dequeue_marks_frames_that_leave_kmax_behind)
 {
 	const uint8_t want[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_ECT1};
 
-	ft_eal("ecndeq");
+	uet_test_eal("uetfab", "ecndeq");
 	st_ecn_run(true, false, 1, want);
 }
 END_TEST
@@ -166,7 +166,7 @@ START_TEST(test_ecn_marks_frames_chained_like_a_nics)
 	const uint8_t want_deq[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_ECT1};
 	const uint8_t want_enq[3] = {UET_ECN_ECT1, UET_ECN_CE, UET_ECN_CE};
 
-	ft_eal("ecnchain");
+	uet_test_eal("uetfab", "ecnchain");
 	st_ecn_run(true, true, 1, want_deq);
 	st_ecn_run(false, true, 2, want_enq);
 }
@@ -209,7 +209,5 @@ static Suite *fabric_sched_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	return ft_main(fabric_sched_suite());
-}
+/* EAL starts once a process: in each forked test. */
+UET_CHECK_MAIN_FORKED(fabric_sched_suite)

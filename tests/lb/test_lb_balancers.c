@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_lb.h"
 
 #define SEED UINT64_C(0x5ca1a0e7)
@@ -258,12 +259,10 @@ START_TEST(test_init_rejects_bad_params)
 }
 END_TEST
 
-int main(void)
+static Suite *lb_balancers_suite(void)
 {
 	Suite *s = suite_create("lb_balancers");
 	TCase *tc = tcase_create("balancers");
-	SRunner *sr;
-	int failed;
 
 	/* Room for ASan on a loaded machine; a hang guard only. */
 	tcase_set_timeout(tc, 120);
@@ -280,9 +279,7 @@ int main(void)
 	tcase_add_test(tc, test_feedback_counted_per_kind);
 	tcase_add_test(tc, test_init_rejects_bad_params);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(lb_balancers_suite)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_lb.h"
 
 #define SEED UINT64_C(0x5ca1a0e7)
@@ -326,12 +327,10 @@ START_TEST(test_bitmap_rejects_bad_paths)
 }
 END_TEST
 
-int main(void)
+static Suite *lb_reps_bitmap_suite(void)
 {
 	Suite *s = suite_create("lb_reps_bitmap");
 	TCase *tc = tcase_create("reps_bitmap");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_reps_defaults);
 	tcase_add_test(tc, test_reps_empty_cache_sends_random);
@@ -351,9 +350,7 @@ int main(void)
 	tcase_add_test(tc, test_bitmap_all_penalised_uses_first);
 	tcase_add_test(tc, test_bitmap_rejects_bad_paths);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(lb_reps_bitmap_suite)

@@ -8,6 +8,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "eal_test.h"
 #include "nic_harness.h"
 #include "uet_port.h"
 #include "uet_wire.h"
@@ -166,12 +167,11 @@ void h_init(struct h *h)
 	 * several scenarios. */
 	static bool eal_up;
 	static unsigned int pools;
-	char prefix[64], name[32];
+	char name[32];
 
 	memset(h, 0, sizeof(*h));
 	if (!eal_up) {
-		snprintf(prefix, sizeof(prefix), "test_nic_%d", (int)getpid());
-		ck_assert_int_eq(uet_eal_init_default(prefix), 0);
+		uet_test_eal("test_nic", "h");
 		eal_up = true;
 	}
 	snprintf(name, sizeof(name), "h_mp%u", pools++);
@@ -270,4 +270,24 @@ void h_fini(struct h *h)
 	uet_nic_destroy(h->nic[0]);
 	uet_nic_destroy(h->nic[1]);
 	rte_mempool_free(h->mp);
+}
+
+struct uet_nic_stats h_stats(struct h *h, int i)
+{
+	struct uet_nic_stats s;
+
+	uet_nic_stats(h->nic[i], &s);
+	return s;
+}
+
+const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
+				  uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nframes; i++)
+		if (h->frames[i].from == from && h->frames[i].kind == kind &&
+		    n-- == 0)
+			return &h->frames[i];
+	return NULL;
 }

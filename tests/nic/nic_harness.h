@@ -105,5 +105,10 @@ uint32_t h_ip(int i);
 void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps);
 /** Check the invariants every run must keep (anomalies, PSNs retired). */
 void h_check_invariants(struct h *h);
+/** NIC i's counters now. */
+struct uet_nic_stats h_stats(struct h *h, int i);
+/** The nth (from 0) frame of kind sent by NIC from, or NULL. */
+const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
+				  uint32_t n);
 
 #endif /* NIC_HARNESS_H */

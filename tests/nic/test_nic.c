@@ -10,31 +10,12 @@
 
 #include <rte_mbuf.h>
 
+#include "check_main.h"
 #include "nic_harness.h"
 #include "uet_wire.h"
 
 #define DELAY_PS 500000u /* nic.Delay default */
 #define RUN_END_PS (UINT64_C(1) << 62)
-
-static struct uet_nic_stats stats_of(struct h *h, int i)
-{
-	struct uet_nic_stats s;
-
-	uet_nic_stats(h->nic[i], &s);
-	return s;
-}
-
-static const struct h_frame *nth_frame(const struct h *h, int from,
-				       enum h_kind kind, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < h->nframes; i++)
-		if (h->frames[i].from == from && h->frames[i].kind == kind &&
-		    n-- == 0)
-			return &h->frames[i];
-	return NULL;
-}
 
 /* One message from NIC 0 to NIC 1, run to the end, invariants checked. */
 static void run_one_message(struct h *h, uint64_t bytes)
@@ -59,7 +40,7 @@ START_TEST(test_fetch_serialization_worked_example)
 
 	h_init(&h);
 	run_one_message(&h, 4096);
-	d = nth_frame(&h, 0, H_DATA, 0);
+	d = h_nth_frame(&h, 0, H_DATA, 0);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_uint_eq(d->ip_bytes, 4184);
 	ck_assert_uint_eq(d->pkt_len + UET_ETH_FCS_BYTES, 4202);
@@ -85,8 +66,8 @@ START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
 
 	h_init(&h);
 	run_one_message(&h, 4096);
-	d = nth_frame(&h, 0, H_DATA, 0);
-	a = nth_frame(&h, 1, H_ACK, 0);
+	d = h_nth_frame(&h, 0, H_DATA, 0);
+	a = h_nth_frame(&h, 1, H_ACK, 0);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_uint_eq(a->service_time, 0);
 	ck_assert_uint_eq(a->arrival_ps,
@@ -113,9 +94,8 @@ static void cadence(uint32_t n, bool first, bool last, uint32_t acks)
 	ck_assert_uint_eq(h.count[0][H_PROBE], 1);
 	ck_assert_uint_eq(h.count[1][H_PROBE_ACK], 1);
 	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
-	ck_assert_uint_eq(
-		stats_of(&h, 1).transport.data_payload_bytes_delivered,
-		256 * 4096);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.data_payload_bytes_delivered,
+			  256 * 4096);
 	h_fini(&h);
 }
 
@@ -149,7 +129,7 @@ START_TEST(test_ack_cadence_unflagged_tail_recovered_by_rto)
 	h.sc.pds.ack_request_every_nth_packet = 4;
 	h.sc.pds.ack_request_last_packet = false;
 	run_one_message(&h, 256 * 4096);
-	ck_assert_uint_gt(stats_of(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_gt(h_stats(&h, 0).transport.rto_expiries, 0);
 	ck_assert_uint_gt(h.count[0][H_DATA], 256);
 	h_fini(&h);
 }
@@ -168,9 +148,9 @@ START_TEST(test_segmentation_sizes)
 		run_one_message(&h, sizes[i]);
 		ck_assert_uint_eq(h.count[0][H_DATA], packets[i]);
 		ck_assert_uint_eq(
-			stats_of(&h, 1).transport.data_payload_bytes_delivered,
+			h_stats(&h, 1).transport.data_payload_bytes_delivered,
 			sizes[i]);
-		d = nth_frame(&h, 0, H_DATA, packets[i] - 1);
+		d = h_nth_frame(&h, 0, H_DATA, packets[i] - 1);
 		ck_assert_uint_eq(d->ip_bytes,
 				  (sizes[i] - (packets[i] - 1) * 4096) + 88);
 		h_fini(&h);
@@ -184,9 +164,9 @@ START_TEST(test_one_mib_every_byte_verified)
 
 	h_init(&h);
 	run_one_message(&h, 1 << 20);
-	ck_assert_uint_eq(stats_of(&h, 1).payload_mismatches, 0);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.pcie_write_bytes, 1 << 20);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.pcie_read_bytes, 1 << 20);
+	ck_assert_uint_eq(h_stats(&h, 1).payload_mismatches, 0);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.pcie_write_bytes, 1 << 20);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.pcie_read_bytes, 1 << 20);
 	h_fini(&h);
 }
 END_TEST
@@ -209,9 +189,9 @@ static void several_messages(bool groups)
 	ck_assert_uint_eq(h.completed[0], 6);
 	ck_assert_uint_eq(h.arrived[1], 6);
 	ck_assert_uint_eq(h.completed[1], 1);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.pdcs_created, 7);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.pdcs_open, 0);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.pdcs_created, 7);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.pdcs_open, 0);
 	h_check_invariants(&h);
 	h_fini(&h);
 }
@@ -236,11 +216,11 @@ START_TEST(test_dropped_data_recovered_by_rto)
 	h_init(&h);
 	h.drop_data[h.ndrop_data++] = 3;
 	run_one_message(&h, 10 * 4096);
-	s = stats_of(&h, 0);
+	s = h_stats(&h, 0);
 	ck_assert_uint_eq(s.transport.rto_expiries, 1);
 	ck_assert_uint_eq(s.transport.retransmits, 1);
 	ck_assert_uint_eq(h.count[0][H_DATA], 11);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.ooo_events, 6);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.ooo_events, 6);
 	h_fini(&h);
 }
 END_TEST
@@ -255,10 +235,10 @@ START_TEST(test_rto_backoff_doubles)
 	h.drop_data[h.ndrop_data++] = 0;
 	h.drop_data[h.ndrop_data++] = 1;
 	run_one_message(&h, 4096);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 2);
-	first = nth_frame(&h, 0, H_DATA, 0);
-	r1 = nth_frame(&h, 0, H_DATA, 1);
-	r2 = nth_frame(&h, 0, H_DATA, 2);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 2);
+	first = h_nth_frame(&h, 0, H_DATA, 0);
+	r1 = h_nth_frame(&h, 0, H_DATA, 1);
+	r2 = h_nth_frame(&h, 0, H_DATA, 2);
 	ck_assert(r1->flags & UET_PDS_REQ_F_RETX);
 	/* Frame out times differ by the timeout plus one serialization. */
 	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps, 20000000 + 84040);
@@ -277,15 +257,15 @@ static void trimmed(uint8_t dscp, uint8_t code)
 	h.trim_dscp = dscp;
 	run_one_message(&h, 5 * 4096);
 	ck_assert_uint_eq(h.count[1][H_NACK], 1);
-	n = nth_frame(&h, 1, H_NACK, 0);
+	n = h_nth_frame(&h, 1, H_NACK, 0);
 	ck_assert_uint_eq(n->nack_code, code);
-	ck_assert_uint_eq(n->psn, nth_frame(&h, 0, H_DATA, 2)->psn);
-	r = nth_frame(&h, 0, H_DATA, 5);
+	ck_assert_uint_eq(n->psn, h_nth_frame(&h, 0, H_DATA, 2)->psn);
+	r = h_nth_frame(&h, 0, H_DATA, 5);
 	ck_assert_uint_eq(r->psn, n->psn);
 	ck_assert(r->flags & UET_PDS_REQ_F_RETX);
 	ck_assert_uint_eq(r->dscp, UET_DSCP_DEFAULT_TRIMMABLE_RTX);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.trimmed_received, 1);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.trimmed_received, 1);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
 	/* No ACK for the trimmed packet: 5 ACKs for 6 data frames. */
 	ck_assert_uint_eq(h.count[1][H_ACK], 5);
 	h_fini(&h);
@@ -310,8 +290,8 @@ START_TEST(test_lost_ack_recovered)
 	h_init(&h);
 	h.drop_ack[h.ndrop_ack++] = 0;
 	run_one_message(&h, 4096);
-	ck_assert_uint_eq(stats_of(&h, 0).transport.rto_expiries, 1);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.duplicates_received, 1);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 1);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.duplicates_received, 1);
 	ck_assert_uint_eq(h.count[1][H_ACK], 2);
 	h_fini(&h);
 }
@@ -325,7 +305,7 @@ START_TEST(test_prefetch_buffer_on)
 	h_init(&h);
 	h.sc.nic.prefetch_buffer_enable = true;
 	run_one_message(&h, 1 << 20);
-	s = stats_of(&h, 0);
+	s = h_stats(&h, 0);
 	ck_assert_uint_gt(s.prefetch_peak_bytes, 0);
 	ck_assert_uint_le(s.prefetch_peak_bytes,
 			  h.sc.nic.prefetch_buffer_size_bytes);
@@ -341,7 +321,7 @@ START_TEST(test_egress_pool_full_stops_and_resumes)
 	h_init(&h);
 	h.sc.nic.egress_pool_size_bytes = 3 * 4202;
 	run_one_message(&h, 64 * 4096);
-	s = stats_of(&h, 0);
+	s = h_stats(&h, 0);
 	ck_assert_uint_gt(s.egress_pool_stalls, 0);
 	ck_assert_uint_le(s.egress_pool_peak_bytes, 3 * 4202);
 	h_fini(&h);
@@ -382,8 +362,8 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 		ck_assert_int_eq(c->deliver(c, 0, m, 1000), 0);
 	}
 	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.malformed_frames, 2);
-	ck_assert_uint_eq(stats_of(&h, 1).other_frames, 1);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.malformed_frames, 2);
+	ck_assert_uint_eq(h_stats(&h, 1).other_frames, 1);
 	h_fini(&h);
 }
 END_TEST
@@ -470,8 +450,8 @@ static void reused_pdc_number_check(struct h *h)
 	/* Bounded: before the fix the second message never completed and
 	 * its timers ran for ever. */
 	h_run(h, 50 * UET_PS_PER_MS);
-	first = nth_frame(h, 0, H_DATA, 0);
-	last = nth_frame(h, 0, H_DATA, 4);
+	first = h_nth_frame(h, 0, H_DATA, 0);
+	last = h_nth_frame(h, 0, H_DATA, 4);
 	ck_assert_uint_eq(h->count[0][H_CLOSE], 2);
 	/* Both messages used PDC number 1 at the sender. */
 	ck_assert_ptr_nonnull(first);
@@ -480,9 +460,9 @@ static void reused_pdc_number_check(struct h *h)
 	ck_assert_uint_eq(h->completed[0], 2);
 	ck_assert_uint_eq(h->arrived[1], 2);
 	/* Two receiving sides, both closed by their linger timers. */
-	ck_assert_uint_eq(stats_of(h, 1).transport.pdcs_created, 2);
-	ck_assert_uint_eq(stats_of(h, 1).transport.pdcs_open, 0);
-	ck_assert_uint_eq(stats_of(h, 0).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(h, 1).transport.pdcs_created, 2);
+	ck_assert_uint_eq(h_stats(h, 1).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(h, 0).transport.pdcs_open, 0);
 	h_check_invariants(h);
 }
 
@@ -516,17 +496,15 @@ START_TEST(test_late_duplicate_ack_of_reused_pdc_number_ignored)
 	h_deliver(&h, 1, h.kept, 50 * UET_PS_PER_US + 100000);
 	h.kept = NULL;
 	reused_pdc_number_check(&h);
-	ck_assert_uint_eq(stats_of(&h, 1).transport.duplicates_received, 1);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.duplicates_received, 1);
 	h_fini(&h);
 }
 END_TEST
 
-int main(void)
+static Suite *nic_suite(void)
 {
 	Suite *s = suite_create("nic");
 	TCase *tc = tcase_create("data path");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fetch_serialization_worked_example);
@@ -552,9 +530,7 @@ int main(void)
 	tcase_add_test(tc,
 		       test_late_duplicate_ack_of_reused_pdc_number_ignored);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+UET_CHECK_MAIN(nic_suite)

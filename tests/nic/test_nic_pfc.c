@@ -10,6 +10,7 @@
 
 #include <rte_mbuf.h>
 
+#include "check_main.h"
 #include "nic_harness.h"
 #include "uet_wire.h"
 
@@ -20,26 +21,6 @@
 #define FIRST_START_PS 87400u
 /* 4,202 bytes at 400 Gbps. */
 #define SER_BIG_PS 84040u
-
-static struct uet_nic_stats stats_of(struct h *h, int i)
-{
-	struct uet_nic_stats s;
-
-	uet_nic_stats(h->nic[i], &s);
-	return s;
-}
-
-static const struct h_frame *nth_frame(const struct h *h, int from,
-				       enum h_kind kind, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < h->nframes; i++)
-		if (h->frames[i].from == from && h->frames[i].kind == kind &&
-		    n-- == 0)
-			return &h->frames[i];
-	return NULL;
-}
 
 /* A pause frame from the switch to NIC i, arriving at at_ps. */
 static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
@@ -79,11 +60,11 @@ static void run_paused(const char *classes, uet_time_t want_start_ps,
 			 0);
 	h_run(&h, RUN_END_PS);
 	ck_assert_uint_eq(h.completed[0], 1);
-	d = nth_frame(&h, 0, H_DATA, 0);
+	d = h_nth_frame(&h, 0, H_DATA, 0);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_uint_eq(d->arrival_ps, want_start_ps + SER_BIG_PS + DELAY_PS);
-	ck_assert_uint_eq(stats_of(&h, 0).pfc_rx_xoff_frames, want_rx_xoff);
-	ck_assert_uint_eq(stats_of(&h, 0).other_frames, 0);
+	ck_assert_uint_eq(h_stats(&h, 0).pfc_rx_xoff_frames, want_rx_xoff);
+	ck_assert_uint_eq(h_stats(&h, 0).other_frames, 0);
 	h_check_invariants(&h);
 	h_fini(&h);
 }
@@ -116,9 +97,9 @@ START_TEST(test_resume_ends_the_pause)
 			 0);
 	h_run(&h, RUN_END_PS);
 	ck_assert_uint_eq(h.completed[0], 1);
-	d = nth_frame(&h, 0, H_DATA, 0);
+	d = h_nth_frame(&h, 0, H_DATA, 0);
 	ck_assert_uint_eq(d->arrival_ps, 100000 + SER_BIG_PS + DELAY_PS);
-	ck_assert_uint_eq(stats_of(&h, 0).pfc_rx_xon_frames, 1);
+	ck_assert_uint_eq(h_stats(&h, 0).pfc_rx_xon_frames, 1);
 	h_check_invariants(&h);
 	h_fini(&h);
 }
@@ -148,8 +129,8 @@ static void run_slow_receiver(const char *classes, struct uet_nic_stats *rx,
 	h_run(h, RUN_END_PS);
 	ck_assert_uint_eq(h->completed[0], 1);
 	h_check_invariants(h);
-	*rx = stats_of(h, 1);
-	*tx = stats_of(h, 0);
+	*rx = h_stats(h, 1);
+	*tx = h_stats(h, 0);
 }
 
 START_TEST(test_receive_pool_pauses_at_xoff_resumes_at_xon)
@@ -169,7 +150,7 @@ START_TEST(test_receive_pool_pauses_at_xoff_resumes_at_xon)
 	ck_assert_uint_eq(h.count[0][H_PFC], 0);
 	/* XOFF, XON, XOFF, XON; class 0, the data class. */
 	for (i = 0; i < 4; i++) {
-		f = nth_frame(&h, 1, H_PFC, i);
+		f = h_nth_frame(&h, 1, H_PFC, i);
 		ck_assert_uint_eq(f->pfc_classes, 0x01);
 		ck_assert_uint_eq(f->pfc_quanta0, i % 2 == 0 ? 0xffff : 0);
 		ck_assert_uint_eq(f->pkt_len, UET_PFC_FRAME_BYTES);
@@ -191,12 +172,10 @@ START_TEST(test_receive_pool_without_pfc_drops)
 }
 END_TEST
 
-int main(void)
+static Suite *nic_pfc_suite(void)
 {
 	Suite *s = suite_create("nic_pfc");
 	TCase *tc = tcase_create("pfc");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pause_holds_lossless_data_for_its_quanta);
@@ -205,10 +184,7 @@ int main(void)
 	tcase_add_test(tc, test_receive_pool_pauses_at_xoff_resumes_at_xon);
 	tcase_add_test(tc, test_receive_pool_without_pfc_drops);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+UET_CHECK_MAIN_FORKED(nic_pfc_suite)

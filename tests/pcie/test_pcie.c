@@ -6,6 +6,7 @@
 
 #include <check.h>
 
+#include "check_main.h"
 #include "uet_pcie.h"
 
 /* 16 lanes x 31.52 Gbps = 504.32 Gbps; t = ceil(bytes * 8e12 / 504.32e9). */
@@ -407,13 +408,4 @@ static Suite *pcie_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(pcie_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(pcie_suite)

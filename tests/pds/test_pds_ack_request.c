@@ -3,6 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_pds.h"
 
 #define MSG_PACKETS 256
@@ -267,12 +268,10 @@ START_TEST(test_ack_request_retransmitted_last_packet)
 }
 END_TEST
 
-int main(void)
+static Suite *pds_ack_request_suite(void)
 {
 	Suite *s = suite_create("pds_ack_request");
 	TCase *tc = tcase_create("rule");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_ack_request_default_every_packet);
 	tcase_add_test(tc, test_ack_request_every_nth_first);
@@ -285,9 +284,7 @@ int main(void)
 	tcase_add_test(tc, test_ack_request_retransmissions_count_toward_n);
 	tcase_add_test(tc, test_ack_request_retransmitted_last_packet);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(pds_ack_request_suite)

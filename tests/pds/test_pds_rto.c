@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_pds.h"
 
 #define US_PS UINT64_C(1000000)
@@ -130,12 +131,10 @@ START_TEST(test_service_time_in_128ns_steps)
 }
 END_TEST
 
-int main(void)
+static Suite *pds_rto_suite(void)
 {
 	Suite *s = suite_create("pds_rto");
 	TCase *tc = tcase_create("rto");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_rto_doubles_until_cap);
 	tcase_add_test(tc, test_rto_no_backoff);
@@ -145,9 +144,7 @@ int main(void)
 	tcase_add_test(tc, test_params_check);
 	tcase_add_test(tc, test_service_time_in_128ns_steps);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(pds_rto_suite)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "uet_pds.h"
 
 static void rx_new(struct uet_pds_rx *rx, uint32_t start, uint32_t capacity)
@@ -286,12 +287,10 @@ START_TEST(test_rx_growth_keeps_received_state)
 }
 END_TEST
 
-int main(void)
+static Suite *pds_rx_suite(void)
 {
 	Suite *s = suite_create("pds_rx");
 	TCase *tc = tcase_create("rx");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_rx_start_psn_from_syn_offset);
 	tcase_add_test(tc, test_rx_in_order_advances);
@@ -305,9 +304,7 @@ int main(void)
 	tcase_add_test(tc, test_rx_huge_psn_jump_rejected);
 	tcase_add_test(tc, test_rx_growth_keeps_received_state);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(pds_rx_suite)

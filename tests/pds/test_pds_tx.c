@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_pds.h"
 
 #define FULL_BYTES 4096u
@@ -552,12 +553,10 @@ START_TEST(test_tx_init_rejects_bad_params)
 }
 END_TEST
 
-int main(void)
+static Suite *pds_tx_suite(void)
 {
 	Suite *s = suite_create("pds_tx");
 	TCase *tc = tcase_create("tx");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_tx_take_psn_records_segment);
 	tcase_add_test(tc, test_tx_transmit_rejects_wrong_state);
@@ -574,9 +573,7 @@ int main(void)
 	tcase_add_test(tc, test_tx_every_psn_retired_exactly_once);
 	tcase_add_test(tc, test_tx_init_rejects_bad_params);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(pds_tx_suite)

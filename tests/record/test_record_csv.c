@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "uet_record.h"
 
 #define IP(a, b, c, d)                                                         \
@@ -805,12 +806,10 @@ START_TEST(test_flush_makes_rows_visible)
 }
 END_TEST
 
-int main(void)
+static Suite *record_csv_suite(void)
 {
 	Suite *s = suite_create("record_csv");
 	TCase *tc = tcase_create("csv");
-	SRunner *sr;
-	int failed;
 
 	/* Room for ASan on a loaded machine; a hang guard only. */
 	tcase_set_timeout(tc, 120);
@@ -832,9 +831,7 @@ int main(void)
 	tcase_add_test(tc, test_wl_message_rows_exact);
 	tcase_add_test(tc, test_cc_trace_rows_exact);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+UET_CHECK_MAIN(record_csv_suite)

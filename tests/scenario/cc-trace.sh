@@ -6,10 +6,11 @@
 # usage: cc-trace.sh UET-EMU SCENARIO
 set -euo pipefail
 emu=$1 scenario=$2
-dir=$(mktemp -d /tmp/uet-cc-trace.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir cc-trace
 sed 's/^records:/records:\n  EnableCcTrace: true/' "$scenario" >"$dir/s.yaml"
-"$emu" --out "$dir/out" "$dir/s.yaml" 2>"$dir/log" || { cat "$dir/log"; exit 1; }
+run_emu "$emu" "$dir/out" "$dir/s.yaml" "$dir/log"
 f=$dir/out/uet-cc-trace.csv
 [ -f "$f" ] || { echo "FAIL: no uet-cc-trace.csv"; exit 1; }
 head -n 1 "$f" | grep -qx 'time_ps,nic,peer,event,reason,window_bytes,in_flight_bytes,base_rtt_ps,delay_ps' ||

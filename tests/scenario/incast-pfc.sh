@@ -20,12 +20,11 @@
 # usage: incast-pfc.sh UET-EMU LUA SCENARIO switch|nic
 set -euo pipefail
 emu=$1 lua=$2 scenario=$3 mode=$4
-dir=$(mktemp -d /tmp/uet-pfc.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir pfc
 
-"$emu" --out "$dir/out" "$scenario" 2>"$dir/log" || {
-	cat "$dir/log"; fail "uet-emu exited $?"; }
+run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
 grep -q "8 of 8 messages completed" "$dir/log" ||
 	fail "not every message completed"
@@ -42,11 +41,8 @@ read -r rows bytes resent < <(tail -n +2 "$dir/out/flows.csv" |
 [ "$resent" -eq 0 ] || fail "$resent retransmissions, NACKs or timeouts"
 
 # Pauses are events in virtual time: a second run writes the same bytes.
-"$emu" --out "$dir/again" "$scenario" 2>/dev/null || fail "second run failed"
-for f in "$dir"/out/*; do
-	cmp -s "$f" "$dir/again/$(basename "$f")" ||
-		fail "$(basename "$f") differs between two runs"
-done
+run_emu "$emu" "$dir/again" "$scenario" "$dir/again.log"
+same_records "$dir/out" "$dir/again"
 echo "ok: two runs wrote byte-identical records and captures"
 
 ts() { tshark -X lua_script:"$lua" -r "$@" 2>>"$dir/tshark.err"; }

@@ -11,11 +11,11 @@
 # usage: incast-trim.sh UET-EMU SCENARIO nic-defaults|nic-trimming
 set -euo pipefail
 emu=$1 scenario=$2 mode=$3
-dir=$(mktemp -d /tmp/uet-incast.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir incast
 
-"$emu" --out "$dir/out" "$scenario" 2>"$dir/log" || {
-	cat "$dir/log"; echo "FAIL: uet-emu exited $?"; exit 1; }
+run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
 grep -q "8 of 8 messages completed" "$dir/log" || {
 	echo "FAIL: not every message completed"; exit 1; }
@@ -29,7 +29,6 @@ read -r retx ftrims nacks timeouts < <(tail -n +2 "$dir/out/flows.csv" |
 		 END {print r, t, n, o}')
 echo "switch: $drops dropped, $trims trimmed; senders: $retx retransmits," \
 	"$nacks NACKs, $ftrims trims acted on, $timeouts timeouts"
-fail() { echo "FAIL: $*"; exit 1; }
 case $mode in
 nic-defaults)
 	[ "$drops" -gt 0 ] || fail "no first transmission was dropped"

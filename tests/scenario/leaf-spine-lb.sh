@@ -12,12 +12,11 @@
 # usage: leaf-spine-lb.sh UET-EMU SCENARIO oblivious|single-path
 set -euo pipefail
 emu=$1 scenario=$2 mode=$3
-dir=$(mktemp -d /tmp/uet-leafspine.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir leafspine
 
-"$emu" --out "$dir/out" "$scenario" 2>"$dir/log" || {
-	cat "$dir/log"; fail "uet-emu exited $?"; }
+run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
 grep -q "8 of 8 messages completed" "$dir/log" || fail "not every message completed"
 grep -q "payload mismatches 0, in-flight anomalies 0, PSNs taken 2048, retired 2048" \

@@ -23,9 +23,9 @@
 set -euo pipefail
 emu=$1 path=$2 scenario=$3 mode=$4
 link=leaf0-spine2
-dir=$(mktemp -d /tmp/uet-linkfail.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir linkfail
 
 # The scenario without its failure (the baseline) and the mode's variant.
 sed '/^  failures:/,/^    - {link/d' "$scenario" >"$dir/base.yaml"

@@ -6,11 +6,11 @@
 # usage: many-hosts.sh UET-EMU SCENARIO HOSTS MESSAGES
 set -euo pipefail
 emu=$1 scenario=$2 hosts=$3 messages=$4
-dir=$(mktemp -d /tmp/uet-many-hosts.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir many-hosts
 
-"$emu" --out "$dir/a" "$scenario" 2>"$dir/a.log" || {
-	cat "$dir/a.log"; echo "FAIL: uet-emu exited non-zero"; exit 1; }
+run_emu "$emu" "$dir/a" "$scenario" "$dir/a.log"
 cat "$dir/a.log"
 grep -q "^uet-emu: $messages of $messages messages completed;" "$dir/a.log" || {
 	echo "FAIL: not every one of the $messages messages completed"; exit 1; }
@@ -23,9 +23,6 @@ pcaps=$(find "$dir/a" -name 'port-*.pcap' | wc -l)
 [ "$pcaps" -eq "$hosts" ] || {
 	echo "FAIL: $pcaps captures, want one per host ($hosts)"; exit 1; }
 
-"$emu" --out "$dir/b" "$scenario" 2>"$dir/b.log"
-for f in "$dir"/a/*; do
-	cmp "$f" "$dir/b/$(basename "$f")" || {
-		echo "FAIL: $(basename "$f") differs between two runs"; exit 1; }
-done
+run_emu "$emu" "$dir/b" "$scenario" "$dir/b.log"
+same_records "$dir/a" "$dir/b"
 echo "ok: $hosts hosts, $messages of $messages messages, two runs identical"

@@ -11,11 +11,11 @@
 # usage: run-and-check.sh UET-EMU LUA SCENARIO MESSAGES
 set -euo pipefail
 emu=$1 lua=$2 scenario=$3 messages=$4
-dir=$(mktemp -d /tmp/uet-scenario.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir scenario
 
-"$emu" --out "$dir/a" "$scenario" 2>"$dir/a.log" || {
-	cat "$dir/a.log"; echo "FAIL: uet-emu exited $?"; exit 1; }
+run_emu "$emu" "$dir/a" "$scenario" "$dir/a.log"
 cat "$dir/a.log"
 grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/a.log" || {
 	echo "FAIL: integrity line missing"; exit 1; }
@@ -28,14 +28,8 @@ if tail -n +2 "$dir/a/flows.csv" | awk -F, '$11 == "" {exit 1}'; then :; else
 	echo "FAIL: a flows.csv row has no completion time"; exit 1
 fi
 
-"$emu" --out "$dir/b" "$scenario" 2>"$dir/b.log"
-for f in "$dir"/a/*; do
-	name=$(basename "$f")
-	cmp "$f" "$dir/b/$name" || {
-		echo "FAIL: $name differs between two runs"; exit 1; }
-done
-[ "$(ls "$dir/a" | wc -l)" -eq "$(ls "$dir/b" | wc -l)" ] || {
-	echo "FAIL: the two runs wrote different files"; exit 1; }
+run_emu "$emu" "$dir/b" "$scenario" "$dir/b.log"
+same_records "$dir/a" "$dir/b"
 echo "ok: two runs wrote byte-identical records ($(ls "$dir/a" | wc -l) files)"
 
 for p in "$dir"/a/port-*.pcap; do

@@ -16,15 +16,14 @@
 # usage: switch-stats.sh UET-EMU SCENARIO
 set -euo pipefail
 emu=$1 scenario=$2
-dir=$(mktemp -d /tmp/uet-swstats.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir swstats
 
 sed 's/^switch:/switch:\n  occupancy_ports: "host0"\n  occupancy_interval: 1us/' \
 	"$scenario" >"$dir/run.yaml"
 for n in 1 2; do
-	"$emu" --out "$dir/out$n" "$dir/run.yaml" 2>"$dir/log$n" || {
-		cat "$dir/log$n"; fail "uet-emu exited"; }
+	run_emu "$emu" "$dir/out$n" "$dir/run.yaml" "$dir/log$n"
 done
 grep -v "^uet-emu: message" "$dir/log1"
 grep -q "8 of 8 messages completed" "$dir/log1" || fail "not every message completed"

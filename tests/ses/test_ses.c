@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_ses.h"
 
 START_TEST(test_segment_count_ceil_n_over_mss)
@@ -103,12 +104,10 @@ START_TEST(test_arrivals_table)
 }
 END_TEST
 
-int main(void)
+static Suite *ses_suite(void)
 {
 	Suite *s = suite_create("ses");
 	TCase *tc = tcase_create("messages");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_segment_count_ceil_n_over_mss);
 	tcase_add_test(tc, test_segment_min_mss_bytes_left);
@@ -116,9 +115,7 @@ int main(void)
 	tcase_add_test(tc, test_completions_sent_then_completed_at_last_ack);
 	tcase_add_test(tc, test_arrivals_table);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+UET_CHECK_MAIN(ses_suite)

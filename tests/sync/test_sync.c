@@ -22,6 +22,8 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "check_main.h"
+#include "eal_test.h"
 #include "uet_port.h"
 #include "uet_sync.h"
 #include "uet_wire_be.h"
@@ -238,23 +240,6 @@ struct env {
 	struct uet_sync_participant *pa[MAX_NICS];
 };
 
-static void test_eal(const char *what)
-{
-	char prefix[64];
-
-	snprintf(prefix, sizeof(prefix), "uetsync_%s_%d", what, (int)getpid());
-	ck_assert_int_eq(uet_eal_init_default(prefix), 0);
-}
-
-static struct rte_mempool *test_pool(void)
-{
-	struct rte_mempool *mp =
-		uet_port_pool_create("sync_pool", POOL_MBUFS, SOCKET_ID_ANY);
-
-	ck_assert_ptr_nonnull(mp);
-	return mp;
-}
-
 typedef int (*pair_create_fn)(struct uet_port **, struct uet_port **,
 			      const char *, unsigned,
 			      const struct uet_port_conf *);
@@ -381,8 +366,8 @@ START_TEST(test_trailer_replaces_padding_after_ip_datagram)
 	const uint8_t *p;
 	uet_time_t t = 0;
 
-	test_eal("trpad");
-	mp = test_pool();
+	uet_test_eal("uetsync", "trpad");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	m = ping_frame(mp, 0, 7);
 	ck_assert_uint_eq(m->pkt_len, 60);
 	ck_assert_int_eq(
@@ -410,8 +395,8 @@ START_TEST(test_trailer_on_full_chain_goes_in_a_new_segment)
 	uet_time_t t = 0;
 	uint8_t *p;
 
-	test_eal("trchain");
-	mp = test_pool();
+	uet_test_eal("uetsync", "trchain");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	m = ping_frame(mp, 1, 2);
 	/* Cut to the 50 bytes of datagram, then a full second segment
 	 * carrying more payload, covered by the IP total length. */
@@ -455,8 +440,8 @@ START_TEST(test_trailer_on_non_ip_frame_goes_at_the_end)
 	uet_time_t t = 0;
 	uint8_t *p;
 
-	test_eal("trpfc");
-	mp = test_pool();
+	uet_test_eal("uetsync", "trpfc");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	m = rte_pktmbuf_alloc(mp);
 	p = (uint8_t *)rte_pktmbuf_append(m, 60);
 	memset(p, 0, 60);
@@ -482,8 +467,8 @@ START_TEST(test_ping_arrives_at_exact_times_in_four_windows)
 	struct uet_sync_stats cs, ps;
 	struct env e;
 
-	test_eal("ping");
-	mp = test_pool();
+	uet_test_eal("uetsync", "ping");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "p", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
@@ -533,8 +518,8 @@ START_TEST(test_idle_period_is_skipped_in_one_window)
 	struct rte_mempool *mp;
 	struct env e;
 
-	test_eal("idle");
-	mp = test_pool();
+	uet_test_eal("uetsync", "idle");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "i", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	fake_ping_at(&e.nic[0], s);
@@ -558,8 +543,8 @@ START_TEST(test_run_stops_at_its_end_time_with_bye)
 	struct rte_mempool *mp;
 	struct env e;
 
-	test_eal("end");
-	mp = test_pool();
+	uet_test_eal("uetsync", "end");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "n", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	fake_ping_at(&e.nic[0], UET_PS_PER_S);
@@ -645,8 +630,8 @@ START_TEST(test_results_identical_run_to_run_and_in_any_polling_order)
 	uint32_t i;
 
 	ck_assert_ptr_nonnull(e);
-	test_eal("determ");
-	mp = test_pool();
+	uet_test_eal("uetsync", "determ");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	run_mesh(mp, "a", false, 1, &e[0]);
 	run_mesh(mp, "b", false, 1, &e[1]);
 	run_mesh(mp, "c", true, 1, &e[2]);
@@ -678,8 +663,8 @@ START_TEST(test_scenario_hash_mismatch_aborts_naming_the_nic)
 	struct env e;
 	char want[96];
 
-	test_eal("hash");
-	mp = test_pool();
+	uet_test_eal("uetsync", "hash");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "h", 2, 1 * US, 1 * US, 0);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 1u << 1);
 	ck_assert_int_eq(uet_sync_run_embedded(e.co, e.pa, 2), -EINVAL);
@@ -707,8 +692,8 @@ START_TEST(test_silent_nic_stops_the_coordinator_within_its_timeout)
 	char want[128];
 	int rc;
 
-	test_eal("silent");
-	mp = test_pool();
+	uet_test_eal("uetsync", "silent");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "s", 2, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 300, 0, 0);
@@ -747,8 +732,8 @@ START_TEST(test_silent_switch_stops_the_nic_within_its_timeout)
 	char want[128];
 	int rc;
 
-	test_eal("noswitch");
-	mp = test_pool();
+	uet_test_eal("uetsync", "noswitch");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "w", 1, 1 * US, 1 * US, 0);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 200, 0);
 	t0 = wall_ms();
@@ -777,8 +762,8 @@ START_TEST(test_silent_switch_in_a_run_stops_the_nic_a_quarter_later)
 	char want[128];
 	int i, rc;
 
-	test_eal("swgone");
-	mp = test_pool();
+	uet_test_eal("uetsync", "swgone");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "g", 1, 1 * US, 1 * US, 0);
 	/* Something to do at 10 us: the run does not end by itself. */
 	fake_ping_at(&e.nic[0], 10 * US);
@@ -816,8 +801,8 @@ START_TEST(test_welcome_wait_bounded_by_the_startup_timeout)
 	char want[128];
 	int rc;
 
-	test_eal("startup");
-	mp = test_pool();
+	uet_test_eal("uetsync", "startup");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "u", 1, 1 * US, 1 * US, 0);
 	memset(&pc, 0, sizeof(pc));
 	pc.port = e.nic_port[0];
@@ -876,8 +861,8 @@ START_TEST(test_frame_lost_towards_the_nic_is_reported)
 	int dropped = 0;
 	char want[160];
 
-	test_eal("losstonic");
-	mp = test_pool();
+	uet_test_eal("uetsync", "losstonic");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	/* net_ring ethdevs: the loss is an rx callback on the link. */
 	env_open_with(&e, mp, "l", 1, 1 * US, 1 * US, 0,
 		      uet_port_ethdev_pair_create);
@@ -909,8 +894,8 @@ START_TEST(test_frame_lost_towards_the_switch_is_reported)
 	int dropped = 0;
 	char want[200];
 
-	test_eal("losstosw");
-	mp = test_pool();
+	uet_test_eal("uetsync", "losstosw");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open_with(&e, mp, "k", 1, 1 * US, 1 * US, 0,
 		      uet_port_ethdev_pair_create);
 	fake_ping_at(&e.nic[0], 10 * US);
@@ -938,8 +923,8 @@ START_TEST(test_frame_inside_the_window_breaks_the_lookahead)
 	struct rte_mempool *mp;
 	struct env e;
 
-	test_eal("lookahead");
-	mp = test_pool();
+	uet_test_eal("uetsync", "lookahead");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "o", 1, 500 * NS, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
@@ -969,8 +954,8 @@ START_TEST(test_window_hook_error_stops_the_run)
 	uint32_t seen = 0;
 	struct env e;
 
-	test_eal("hook");
-	mp = test_pool();
+	uet_test_eal("uetsync", "hook");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "y", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	memset(&cc, 0, sizeof(cc));
@@ -1008,8 +993,8 @@ START_TEST(test_create_rejects_zero_lookahead)
 	struct env e;
 	struct uet_sync_coordinator_conf cc;
 
-	test_eal("badconf");
-	mp = test_pool();
+	uet_test_eal("uetsync", "badconf");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "z", 1, 1 * US, 1 * US, 0);
 	memset(&cc, 0, sizeof(cc));
 	cc.ports = e.sw_port;
@@ -1097,8 +1082,8 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 	int a = UET_SYNC_RUNNING, b = UET_SYNC_RUNNING;
 	const struct log_ent *sw_rx, *nic_rx;
 
-	test_eal("rtping");
-	mp = test_pool();
+	uet_test_eal("uetsync", "rtping");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "rp", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
 	/* 100 wall ns per virtual ns: the run's 50 us take 5 ms. */
@@ -1161,8 +1146,8 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 	uint64_t wake;
 	uint8_t *p;
 
-	test_eal("rtstart");
-	mp = test_pool();
+	uet_test_eal("uetsync", "rtstart");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "rs", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 0);
 	c.epoch_ns = test_now_ns() + UINT64_C(3600000000000);
@@ -1245,13 +1230,4 @@ static Suite *sync_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(sync_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(sync_suite)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_wire.h"
 #include "wire_test_util.h"
 
@@ -531,13 +532,4 @@ static Suite *wire_frame_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(wire_frame_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UET_CHECK_MAIN(wire_frame_suite)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "uet_wire.h"
 #include "wire_test_pcap.h"
 #include "wire_test_util.h"
@@ -596,13 +597,7 @@ static Suite *wire_vectors_suite(void)
 
 int main(int argc, char **argv)
 {
-	SRunner *sr = srunner_create(wire_vectors_suite());
-	int failed;
-
 	if (argc > 1)
 		vectors_dir = argv[1];
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return uet_check_run(wire_vectors_suite());
 }

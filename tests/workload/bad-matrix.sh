@@ -4,8 +4,9 @@
 # usage: bad-matrix.sh UET-EMU
 set -euo pipefail
 emu=$1
-dir=$(mktemp -d /tmp/uet-bad-matrix.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir bad-matrix
 printf 'Nodes 4\nConnections 2\n0->1 start 0 size 10\n1->2 id 4 trigger 9 size 10\n' \
 	>"$dir/m.cm"
 printf 'topology: {hosts: 4}\nrecords: {EnablePcap: false}\nworkload: {matrix: m.cm}\n' \

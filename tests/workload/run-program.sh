@@ -11,23 +11,17 @@
 set -euo pipefail
 emu=$1 scenario=$2 messages=$3
 shift 3
-dir=$(mktemp -d /tmp/uet-program.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir program
 
 for run in a b; do
-	"$emu" --out "$dir/$run" "$scenario" 2>"$dir/$run.log" || {
-		cat "$dir/$run.log"; echo "FAIL: uet-emu exited $? (run $run)"
-		exit 1; }
+	run_emu "$emu" "$dir/$run" "$scenario" "$dir/$run.log"
 done
 cat "$dir/a.log"
 grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/a.log" || {
 	echo "FAIL: integrity line missing"; exit 1; }
-for f in "$dir"/a/*; do
-	cmp "$f" "$dir/b/$(basename "$f")" || {
-		echo "FAIL: $(basename "$f") differs between two runs"; exit 1; }
-done
-[ "$(ls "$dir/a" | wc -l)" -eq "$(ls "$dir/b" | wc -l)" ] || {
-	echo "FAIL: the two runs wrote different files"; exit 1; }
+same_records "$dir/a" "$dir/b"
 
 wm="$dir/a/workload-messages.csv"
 rows=$(tail -n +2 "$wm" | wc -l)

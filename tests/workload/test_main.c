@@ -3,6 +3,8 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_main.h"
+
 Suite *chakra_suite(void);
 Suite *engine_suite(void);
 Suite *generate_suite(void);
@@ -10,14 +12,12 @@ Suite *matrix_suite(void);
 
 int main(void)
 {
-	SRunner *sr = srunner_create(chakra_suite());
-	int failed;
+	Suite *suites[4];
 
-	srunner_add_suite(sr, engine_suite());
-	srunner_add_suite(sr, generate_suite());
-	srunner_add_suite(sr, matrix_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	suites[0] = chakra_suite();
+	suites[1] = engine_suite();
+	suites[2] = generate_suite();
+	suites[3] = matrix_suite();
+	return uet_check_run_suites(suites, sizeof(suites) / sizeof(suites[0]),
+				    UET_CHECK_FORK_DEFAULT);
 }
