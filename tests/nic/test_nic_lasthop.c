@@ -9,6 +9,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "nic_harness.h"
 #include "uet_wire.h"
 
@@ -161,12 +162,10 @@ START_TEST(test_trim_on_the_way_never_recycled)
 }
 END_TEST
 
-int main(void)
+static Suite *nic_lasthop_suite(void)
 {
 	Suite *s = suite_create("nic-lasthop");
 	TCase *tc = tcase_create("last-hop trim feedback");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_lasthop_trim_unmarked_recycled);
@@ -174,9 +173,7 @@ int main(void)
 	tcase_add_test(tc, test_lasthop_trim_m_changes_only_the_path);
 	tcase_add_test(tc, test_trim_on_the_way_never_recycled);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+UET_CHECK_MAIN(nic_lasthop_suite)
