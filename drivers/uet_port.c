@@ -4,6 +4,7 @@
  * the tests' EAL setup. Ethdev-backed ports are in uet_port_ethdev.c,
  * ring-backed ones in uet_port_ring.c. */
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,13 +148,47 @@ void uet_port_close(struct uet_port *port)
 	free(port);
 }
 
+/* "--lcores=0@(a,b,...)": the main lcore may run on every CPU this process
+ * may use. "-l 0" would pin it to CPU 0, and then a uet-switch and its
+ * uet-nic processes, each started with the default, all share CPU 0 while
+ * the others idle: in realtime that made events run milliseconds late. */
+static int eal_lcores_arg(char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t n;
+	int cpu, ret, first = 1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -errno;
+	ret = snprintf(buf, len, "--lcores=0@(");
+	if (ret < 0 || (size_t)ret >= len)
+		return -ENAMETOOLONG;
+	n = (size_t)ret;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		ret = snprintf(buf + n, len - n, "%s%d", first ? "" : ",",
+			       cpu);
+		if (ret < 0 || (size_t)ret >= len - n)
+			return -ENAMETOOLONG;
+		n += (size_t)ret;
+		first = 0;
+	}
+	if (first || n + 2 > len)
+		return -EINVAL;
+	buf[n++] = ')';
+	buf[n] = '\0';
+	return 0;
+}
+
 int uet_eal_init_default(const char *prefix)
 {
 	char file_prefix[128];
+	char lcores[1024];
 	char *argv[] = {
 		"uetemu",    "--no-huge", "-m",
 		"512",	     "--no-pci",  "--no-shconf",
-		"-l",	     "0",	  "--log-level=*:warning",
+		lcores,	     "--log-level=*:warning",
 		"--no-telemetry",	  file_prefix, NULL,
 	};
 	int argc = (int)RTE_DIM(argv) - 1;
@@ -165,6 +200,9 @@ int uet_eal_init_default(const char *prefix)
 		       prefix);
 	if (ret < 0 || (size_t)ret >= sizeof(file_prefix))
 		return -ENAMETOOLONG;
+	ret = eal_lcores_arg(lcores, sizeof(lcores));
+	if (ret < 0)
+		return ret;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		return rte_errno ? -rte_errno : -EINVAL;

@@ -54,7 +54,8 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci "
 		"--no-shconf\n"
-		"-l 0 --log-level=*:warning --no-telemetry "
+		"--lcores=0@(every CPU it may use) --log-level=*:warning "
+		"--no-telemetry "
 		"--file-prefix=%s-<pid>\n",
 		prog, role == UET_RUN_NICS ? "--nic A-B " : "",
 		role == UET_RUN_NICS

@@ -44,7 +44,8 @@ static void usage(FILE *f)
 		"  -h, --help      this text\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci --no-shconf\n"
-		"-l 0 --log-level=*:warning --no-telemetry\n"
+		"--lcores=0@(every CPU it may use) --log-level=*:warning\n"
+		"--no-telemetry\n"
 		"--file-prefix=uet-emu-<pid>\n");
 }
 
