@@ -77,6 +77,21 @@ int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 		    const yaml_node_t *n, const char *key, void *base);
 /* topology.failures: the list seq into s->topology.failures. */
 int cfg_load_failures(struct cfg_ctx *c, const yaml_node_t *seq);
+
+/* Rows a list entry's section may have (workload.messages, topology.failures). */
+#define CFG_ENTRY_ROWS_MAX 8
+
+/*
+ * One entry of a list whose entries are mappings of section's rows: every
+ * key a row, none twice, every row without a default given; values parsed
+ * into obj. lines[r] is set to the line of the r-th row's key (0: not
+ * given). An unknown key breaks unknown_rule; with hint, a near-miss row
+ * name is suggested instead.
+ */
+int cfg_load_entry(struct cfg_ctx *c, const yaml_node_t *item,
+		   const char *section, const char *item_path, void *obj,
+		   unsigned int lines[CFG_ENTRY_ROWS_MAX], bool hint,
+		   const char *unknown_rule);
 /* Check the cross-attribute rules of a loaded, derived scenario. */
 int cfg_check_rules(struct cfg_ctx *c);
 

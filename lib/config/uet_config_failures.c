@@ -16,9 +16,6 @@
 
 #define FAILURES_SECTION "topology.failures"
 
-/* Rows of the failure entries: at most this many keys. */
-#define FAILURE_KEYS_MAX 8
-
 /* An entry before its keys: the rows' defaults (0ns, 100%, false). */
 static void failure_defaults(struct uet_link_failure *f)
 {
@@ -26,15 +23,16 @@ static void failure_defaults(struct uet_link_failure *f)
 	f->rate_ppm = 1000000;
 }
 
+/* Row 2 of topology.failures (link, at, rate, down). */
+#define FAILURE_ROW_RATE 2
+
 static int load_failure(struct cfg_ctx *c, const yaml_node_t *item,
 			uint32_t idx)
 {
 	struct uet_link_failure *f = &c->s->topology.failures[idx];
-	unsigned int seen[FAILURE_KEYS_MAX] = {0};
-	unsigned int rate_line = 0;
+	unsigned int lines[CFG_ENTRY_ROWS_MAX];
 	char item_path[64];
-	yaml_node_pair_t *p;
-	size_t i, row;
+	int rc;
 
 	snprintf(item_path, sizeof(item_path), FAILURES_SECTION "[%u]", idx);
 	if (item->type != YAML_MAPPING_NODE)
@@ -43,68 +41,22 @@ static int load_failure(struct cfg_ctx *c, const yaml_node_t *item,
 				"wrong type: a failure is a mapping {link, at, "
 				"rate} or {link, at, down: true}");
 	failure_defaults(f);
-	for (p = item->data.mapping.pairs.start;
-	     p < item->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
-		yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
-		const struct uet_attr *a = NULL;
-		char path[160];
-		const char *name;
-		int rc;
-
-		if (k->type != YAML_SCALAR_NODE)
-			return cfg_fail(c, cfg_node_line(k), 0, item_path, NULL,
-					false,
-					"keys must be plain names, not %s",
-					cfg_node_text(k));
-		name = (const char *)k->data.scalar.value;
-		for (i = 0, row = 0; i < c->n_attrs; i++) {
-			if (strcmp(c->attrs[i].section, FAILURES_SECTION))
-				continue;
-			if (strcmp(c->attrs[i].name, name) == 0) {
-				a = &c->attrs[i];
-				break;
-			}
-			row++;
-		}
-		snprintf(path, sizeof(path), "%s.%s", item_path, name);
-		if (a == NULL || row >= FAILURE_KEYS_MAX)
-			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
-					false,
-					"unknown key: a failure has link, at, "
-					"rate and down");
-		if (seen[row] != 0)
-			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
-					false,
-					"duplicate key: already set at line %u",
-					seen[row]);
-		rc = cfg_parse_value(c, a, v, path, f);
-		if (rc < 0)
-			return rc;
-		seen[row] = cfg_node_line(k);
-		if (strcmp(name, "rate") == 0)
-			rate_line = seen[row];
-	}
-	for (i = 0, row = 0; i < c->n_attrs; i++) {
-		if (strcmp(c->attrs[i].section, FAILURES_SECTION))
-			continue;
-		if (c->attrs[i].def == NULL && row < FAILURE_KEYS_MAX &&
-		    seen[row] == 0)
-			return cfg_fail(c, cfg_node_line(item), 0, item_path,
-					NULL, false, "missing key '%s'",
-					c->attrs[i].name);
-		row++;
-	}
+	rc = cfg_load_entry(c, item, FAILURES_SECTION, item_path, f, lines,
+			    false, "unknown key: a failure has link, at, rate "
+				   "and down");
+	if (rc < 0)
+		return rc;
 	if (f->link[0] == '\0')
 		return cfg_fail(c, cfg_node_line(item), 0, item_path, NULL,
 				false,
 				"link must name a link (hostH, "
 				"leafL-spineS, torE-aggA, aggA-coreC)");
-	if (f->down && rate_line != 0) {
+	if (f->down && lines[FAILURE_ROW_RATE] != 0) {
 		char path[96];
 
 		snprintf(path, sizeof(path), "%s.rate", item_path);
-		return cfg_fail(c, rate_line, 0, path, NULL, false,
+		return cfg_fail(c, lines[FAILURE_ROW_RATE], 0, path, NULL,
+				false,
 				"a failure either degrades the link (rate) "
 				"or takes it down (down: true), not both");
 	}

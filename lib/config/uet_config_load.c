@@ -230,24 +230,19 @@ static void message_defaults(struct cfg_ctx *c, struct uet_workload_message *m)
 	}
 }
 
-static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
-			uint32_t idx)
+int cfg_load_entry(struct cfg_ctx *c, const yaml_node_t *item,
+		   const char *section, const char *item_path, void *obj,
+		   unsigned int lines[CFG_ENTRY_ROWS_MAX], bool hint,
+		   const char *unknown_rule)
 {
-	struct uet_workload_message *m = &c->s->workload.messages[idx];
-	struct cfg_msg_src *ms = &c->msg_src[idx];
-	unsigned int seen[8] = {0};
-	char item_path[64];
+	const char *names[CFG_ENTRY_ROWS_MAX];
 	yaml_node_pair_t *p;
-	size_t i, row;
+	size_t i, row, n_rows = 0;
 
-	snprintf(item_path, sizeof(item_path), "workload.messages[%u]", idx);
-	ms->line = cfg_node_line(item);
-	if (item->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, cfg_node_line(item), 0, item_path,
-				cfg_node_text(item), false,
-				"wrong type: a message is a mapping {src, dst, "
-				"size, at}");
-	message_defaults(c, m);
+	memset(lines, 0, CFG_ENTRY_ROWS_MAX * sizeof(lines[0]));
+	for (i = 0; i < c->n_attrs && n_rows < CFG_ENTRY_ROWS_MAX; i++)
+		if (strcmp(c->attrs[i].section, section) == 0)
+			names[n_rows++] = c->attrs[i].name;
 	FOR_PAIRS(c->doc, item, p)
 	{
 		yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
@@ -260,55 +255,71 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 		if (rc < 0)
 			return rc;
 		name = (const char *)k->data.scalar.value;
-		for (i = 0, row = 0; i < c->n_attrs; i++) {
-			if (strcmp(c->attrs[i].section, "workload.messages"))
-				continue;
-			if (strcmp(c->attrs[i].name, name) == 0) {
-				a = &c->attrs[i];
+		for (row = 0; row < n_rows; row++)
+			if (strcmp(names[row], name) == 0)
 				break;
-			}
-			row++;
-		}
+		if (row < n_rows)
+			a = find_row(c, section, name, &i);
 		snprintf(path, sizeof(path), "%s.%s", item_path, name);
 		if (a == NULL) {
-			const char *names[] = {"src", "dst", "size", "at"};
-			const char *hint = closest(name, names, 4);
+			const char *close =
+				hint ? closest(name, names, n_rows) : NULL;
 
-			if (hint != NULL)
+			if (close != NULL)
 				return cfg_fail(c, cfg_node_line(k), 0, path,
 						NULL, false,
 						"unknown key; did you mean "
 						"'%s'?",
-						hint);
+						close);
 			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
-					false,
-					"unknown key: a message has src, dst, "
-					"size and at");
+					false, "%s", unknown_rule);
 		}
-		if (row < 8 && seen[row] != 0)
+		if (lines[row] != 0)
 			return cfg_fail(c, cfg_node_line(k), 0, path, NULL,
 					false,
 					"duplicate key: already set at line %u",
-					seen[row]);
-		rc = cfg_parse_value(c, a, v, path, m);
+					lines[row]);
+		rc = cfg_parse_value(c, a, v, path, obj);
 		if (rc < 0)
 			return rc;
-		if (row < 8)
-			seen[row] = cfg_node_line(k);
-		if (strcmp(name, "src") == 0)
-			ms->src_line = cfg_node_line(k);
-		else if (strcmp(name, "dst") == 0)
-			ms->dst_line = cfg_node_line(k);
+		lines[row] = cfg_node_line(k);
 	}
-	for (i = 0, row = 0; i < c->n_attrs; i++) {
-		if (strcmp(c->attrs[i].section, "workload.messages"))
-			continue;
-		if (c->attrs[i].def == NULL && row < 8 && seen[row] == 0)
+	for (row = 0; row < n_rows; row++) {
+		const struct uet_attr *a = find_row(c, section, names[row], &i);
+
+		if (a->def == NULL && lines[row] == 0)
 			return cfg_fail(c, cfg_node_line(item), 0, item_path,
 					NULL, false, "missing key '%s'",
-					c->attrs[i].name);
-		row++;
+					a->name);
 	}
+	return 0;
+}
+
+static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
+			uint32_t idx)
+{
+	struct uet_workload_message *m = &c->s->workload.messages[idx];
+	struct cfg_msg_src *ms = &c->msg_src[idx];
+	unsigned int lines[CFG_ENTRY_ROWS_MAX];
+	char item_path[64];
+	int rc;
+
+	snprintf(item_path, sizeof(item_path), "workload.messages[%u]", idx);
+	ms->line = cfg_node_line(item);
+	if (item->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, cfg_node_line(item), 0, item_path,
+				cfg_node_text(item), false,
+				"wrong type: a message is a mapping {src, dst, "
+				"size, at}");
+	message_defaults(c, m);
+	rc = cfg_load_entry(c, item, "workload.messages", item_path, m, lines,
+			    true, "unknown key: a message has src, dst, size "
+				  "and at");
+	if (rc < 0)
+		return rc;
+	/* Rows 0 and 1 of workload.messages: src and dst. */
+	ms->src_line = lines[0];
+	ms->dst_line = lines[1];
 	return 0;
 }
 
