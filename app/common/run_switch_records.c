@@ -6,17 +6,17 @@
  * rows in port and class order, so identical runs give identical files.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_switch_records.h"
+#include "uet_record.h"
 
 struct run_swrec {
 	struct uet_fabric *fab;
 	const struct uet_scenario *sc;
-	FILE *occ;  /* switch-occupancy.csv, or NULL */
+	struct uet_record_file *occ; /* switch-occupancy.csv, or NULL */
 	bool stats; /* write switch-stats.csv at the end */
 	int err;    /* a write failed */
 };
@@ -74,15 +74,22 @@ static void swrec_on_sample(void *ctx, uet_time_t time_ps, uint32_t port,
 {
 	struct run_swrec *r = ctx;
 	struct uet_fabric_port_info info;
+	uint64_t tc_bytes[UET_FABRIC_TCS];
+	struct uet_switch_occ_row row = {
+		.time_ps = time_ps,
+		.port = port,
+		.queue_bytes = st->queue_bytes,
+		.tc_bytes = tc_bytes,
+	};
 	unsigned int tc;
 
 	if (uet_fabric_port_info(r->fab, port, &info) < 0)
 		return;
-	fprintf(r->occ, "%" PRIu64 ",%s,%u,%s,%" PRIu64, time_ps,
-		info.switch_name, port, info.link_name, st->queue_bytes);
+	row.switch_name = info.switch_name;
+	row.link = info.link_name;
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-		fprintf(r->occ, ",%" PRIu64, st->tc[tc].queue_bytes);
-	if (fputc('\n', r->occ) == EOF)
+		tc_bytes[tc] = st->tc[tc].queue_bytes;
+	if (uet_record_switch_occ(r->occ, &row) < 0)
 		r->err = -EIO;
 }
 
@@ -149,23 +156,17 @@ int run_swrec_open(struct run_swrec **rp, struct uet_fabric *fab,
 	}
 	if (n > 0) {
 		char path[UET_CONFIG_PATH_MAX + 32];
-		unsigned int tc;
 
 		swrec_path(path, sizeof(path), sc->run.out,
 			   "switch-occupancy.csv");
-		r->occ = fopen(path, "w");
-		if (r->occ == NULL) {
-			rc = -errno;
+		rc = uet_record_switch_occ_open(&r->occ, path, UET_FABRIC_TCS);
+		if (rc < 0) {
 			fprintf(stderr, "%s: cannot create %s: %s\n", prog,
-				path, strerror(errno));
+				path, strerror(-rc));
 			free(ports);
 			free(r);
 			return rc;
 		}
-		fputs("time_ps,switch,port,link,queue_bytes", r->occ);
-		for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-			fprintf(r->occ, ",tc%u_bytes", tc);
-		fputc('\n', r->occ);
 		rc = uet_fabric_set_occupancy(fab, sc->sw.occupancy_interval_ps,
 					      ports, n, swrec_on_sample, r);
 	}
@@ -184,20 +185,15 @@ static int swrec_write_stats(struct run_swrec *r, uet_time_t end_ps)
 	struct uet_fabric_port_info info;
 	struct uet_fabric_port_stats st;
 	struct uet_fabric_tc_record rec;
+	struct uet_record_file *f;
 	uint32_t port;
 	unsigned int tc;
-	FILE *f;
-	int rc = 0;
+	int rc;
 
 	swrec_path(path, sizeof(path), r->sc->run.out, "switch-stats.csv");
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -errno;
-	fputs("time_ps,switch,port,link,peer_switch,link_down,rate_bps,tc,"
-	      "enq_frames,enq_bytes,drop_frames,drop_bytes,trim_frames,"
-	      "ecn_frames,down_drop_frames,down_drop_bytes,paused_ps,"
-	      "peak_queue_bytes,mean_queue_bytes\n",
-	      f);
+	rc = uet_record_switch_stats_open(&f, path);
+	if (rc < 0)
+		return rc;
 	for (port = 0; port < uet_fabric_port_count(r->fab); port++) {
 		struct uet_fabric_port_info peer;
 		const char *peer_name = "";
@@ -211,29 +207,37 @@ static int swrec_write_stats(struct run_swrec *r, uet_time_t end_ps)
 			peer_name = peer.switch_name;
 		for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
 			const struct uet_fabric_tc_stats *ts = &st.tc[tc];
+			struct uet_switch_stats_row row;
 
 			if (uet_fabric_tc_record(r->fab, port, tc, end_ps,
 						 &rec) < 0)
 				continue;
-			fprintf(f,
-				"%" PRIu64 ",%s,%u,%s,%s,%d,%" PRIu64
-				",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				"\n",
-				end_ps, info.switch_name, port, info.link_name,
-				peer_name, rec.link_down ? 1 : 0, rec.rate_bps,
-				tc, ts->enq_frames, ts->enq_bytes,
-				ts->drop_frames, ts->drop_bytes,
-				ts->trim_frames, ts->ecn_frames,
-				rec.down_drop_frames, rec.down_drop_bytes,
-				rec.paused_ps, ts->peak_queue_bytes,
-				rec.mean_queue_bytes);
+			row = (struct uet_switch_stats_row){
+				.time_ps = end_ps,
+				.switch_name = info.switch_name,
+				.port = port,
+				.link = info.link_name,
+				.peer_switch = peer_name,
+				.link_down = rec.link_down,
+				.rate_bps = rec.rate_bps,
+				.tc = tc,
+				.enq_frames = ts->enq_frames,
+				.enq_bytes = ts->enq_bytes,
+				.drop_frames = ts->drop_frames,
+				.drop_bytes = ts->drop_bytes,
+				.trim_frames = ts->trim_frames,
+				.ecn_frames = ts->ecn_frames,
+				.down_drop_frames = rec.down_drop_frames,
+				.down_drop_bytes = rec.down_drop_bytes,
+				.paused_ps = rec.paused_ps,
+				.peak_queue_bytes = ts->peak_queue_bytes,
+				.mean_queue_bytes = rec.mean_queue_bytes,
+			};
+			if (uet_record_switch_stats(f, &row) < 0)
+				rc = -EIO;
 		}
 	}
-	if (ferror(f))
-		rc = -EIO;
-	if (fclose(f) != 0)
+	if (uet_record_file_close(f) < 0)
 		rc = -EIO;
 	return rc;
 }
@@ -248,9 +252,7 @@ int run_swrec_finish(struct run_swrec *r, uet_time_t end_ps)
 		uet_fabric_occupancy_flush(r->fab, end_ps);
 		/* Nothing more may be sampled into a closed file. */
 		(void)uet_fabric_set_occupancy(r->fab, 0, NULL, 0, NULL, NULL);
-		if (ferror(r->occ) || r->err < 0)
-			rc = -EIO;
-		if (fclose(r->occ) != 0)
+		if (uet_record_file_close(r->occ) < 0 || r->err < 0)
 			rc = -EIO;
 		r->occ = NULL;
 	}
@@ -267,8 +269,7 @@ void run_swrec_free(struct run_swrec *r)
 {
 	if (r == NULL)
 		return;
-	if (r->occ != NULL)
-		fclose(r->occ);
+	(void)uet_record_file_close(r->occ);
 	free(r);
 }
 

@@ -212,34 +212,22 @@ uint32_t fabric_link_reroute(const struct uet_fabric *fab,
 			return i;
 }
 
-/* Count a frame lost to port p's downed link, and free it. */
-static void link_drop(struct uet_fabric *fab, struct fabric_port *p,
+bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
 		      struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
 {
-	struct fabric_link *l = &fab->links->port[p->id];
-	const unsigned int tc = uet_fabric_classify(fab->conf.uet_policy,
-						    &fab->conf.dscp, dscp);
+	struct fabric_link *l;
+	unsigned int tc;
 
+	/* The common case, no link down, costs one test per frame. */
+	if (!fab->links->any_down)
+		return false;
+	l = &fab->links->port[p->id];
+	if (!l->down)
+		return false;
+	tc = uet_fabric_classify(fab->conf.uet_policy, &fab->conf.dscp, dscp);
 	l->down_drop_frames[tc]++;
 	l->down_drop_bytes[tc] += wire_bytes;
 	rte_pktmbuf_free(m);
-}
-
-bool fabric_link_drop_in(struct uet_fabric *fab, struct fabric_port *in,
-			 struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
-{
-	if (!fab->links->port[in->id].down)
-		return false;
-	link_drop(fab, in, m, wire_bytes, dscp);
-	return true;
-}
-
-bool fabric_link_drop_out(struct uet_fabric *fab, struct fabric_port *out,
-			  struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
-{
-	if (!fab->links->port[out->id].down)
-		return false;
-	link_drop(fab, out, m, wire_bytes, dscp);
 	return true;
 }
 
@@ -341,7 +329,8 @@ int uet_fabric_add_failure(struct uet_fabric *fab,
 		return -ENOSPC;
 	/* Keep the promise that scheduling never allocates later. */
 	ret = uet_evq_reserve(&fab->comp.evq,
-			      (uint64_t)fab->n_ports * 2 + L->n_failures + 1);
+			      (uint64_t)fab->n_ports * FABRIC_EVENTS_PER_PORT +
+				      L->n_failures + 1);
 	if (ret < 0)
 		return ret;
 	ff = &L->failures[L->n_failures];

@@ -88,7 +88,6 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 			 struct uet_fabric_tc_record *rec)
 {
 	const struct fabric_link *l;
-	struct uet_fabric_port_stats pst;
 	fabric_area_t area;
 
 	if (fab == NULL || rec == NULL || port >= fab->n_ports ||
@@ -106,9 +105,7 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 			(now_ps - l->occ_since_ps[tc]);
 	rec->mean_queue_bytes = now_ps == 0 ? 0 : (uint64_t)(area / now_ps);
 	/* The pause still running counts up to now, as the port stats do. */
-	pst = fab->ports[port].stats;
-	fabric_pfc_stats(&fab->ports[port], &pst);
-	rec->paused_ps = pst.tc[tc].paused_ps;
+	rec->paused_ps = fabric_pfc_paused_ps(&fab->ports[port], tc);
 	rec->link_down = l->down;
 	rec->rate_bps = fab->ports[port].rate_bps;
 	return 0;

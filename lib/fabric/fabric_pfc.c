@@ -186,6 +186,18 @@ void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 	}
 }
 
+/* ps of class tc's current (or last) pause that have passed by now and
+ * are not yet in its paused_ps. */
+static uet_time_t fabric_pfc_paused_open(const struct fabric_port *p,
+					 unsigned int tc, uet_time_t now)
+{
+	const uet_time_t end = RTE_MIN(p->pfc.paused_until_ps[tc], now);
+
+	return end > p->pfc.paused_since_ps[tc]
+		       ? end - p->pfc.paused_since_ps[tc]
+		       : 0;
+}
+
 /* Close the part of class tc's pause that has passed into paused_ps and
  * start a new one of pause_ps from now (0: the class resumes). */
 static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
@@ -193,10 +205,8 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 {
 	const uet_time_t now = fabric_pfc_now(p);
 	struct fabric_pfc_port *f = &p->pfc;
-	const uet_time_t end = RTE_MIN(f->paused_until_ps[tc], now);
 
-	if (end > f->paused_since_ps[tc])
-		p->stats.tc[tc].paused_ps += end - f->paused_since_ps[tc];
+	p->stats.tc[tc].paused_ps += fabric_pfc_paused_open(p, tc, now);
 	f->paused_since_ps[tc] = now;
 	f->paused_until_ps[tc] =
 		pause_ps > UET_TIME_NEVER - 1 - now ? UET_TIME_NEVER - 1
@@ -261,18 +271,8 @@ static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 	fabric_port_kick(p);
 }
 
-void fabric_pfc_stats(const struct fabric_port *p,
-		      struct uet_fabric_port_stats *st)
+uint64_t fabric_pfc_paused_ps(const struct fabric_port *p, unsigned int tc)
 {
-	const uet_time_t now = fabric_pfc_now(p);
-	unsigned int tc;
-
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		const uet_time_t end =
-			RTE_MIN(p->pfc.paused_until_ps[tc], now);
-
-		if (end > p->pfc.paused_since_ps[tc])
-			st->tc[tc].paused_ps +=
-				end - p->pfc.paused_since_ps[tc];
-	}
+	return p->stats.tc[tc].paused_ps +
+	       fabric_pfc_paused_open(p, tc, fabric_pfc_now(p));
 }

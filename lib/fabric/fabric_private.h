@@ -31,6 +31,10 @@ struct fabric_entry {
 /* tx_tc of a port sending one of its own pause frames. */
 #define FABRIC_TX_PFC UET_FABRIC_TCS
 
+/* Events a port may have pending at once (arrival, serialization end,
+ * PFC): the fabric reserves them up front so scheduling never allocates. */
+#define FABRIC_EVENTS_PER_PORT 3
+
 /*
  * A first-in first-out ring of entries. It grows by doubling, so it
  * allocates only when it reaches a new high-water mark, never per frame.
@@ -175,9 +179,9 @@ void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m);
 /* Whether class tc of egress port p is paused now. */
 bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc);
-/* Fill the PFC fields of a copy of p's counters. */
-void fabric_pfc_stats(const struct fabric_port *p,
-		      struct uet_fabric_port_stats *st);
+/* ps class tc of egress port p has been paused, the running pause
+ * included up to now. */
+uint64_t fabric_pfc_paused_ps(const struct fabric_port *p, unsigned int tc);
 
 /* One route: a destination address and the host that has it. */
 struct fabric_route {
@@ -281,15 +285,11 @@ void fabric_occ_change(struct fabric_port *p, unsigned int tc);
 /* Give the occupancy samples due strictly before t. */
 void fabric_occ_sample_before(struct uet_fabric *fab, uet_time_t t);
 /*
- * A frame received on in over a link that is down is lost: count it on
- * in and free it. Returns true if so.
+ * A frame received over port p's link, or routed to it, while that link
+ * is down is lost: count it on p and free it. Returns true if so.
  */
-bool fabric_link_drop_in(struct uet_fabric *fab, struct fabric_port *in,
-			 struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp);
-/* The same for a frame routed to out, whose link is down. */
-bool fabric_link_drop_out(struct uet_fabric *fab, struct fabric_port *out,
-			  struct rte_mbuf *m, uint32_t wire_bytes,
-			  uint8_t dscp);
+bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
+		      struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp);
 /*
  * Reroute: with some link down, the port among hop's equal-cost ones
  * that a frame for host takes, given the one the hash picked; hash is the

@@ -119,7 +119,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* The switch's own pause frames come from the pool its frames do. */
 	fab->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
-	if (fabric_link_drop_in(fab, in, m, wire_bytes, dscp))
+	if (fabric_link_drop(fab, in, m, wire_bytes, dscp))
 		return;
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
@@ -160,7 +160,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* 5. Egress admission at the port facing the destination: its
 	 * class queue, trimmed into TC1, or dropped; lost if its link is
 	 * down (blackholed, or no way left). */
-	if (fabric_link_drop_out(fab, &fab->ports[port], m, wire_bytes, dscp))
+	if (fabric_link_drop(fab, &fab->ports[port], m, wire_bytes, dscp))
 		return;
 	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp,
 				  in->id);
@@ -296,9 +296,10 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = fabric_links_init(fab);
 	if (ret < 0)
 		goto fail;
-	/* Three events per port (arrival, serialization end, PFC) are all
-	 * the fabric ever schedules, so scheduling never allocates later. */
-	ret = uet_evq_reserve(&fab->comp.evq, (uint64_t)fab->n_ports * 3);
+	/* The ports' events (and the failures, uet_fabric_add_failure())
+	 * are all the fabric ever schedules. */
+	ret = uet_evq_reserve(&fab->comp.evq,
+			      (uint64_t)fab->n_ports * FABRIC_EVENTS_PER_PORT);
 	if (ret < 0)
 		goto fail;
 	for (i = 0; i < fab->n_ports; i++) {
@@ -348,10 +349,15 @@ void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
 int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 			  struct uet_fabric_port_stats *stats)
 {
+	unsigned int tc;
+
 	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
 	*stats = fab->ports[port].stats;
-	fabric_pfc_stats(&fab->ports[port], stats);
+	/* A pause still running counts up to now. */
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		stats->tc[tc].paused_ps =
+			fabric_pfc_paused_ps(&fab->ports[port], tc);
 	return 0;
 }
 

@@ -80,8 +80,11 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps)
 
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 {
-	FILE *f = rec->f[k];
+	return rec_line_fwrite(rec->f[k], l);
+}
 
+int rec_line_fwrite(FILE *f, struct rec_line *l)
+{
 	rec_line_bytes(l, "\n", 1);
 	if (l->len > sizeof(l->buf))
 		return -EIO;

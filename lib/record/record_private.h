@@ -66,6 +66,8 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps);
  * @return 0, or -EIO if the line did not fit or stdio failed.
  */
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l);
+/** The same to a file of its own (the switch records). */
+int rec_line_fwrite(FILE *f, struct rec_line *l);
 
 /** Header line of the transport-stats file. */
 int rec_stats_header(struct uet_record *rec);

@@ -279,6 +279,65 @@ int uet_record_realtime_write(const char *path,
 			      const struct uet_realtime_row *rows,
 			      uint32_t n);
 
+/*
+ * The switch records (docs/records.md): switch-stats.csv and
+ * switch-occupancy.csv. Files of their own, independent of
+ * uet_record_open(): the process running the switch may host no NIC.
+ */
+struct uet_record_file;
+
+/** One switch-stats.csv row: a traffic class of a switch port. */
+struct uet_switch_stats_row {
+	uet_time_t time_ps;	 /**< the end of the run */
+	const char *switch_name;
+	uint32_t port;
+	const char *link;
+	const char *peer_switch; /**< "" for a host's link */
+	bool link_down;
+	uint64_t rate_bps;	 /**< the link's rate now */
+	uint32_t tc;
+	uint64_t enq_frames, enq_bytes;
+	uint64_t drop_frames, drop_bytes;
+	uint64_t trim_frames, ecn_frames;
+	uint64_t down_drop_frames, down_drop_bytes;
+	uint64_t paused_ps;
+	uint64_t peak_queue_bytes, mean_queue_bytes;
+};
+
+/** One switch-occupancy.csv row: a port's queues at a sample time. */
+struct uet_switch_occ_row {
+	uet_time_t time_ps;
+	const char *switch_name;
+	uint32_t port;
+	const char *link;
+	uint64_t queue_bytes;	  /**< every class */
+	const uint64_t *tc_bytes; /**< per class, as many as the file has */
+};
+
+/**
+ * Create a switch record file (truncated) and write its header:
+ * switch-stats.csv, or switch-occupancy.csv with n_tcs class columns.
+ *
+ * @param fp
+ *   Out: the file; NULL on error.
+ * @return
+ *   0, -EINVAL, -ENOMEM, or a negative errno from creating or writing it.
+ */
+int uet_record_switch_stats_open(struct uet_record_file **fp,
+				 const char *path);
+int uet_record_switch_occ_open(struct uet_record_file **fp, const char *path,
+			       unsigned int n_tcs);
+
+/** Append a row. @return 0, -EINVAL, or -EIO. */
+int uet_record_switch_stats(struct uet_record_file *f,
+			    const struct uet_switch_stats_row *r);
+int uet_record_switch_occ(struct uet_record_file *f,
+			  const struct uet_switch_occ_row *r);
+
+/** Close and free; NULL is accepted. @return 0, or -EIO if a write
+ * failed. */
+int uet_record_file_close(struct uet_record_file *f);
+
 /** Names used in the CSVs ("pdc_created", "data", ...). */
 const char *uet_event_kind_name(enum uet_event_kind k);
 const char *uet_monitor_pkt_name(enum uet_monitor_pkt p);

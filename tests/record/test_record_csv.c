@@ -349,6 +349,76 @@ START_TEST(test_wl_message_rows_exact)
 }
 END_TEST
 
+/* The switch records: the line builder gives the text printf gave (a
+ * row of a PFC run, values as uet-emu wrote them). */
+START_TEST(test_switch_rows_exact)
+{
+	char *dir = make_tmp_dir();
+	char *stats = path_in(dir, "switch-stats.csv");
+	char *occ = path_in(dir, "switch-occupancy.csv");
+	const uint64_t tc_bytes[3] = {174656, 0, 62};
+	struct uet_record_file *f;
+	struct uet_switch_stats_row r = {
+		.time_ps = 472536962,
+		.switch_name = "switch",
+		.port = 0,
+		.link = "host0",
+		.peer_switch = "",
+		.rate_bps = 400000000000,
+		.enq_frames = 2048,
+		.enq_bytes = 8605696,
+		.ecn_frames = 462,
+		.paused_ps = 82110478,
+		.peak_queue_bytes = 865612,
+		.mean_queue_bytes = 174656,
+	};
+	struct uet_switch_occ_row o = {
+		.time_ps = 1000000,
+		.switch_name = "leaf0",
+		.port = 18,
+		.link = "leaf0-spine2",
+		.queue_bytes = 174718,
+		.tc_bytes = tc_bytes,
+	};
+
+	ck_assert_int_eq(uet_record_switch_stats_open(&f, stats), 0);
+	ck_assert_int_eq(uet_record_switch_stats(f, &r), 0);
+	r.switch_name = "leaf0";
+	r.port = 18;
+	r.link = "leaf0-spine2";
+	r.peer_switch = "spine2";
+	r.link_down = true;
+	r.tc = 2;
+	r.down_drop_frames = 9;
+	r.down_drop_bytes = 702;
+	ck_assert_int_eq(uet_record_switch_stats(f, &r), 0);
+	ck_assert_int_eq(uet_record_switch_stats(f, NULL), -EINVAL);
+	ck_assert_int_eq(uet_record_file_close(f), 0);
+	check_file(dir, "switch-stats.csv",
+		   "time_ps,switch,port,link,peer_switch,link_down,rate_bps,"
+		   "tc,enq_frames,enq_bytes,drop_frames,drop_bytes,"
+		   "trim_frames,ecn_frames,down_drop_frames,down_drop_bytes,"
+		   "paused_ps,peak_queue_bytes,mean_queue_bytes\n"
+		   "472536962,switch,0,host0,,0,400000000000,0,2048,8605696,"
+		   "0,0,0,462,0,0,82110478,865612,174656\n"
+		   "472536962,leaf0,18,leaf0-spine2,spine2,1,400000000000,2,"
+		   "2048,8605696,0,0,0,462,9,702,82110478,865612,174656\n");
+	ck_assert_int_eq(uet_record_switch_occ_open(&f, occ, 3), 0);
+	ck_assert_int_eq(uet_record_switch_occ(f, &o), 0);
+	o.tc_bytes = NULL;
+	ck_assert_int_eq(uet_record_switch_occ(f, &o), -EINVAL);
+	ck_assert_int_eq(uet_record_file_close(f), 0);
+	check_file(dir, "switch-occupancy.csv",
+		   "time_ps,switch,port,link,queue_bytes,tc0_bytes,tc1_bytes,"
+		   "tc2_bytes\n"
+		   "1000000,leaf0,18,leaf0-spine2,174718,174656,0,62\n");
+	ck_assert_int_eq(uet_record_file_close(NULL), 0);
+	free(stats);
+	free(occ);
+	rm_tree(dir);
+}
+END_TEST
+
 START_TEST(test_workload_rows_exact)
 {
 	char *dir = make_tmp_dir();
@@ -830,6 +900,7 @@ static Suite *record_csv_suite(void)
 	tcase_add_test(tc, test_workload_rows_exact);
 	tcase_add_test(tc, test_wl_message_rows_exact);
 	tcase_add_test(tc, test_cc_trace_rows_exact);
+	tcase_add_test(tc, test_switch_rows_exact);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The switch records: switch-stats.csv and switch-occupancy.csv, files of
+ * their own (the process running the switch may host no NIC), their rows
+ * built by the same line builder as the NIC records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "record_private.h"
+
+struct uet_record_file {
+	FILE *f;
+	unsigned int n_tcs; /* occupancy: class columns of a row */
+};
+
+static const char *const rec_switch_stats_header =
+	"time_ps,switch,port,link,peer_switch,link_down,rate_bps,tc,"
+	"enq_frames,enq_bytes,drop_frames,drop_bytes,trim_frames,"
+	"ecn_frames,down_drop_frames,down_drop_bytes,paused_ps,"
+	"peak_queue_bytes,mean_queue_bytes";
+
+/* Create path and write its header. */
+static int rec_file_open(struct uet_record_file **fp, const char *path,
+			 struct rec_line *header, unsigned int n_tcs)
+{
+	struct uet_record_file *rf;
+	int rc;
+
+	if (fp == NULL || path == NULL)
+		return -EINVAL;
+	*fp = NULL;
+	rf = calloc(1, sizeof(*rf));
+	if (rf == NULL)
+		return -ENOMEM;
+	rf->f = fopen(path, "w");
+	if (rf->f == NULL) {
+		rc = errno != 0 ? -errno : -EIO;
+		free(rf);
+		return rc;
+	}
+	rf->n_tcs = n_tcs;
+	rc = rec_line_fwrite(rf->f, header);
+	if (rc < 0) {
+		(void)uet_record_file_close(rf);
+		return rc;
+	}
+	*fp = rf;
+	return 0;
+}
+
+int uet_record_switch_stats_open(struct uet_record_file **fp,
+				 const char *path)
+{
+	struct rec_line l;
+
+	rec_line_init(&l);
+	rec_line_str(&l, rec_switch_stats_header);
+	return rec_file_open(fp, path, &l, 0);
+}
+
+int uet_record_switch_occ_open(struct uet_record_file **fp, const char *path,
+			       unsigned int n_tcs)
+{
+	struct rec_line l;
+	unsigned int tc;
+
+	rec_line_init(&l);
+	rec_line_str(&l, "time_ps,switch,port,link,queue_bytes");
+	for (tc = 0; tc < n_tcs; tc++) {
+		rec_line_str(&l, ",tc");
+		rec_line_u64(&l, tc);
+		rec_line_str(&l, "_bytes");
+	}
+	return rec_file_open(fp, path, &l, n_tcs);
+}
+
+int uet_record_switch_stats(struct uet_record_file *rf,
+			    const struct uet_switch_stats_row *r)
+{
+	struct rec_line l;
+
+	if (rf == NULL || r == NULL)
+		return -EINVAL;
+	rec_line_init(&l);
+	rec_line_u64(&l, r->time_ps);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->switch_name);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->port);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->link);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->peer_switch);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->link_down ? 1 : 0);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->rate_bps);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->tc);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->enq_frames);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->enq_bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->drop_frames);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->drop_bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->trim_frames);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->ecn_frames);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->down_drop_frames);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->down_drop_bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->paused_ps);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->peak_queue_bytes);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->mean_queue_bytes);
+	return rec_line_fwrite(rf->f, &l);
+}
+
+int uet_record_switch_occ(struct uet_record_file *rf,
+			  const struct uet_switch_occ_row *r)
+{
+	struct rec_line l;
+	unsigned int tc;
+
+	if (rf == NULL || r == NULL || (rf->n_tcs > 0 && r->tc_bytes == NULL))
+		return -EINVAL;
+	rec_line_init(&l);
+	rec_line_u64(&l, r->time_ps);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->switch_name);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->port);
+	rec_line_comma(&l);
+	rec_line_str(&l, r->link);
+	rec_line_comma(&l);
+	rec_line_u64(&l, r->queue_bytes);
+	for (tc = 0; tc < rf->n_tcs; tc++) {
+		rec_line_comma(&l);
+		rec_line_u64(&l, r->tc_bytes[tc]);
+	}
+	return rec_line_fwrite(rf->f, &l);
+}
+
+int uet_record_file_close(struct uet_record_file *rf)
+{
+	int rc = 0;
+
+	if (rf == NULL)
+		return 0;
+	if (ferror(rf->f))
+		rc = -EIO;
+	if (fclose(rf->f) != 0)
+		rc = -EIO;
+	free(rf);
+	return rc;
+}
