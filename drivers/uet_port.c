@@ -167,8 +167,7 @@ static int eal_lcores_arg(char *buf, size_t len)
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
-		ret = snprintf(buf + n, len - n, "%s%d", first ? "" : ",",
-			       cpu);
+		ret = snprintf(buf + n, len - n, "%s%d", first ? "" : ",", cpu);
 		if (ret < 0 || (size_t)ret >= len - n)
 			return -ENAMETOOLONG;
 		n += (size_t)ret;
@@ -186,10 +185,17 @@ int uet_eal_init_default(const char *prefix)
 	char file_prefix[128];
 	char lcores[1024];
 	char *argv[] = {
-		"uetemu",    "--no-huge", "-m",
-		"512",	     "--no-pci",  "--no-shconf",
-		lcores,	     "--log-level=*:warning",
-		"--no-telemetry",	  file_prefix, NULL,
+		"uetemu",
+		"--no-huge",
+		"-m",
+		"512",
+		"--no-pci",
+		"--no-shconf",
+		lcores,
+		"--log-level=*:warning",
+		"--no-telemetry",
+		file_prefix,
+		NULL,
 	};
 	int argc = (int)RTE_DIM(argv) - 1;
 	int ret;

@@ -259,7 +259,7 @@ int run_rt_write(const struct run_rt *rt, const char *out_dir)
 	uint32_t n = rt->conf.n_nics + 1u, k = 0, i;
 	struct uet_sync_rt_stats *st = calloc(n, sizeof(*st));
 	struct uet_realtime_row *rows = calloc(n, sizeof(*rows));
-	char (*names)[16] = calloc(n, sizeof(*names));
+	char(*names)[16] = calloc(n, sizeof(*names));
 	char path[512];
 	size_t len = strlen(out_dir);
 	int rc;
@@ -301,14 +301,13 @@ static void rt_summary_one(const struct run_rt *rt,
 	fprintf(f,
 		"%s: lateness of %s: %" PRIu64 " events, mean %" PRIu64
 		" ps, 99%% %s %" PRIu64 " ns, max %" PRIu64
-		" ps (virtual time); %" PRIu64 " frames in, %" PRIu64
-		" out\n",
+		" ps (virtual time); %" PRIu64 " frames in, %" PRIu64 " out\n",
 		rt->conf.prog, name, st.events,
 		uet_lateness_mean_ps(&st.lateness),
 		p99 == UINT64_MAX ? "not under" : "under",
-		p99 == UINT64_MAX ? uet_lateness_bucket_upper_ns(
-					    UET_LATENESS_BUCKETS - 2)
-				  : p99,
+		p99 == UINT64_MAX
+			? uet_lateness_bucket_upper_ns(UET_LATENESS_BUCKETS - 2)
+			: p99,
 		st.lateness.max_ps, st.frames_rx, st.frames_tx);
 }
 

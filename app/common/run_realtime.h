@@ -18,10 +18,10 @@
 
 /** What the realtime roles of a process are made from. */
 struct run_rt_conf {
-	const char *prog;		 /**< prefix of messages */
-	struct uet_sync_rt_clock clock;	 /**< the run's clock */
-	uet_time_t end_ps;		 /**< run.end */
-	uint32_t timeout_ms;		 /**< port stall bound, 0: default */
+	const char *prog;		/**< prefix of messages */
+	struct uet_sync_rt_clock clock; /**< the run's clock */
+	uet_time_t end_ps;		/**< run.end */
+	uint32_t timeout_ms;		/**< port stall bound, 0: default */
 	/** The switch component and its ports (one per host), or NULL. */
 	struct uet_component *sw;
 	struct uet_port *const *sw_ports;

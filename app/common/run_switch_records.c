@@ -17,8 +17,8 @@ struct run_swrec {
 	struct uet_fabric *fab;
 	const struct uet_scenario *sc;
 	struct uet_record_file *occ; /* switch-occupancy.csv, or NULL */
-	bool stats; /* write switch-stats.csv at the end */
-	int err;    /* a write failed */
+	bool stats;		     /* write switch-stats.csv at the end */
+	int err;		     /* a write failed */
 };
 
 /* out/name, with or without a slash at the end of out. */

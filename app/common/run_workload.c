@@ -39,7 +39,7 @@ struct run_wl {
 	struct uet_wl_program prog;
 	struct uet_wl_engine *eng;
 	struct uet_nic *const *nics;
-	uint32_t running_rank; /* whose completion is being handled */
+	uint32_t running_rank;	  /* whose completion is being handled */
 	struct run_wl_post *held; /* posts for run_wl_flush() */
 	uint32_t n_held, cap_held;
 	struct uet_event wake; /* in the switch's queue: the next window */
@@ -250,8 +250,8 @@ int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q)
 			first = p->at_ps;
 	}
 	w->n_held = 0;
-	if (rc == 0 && (!uet_event_pending(&w->wake) ||
-			w->wake.time_ps > first))
+	if (rc == 0 &&
+	    (!uet_event_pending(&w->wake) || w->wake.time_ps > first))
 		rc = uet_evq_schedule(wake_q, &w->wake, first);
 	if (rc < 0)
 		w->err = rc;
@@ -270,8 +270,7 @@ void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 	 * destination's: posts for any other NIC wait for the flush. */
 	rc = uet_wl_engine_msg_info(w->eng, c->msg_id, &info);
 	if (rc == 0) {
-		w->running_rank =
-			c->kind == UET_SES_SENT ? info.src : info.dst;
+		w->running_rank = c->kind == UET_SES_SENT ? info.src : info.dst;
 		if (c->kind == UET_SES_SENT)
 			rc = uet_wl_engine_sent(w->eng, c->msg_id, c->time_ps);
 		else

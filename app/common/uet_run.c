@@ -49,14 +49,14 @@ struct run {
 	const struct uet_scenario *sc;
 	const char *prog;
 	uint32_t hosts;
-	bool has_switch;   /* the switch runs here */
-	uint32_t first;	   /* first hosted NIC */
-	uint32_t count;	   /* hosted NICs */
+	bool has_switch; /* the switch runs here */
+	uint32_t first;	 /* first hosted NIC */
+	uint32_t count;	 /* hosted NICs */
 	struct rte_mempool *mp;
 	struct uet_port **sw_port;  /* switch side of host i's link */
 	struct uet_port **nic_port; /* NIC side of hosted NIC i's link */
 	struct uet_fabric *fabric;
-	struct run_swrec *swrec; /* switch-stats and occupancy records */
+	struct run_swrec *swrec;  /* switch-stats and occupancy records */
 	struct uet_nic **nic;	  /* hosted NIC i is host first + i */
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
@@ -68,8 +68,8 @@ struct run {
 	uint8_t *msg_flags;  /* by msg_id */
 	uint32_t completed;
 	uint32_t conf_messages; /* messages whose source is hosted */
-	uint32_t arrived;    /* messages received by hosted NICs */
-	uint32_t to_arrive;  /* messages whose destination is hosted */
+	uint32_t arrived;	/* messages received by hosted NICs */
+	uint32_t to_arrive;	/* messages whose destination is hosted */
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
 	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
@@ -135,8 +135,7 @@ static int make_dirs(const char *path)
 }
 
 /* out/name, with or without a slash at the end of out. */
-static void out_path(char *buf, size_t size, const char *out,
-		     const char *name)
+static void out_path(char *buf, size_t size, const char *out, const char *name)
 {
 	size_t n = strlen(out);
 
@@ -234,8 +233,7 @@ static void on_progress(void *arg, const struct uet_sync_progress *p)
 	fprintf(stderr,
 		"%s: virtual %s, %u/%u messages done, %" PRIu64
 		" windows, %" PRIu64 " events/s\n",
-		e->prog, vt, e->completed, e->n_messages,
-		p->windows, per_s);
+		e->prog, vt, e->completed, e->n_messages, p->windows, per_s);
 }
 
 /* The switch: run here, or (NICs only) made to ask it the downlink rates. */
@@ -486,9 +484,8 @@ static int run_open_ports(struct run *e)
 			char name[24];
 
 			snprintf(name, sizeof(name), "l%u", i);
-			rc = uet_port_pair_create(&e->sw_port[i],
-						  &e->nic_port[i], name, 0,
-						  &pc);
+			rc = uet_port_pair_create(
+				&e->sw_port[i], &e->nic_port[i], name, 0, &pc);
 			if (rc < 0) {
 				fprintf(stderr,
 					"%s: cannot create the ports of nic "
@@ -504,8 +501,7 @@ static int run_open_ports(struct run *e)
 		return -EINVAL;
 	}
 	for (i = 0; e->has_switch && i < e->hosts; i++) {
-		rc = run_open_port(e, &e->sw_port[i], dev[i], "switch port",
-				   i);
+		rc = run_open_port(e, &e->sw_port[i], dev[i], "switch port", i);
 		if (rc < 0)
 			return rc;
 	}
@@ -723,8 +719,8 @@ static void run_linger(struct run *e)
 
 		for (i = 0; i < e->count; i++) {
 			struct uet_port_link l;
-			uint16_t n = uet_port_rx_burst(e->nic_port[i], pkts,
-						       32);
+			uint16_t n =
+				uet_port_rx_burst(e->nic_port[i], pkts, 32);
 
 			rte_pktmbuf_free_bulk(pkts, n);
 			if (uet_port_link(e->nic_port[i], &l) == 0 && l.up)
@@ -766,10 +762,9 @@ static void run_totals(const struct run *e, struct uet_run_result *r)
 		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
 			if (i < e->hosts)
 				r->frames += ps.rx_frames;
-			r->switch_drops += ps.drop_full_frames +
-					   ps.drop_random_frames +
-					   ps.drop_route_frames +
-					   ps.drop_control_frames;
+			r->switch_drops +=
+				ps.drop_full_frames + ps.drop_random_frames +
+				ps.drop_route_frames + ps.drop_control_frames;
 			r->switch_trims += ps.trim_frames;
 		}
 	}
@@ -824,8 +819,8 @@ static void run_summary(const struct run *e, const struct uet_run_result *r)
 		", in-flight anomalies %" PRIu64 ", PSNs taken %" PRIu64
 		", retired %" PRIu64 "%s\n",
 		e->prog, r->frames, r->switch_drops, r->switch_trims,
-		r->payload_mismatches,
-		r->in_flight_anomalies, r->psns_taken, r->psns_retired,
+		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
+		r->psns_retired,
 		uet_run_intact(r) ? "" : "  <- INTEGRITY FAILURE");
 	if (e->has_switch)
 		run_summary_links(e);
@@ -837,8 +832,7 @@ static void run_summary(const struct run *e, const struct uet_run_result *r)
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
 
-		if (!hosted(e, m->src) ||
-		    (e->msg_flags[i] & RUN_MSG_COMPLETED))
+		if (!hosted(e, m->src) || (e->msg_flags[i] & RUN_MSG_COMPLETED))
 			continue;
 		if (shown++ == RUN_SUMMARY_LINES)
 			continue;
@@ -998,8 +992,10 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 		if (rc < 0)
 			return rc;
 		if (run_wl_messages(e.wl) >= UINT32_MAX) {
-			fprintf(stderr, "%s: the workload has too many "
-					"messages\n", e.prog);
+			fprintf(stderr,
+				"%s: the workload has too many "
+				"messages\n",
+				e.prog);
 			run_wl_free(e.wl);
 			return -E2BIG;
 		}
@@ -1025,8 +1021,8 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	e.msg_flags = calloc(e.n_messages + 1u, 1);
 	if (e.mp == NULL || e.sw_port == NULL || e.nic_port == NULL ||
 	    e.nic == NULL || e.pa == NULL || e.msg_flags == NULL) {
-		fprintf(stderr, "%s: out of memory (mbuf pool of %u)\n",
-			e.prog, nb_mbufs);
+		fprintf(stderr, "%s: out of memory (mbuf pool of %u)\n", e.prog,
+			nb_mbufs);
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1047,11 +1043,11 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 
 	e.start_ns = wall_ns();
 	if (res->realtime)
-		rc = run_rt_poll(e.rt, conf->stop, run_rt_done, &e,
-				 conf->rt_linger_ms ? conf->rt_linger_ms
-						    : 1000u,
-				 conf->timeout_ms ? conf->timeout_ms
-						  : UET_SYNC_TIMEOUT_MS_DEFAULT);
+		rc = run_rt_poll(
+			e.rt, conf->stop, run_rt_done, &e,
+			conf->rt_linger_ms ? conf->rt_linger_ms : 1000u,
+			conf->timeout_ms ? conf->timeout_ms
+					 : UET_SYNC_TIMEOUT_MS_DEFAULT);
 	else
 		rc = run_poll(&e);
 	res->wall_ns = wall_ns() - e.start_ns;
@@ -1060,8 +1056,8 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 		run_linger(&e);
 	res->sync_err = rc;
 	if (rc < 0) {
-		const char *why = e.co != NULL ? uet_sync_coordinator_error(e.co)
-					       : "";
+		const char *why =
+			e.co != NULL ? uet_sync_coordinator_error(e.co) : "";
 
 		fprintf(stderr, "%s: the run stopped: %s\n", e.prog,
 			why[0] != '\0' ? why : strerror(-rc));

@@ -103,15 +103,14 @@ struct uet_run_result {
 	uint64_t psns_taken;	      /**< data PSNs created */
 	uint64_t psns_retired;	      /**< data PSNs acknowledged */
 	/* Realtime only, over the hosted components: */
-	bool realtime;		       /**< the run was realtime */
-	struct uet_lateness lateness;  /**< how late events ran */
+	bool realtime;		      /**< the run was realtime */
+	struct uet_lateness lateness; /**< how late events ran */
 };
 
 /** Whether a finished run kept every promise the data path makes: every
  * delivered byte equal to what was sent, in-flight bytes never negative,
  * every PSN retired exactly once. */
-static inline bool
-uet_run_intact(const struct uet_run_result *r)
+static inline bool uet_run_intact(const struct uet_run_result *r)
 {
 	return r->payload_mismatches == 0 && r->in_flight_anomalies == 0 &&
 	       r->psns_retired == r->psns_taken;

@@ -45,7 +45,8 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"  --startup-ms N  wall-clock bound on the handshake with\n"
 		"                  peers still starting (default 60000)\n"
 		"  --start-at NS   realtime: the wall time (ns since 1970,\n"
-		"                  CLOCK_REALTIME) at which virtual time is 0,\n"
+		"                  CLOCK_REALTIME) at which virtual time is "
+		"0,\n"
 		"                  the same for every process of the run\n"
 		"                  (default: when the ports are open)\n"
 		"  --linger-ms N   realtime, uet-nic: keep serving the links\n"
@@ -164,8 +165,8 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 }
 
 /* The scenario, checked against the ports given. */
-static int load(struct uet_scenario *sc, uint64_t *hash,
-		const struct cli *c, const char *prog, enum uet_run_role role)
+static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
+		const char *prog, enum uet_run_role role)
 {
 	struct uet_config_error err;
 	uint32_t want;
@@ -186,8 +187,10 @@ static int load(struct uet_scenario *sc, uint64_t *hash,
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
 	}
 	if (c->start_at_ns != 0 && sc->run.clock != UET_CLOCK_REALTIME) {
-		fprintf(stderr, "%s: --start-at applies only with run.clock "
-				"realtime\n", prog);
+		fprintf(stderr,
+			"%s: --start-at applies only with run.clock "
+			"realtime\n",
+			prog);
 		goto fail;
 	}
 	want = role == UET_RUN_NICS ? c->nic_count : sc->topology.hosts;

@@ -66,7 +66,8 @@ int main(int argc, char **argv)
 	struct uet_config_error err;
 	struct uet_scenario sc;
 	struct uet_run_result res;
-	struct uet_run_conf conf = {.prog = "uet-emu", .role = UET_RUN_EMBEDDED};
+	struct uet_run_conf conf = {.prog = "uet-emu",
+				    .role = UET_RUN_EMBEDDED};
 	const char *path = NULL;
 	bool print_config = false;
 	const char *out_dir = NULL;
@@ -142,8 +143,7 @@ int main(int argc, char **argv)
 	rc = uet_run(&conf, &res);
 	uet_scenario_free(&sc);
 	rte_eal_cleanup();
-	if (rc < 0 || res.completed != res.messages ||
-	    !uet_run_intact(&res) ||
+	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res) ||
 	    (res.workload && !res.workload_done))
 		return EMU_EXIT_INCOMPLETE;
 	return 0;

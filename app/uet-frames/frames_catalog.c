@@ -37,16 +37,15 @@ struct frame_desc {
 	bool has_ses;
 	struct uet_ses_hdr ses;
 	uint32_t payload_bytes;
-	uint32_t message_offset;	/**< of the payload's first byte */
-	int trim_role;			/**< -1, or the role to trim to */
-	bool trailer;			/**< append the lockstep trailer */
-	int role;			/**< enum uet_dscp_role of the DSCP */
+	uint32_t message_offset; /**< of the payload's first byte */
+	int trim_role;		 /**< -1, or the role to trim to */
+	bool trailer;		 /**< append the lockstep trailer */
+	int role;		 /**< enum uet_dscp_role of the DSCP */
 	struct uet_pfc pfc;
 	struct uet_ls_ctrl ls;
 };
 
-void
-uet_frames_opts_default(struct uet_frames_opts *o)
+void uet_frames_opts_default(struct uet_frames_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	/* Hosts 0 and 1 of the project's address plan (DESIGN.md 1). */
@@ -66,8 +65,7 @@ uet_frames_opts_default(struct uet_frames_opts *o)
 }
 
 /* Packets of the example message: ceil(N / MSS), one if N is 0. */
-static uint32_t
-message_packets(const struct uet_frames_opts *o)
+static uint32_t message_packets(const struct uet_frames_opts *o)
 {
 	if (o->message_bytes == 0)
 		return 1;
@@ -75,8 +73,8 @@ message_packets(const struct uet_frames_opts *o)
 			  o->mss_bytes);
 }
 
-static void
-addr_forward(const struct uet_frames_opts *o, int role, struct frame_desc *d)
+static void addr_forward(const struct uet_frames_opts *o, int role,
+			 struct frame_desc *d)
 {
 	uet_frame_addr_default(&d->addr);
 	memcpy(d->addr.src_mac, o->src_mac, UET_ETH_ADDR_LEN);
@@ -90,8 +88,7 @@ addr_forward(const struct uet_frames_opts *o, int role, struct frame_desc *d)
 }
 
 /* ACKs and NACKs go back from the receiver, carrying the entropy back. */
-static void
-addr_reverse(const struct uet_frames_opts *o, struct frame_desc *d)
+static void addr_reverse(const struct uet_frames_opts *o, struct frame_desc *d)
 {
 	addr_forward(o, UET_DSCP_CONTROL, d);
 	memcpy(d->addr.src_mac, o->dst_mac, UET_ETH_ADDR_LEN);
@@ -106,14 +103,13 @@ addr_reverse(const struct uet_frames_opts *o, struct frame_desc *d)
  * psn_offset overlay; here the first packet does, the others already know
  * the receiver's PDC id.
  */
-static void
-desc_data(const struct uet_frames_opts *o, uint32_t idx, bool syn, int role,
-	  struct frame_desc *d)
+static void desc_data(const struct uet_frames_opts *o, uint32_t idx, bool syn,
+		      int role, struct frame_desc *d)
 {
 	uint32_t n = message_packets(o);
 	uint32_t offset = idx * o->mss_bytes;
-	uint32_t left = o->message_bytes > offset ? o->message_bytes - offset
-						  : 0;
+	uint32_t left =
+		o->message_bytes > offset ? o->message_bytes - offset : 0;
 	uint32_t payload = left < o->mss_bytes ? left : o->mss_bytes;
 	struct uet_pds_req *rq = &d->pds.u.req;
 	struct uet_ses_std *s = &d->ses.u.std;
@@ -156,8 +152,8 @@ desc_data(const struct uet_frames_opts *o, uint32_t idx, bool syn, int role,
 	d->message_offset = offset;
 }
 
-static void
-desc_ack(const struct uet_frames_opts *o, bool probe, struct frame_desc *d)
+static void desc_ack(const struct uet_frames_opts *o, bool probe,
+		     struct frame_desc *d)
 {
 	struct uet_pds_ack *a = &d->pds.u.ack;
 
@@ -182,13 +178,13 @@ desc_ack(const struct uet_frames_opts *o, bool probe, struct frame_desc *d)
 	a->ack_psn_offset = 4;
 	a->sack_psn_offset = 1;
 	a->sack_bitmap = (1ull << 2) | (1ull << 4);
-	a->cc.nscc.service_time = 0;	/* a 66.4 ns hold is 0 steps */
+	a->cc.nscc.service_time = 0; /* a 66.4 ns hold is 0 steps */
 	a->cc.nscc.rcvd_bytes = 4 * o->mss_bytes;
 	a->cc.nscc.ooo_count = 2;
 }
 
-static void
-desc_nack(const struct uet_frames_opts *o, uint8_t code, struct frame_desc *d)
+static void desc_nack(const struct uet_frames_opts *o, uint8_t code,
+		      struct frame_desc *d)
 {
 	struct uet_pds_nack *n = &d->pds.u.nack;
 
@@ -202,11 +198,10 @@ desc_nack(const struct uet_frames_opts *o, uint8_t code, struct frame_desc *d)
 	n->nack_psn = o->psn + 1;
 	n->spdcid = o->dpdcid;
 	n->dpdcid = o->spdcid;
-	n->payload = o->psn + 2;	/* highest PSN received + 1 */
+	n->payload = o->psn + 2; /* highest PSN received + 1 */
 }
 
-static void
-desc_probe(const struct uet_frames_opts *o, struct frame_desc *d)
+static void desc_probe(const struct uet_frames_opts *o, struct frame_desc *d)
 {
 	struct uet_pds_cp *cp = &d->pds.u.cp;
 
@@ -220,21 +215,20 @@ desc_probe(const struct uet_frames_opts *o, struct frame_desc *d)
 	cp->psn = o->psn + message_packets(o);
 	cp->spdcid = o->spdcid;
 	cp->dpdcid = o->dpdcid;
-	cp->payload = o->psn;	/* SACK bitmap base PSN */
+	cp->payload = o->psn; /* SACK bitmap base PSN */
 }
 
-static void
-desc_pfc(const struct uet_frames_opts *o, uint16_t quanta,
-	 struct frame_desc *d)
+static void desc_pfc(const struct uet_frames_opts *o, uint16_t quanta,
+		     struct frame_desc *d)
 {
 	d->cls = FC_PFC;
 	memcpy(d->pfc.src, o->src_mac, UET_ETH_ADDR_LEN);
-	d->pfc.class_enable = 0x01;	/* the data class, TC0 */
+	d->pfc.class_enable = 0x01; /* the data class, TC0 */
 	d->pfc.quanta[0] = quanta;
 }
 
-static void
-desc_ls(const struct uet_frames_opts *o, uint8_t type, struct frame_desc *d)
+static void desc_ls(const struct uet_frames_opts *o, uint8_t type,
+		    struct frame_desc *d)
 {
 	struct uet_ls_ctrl *c = &d->ls;
 	static const char text[] = "uet-frames: example abort";
@@ -309,31 +303,36 @@ static const struct {
 	const char *name;
 	const char *doc;
 } kinds[K_COUNT] = {
-	[K_DATA_FIRST] = {"data-first", "NIC: a message's first packet, SYN "
-		"overlay (no receiver PDC id yet), SES SOM"},
-	[K_DATA_MIDDLE] = {"data-middle", "NIC: a full middle packet, "
-		"SES SOM=0 (payload_length + message_offset)"},
+	[K_DATA_FIRST] = {"data-first",
+			  "NIC: a message's first packet, SYN "
+			  "overlay (no receiver PDC id yet), SES SOM"},
+	[K_DATA_MIDDLE] = {"data-middle",
+			   "NIC: a full middle packet, "
+			   "SES SOM=0 (payload_length + message_offset)"},
 	[K_DATA_LAST] = {"data-last", "NIC: the last packet, EOM"},
-	[K_DATA_ZERO] = {"data-zero", "NIC: the one packet of a 0-byte message"},
-	[K_DATA_RETRANSMIT] = {"data-retransmit", "NIC: a retransmission, "
-		"RETX flag, trimmable-retransmission codepoint"},
+	[K_DATA_ZERO] = {"data-zero",
+			 "NIC: the one packet of a 0-byte message"},
+	[K_DATA_RETRANSMIT] = {"data-retransmit",
+			       "NIC: a retransmission, "
+			       "RETX flag, trimmable-retransmission codepoint"},
 	[K_DATA_ECN_CE] = {"data-ecn-ce", "switch: a data packet marked "
-		"congestion experienced"},
-	[K_DATA_LOCKSTEP] = {"data-lockstep", "NIC: a data packet with the "
-		"lockstep trailer (virtual arrival time)"},
+					  "congestion experienced"},
+	[K_DATA_LOCKSTEP] = {"data-lockstep",
+			     "NIC: a data packet with the "
+			     "lockstep trailer (virtual arrival time)"},
 	[K_TRIMMED] = {"trimmed", "switch: a packet trimmed to its IPv4, UDP "
-		"and PDS headers (44 bytes at IP)"},
+				  "and PDS headers (44 bytes at IP)"},
 	[K_TRIMMED_LASTHOP] = {"trimmed-lasthop", "switch: trimmed on a port "
-		"that faces a NIC"},
+						  "that faces a NIC"},
 	[K_ACK] = {"ack", "NIC: ACK_CC with a SACK bitmap and NSCC state"},
 	[K_ACK_PROBE] = {"ack-probe", "NIC: the ACK of a base-RTT probe (P)"},
 	[K_NACK_TRIMMED] = {"nack-trimmed", "NIC: NACK UET_TRIMMED"},
 	[K_NACK_TRIMMED_LASTHOP] = {"nack-trimmed-lasthop",
-		"NIC: NACK UET_TRIMMED_LASTHOP"},
+				    "NIC: NACK UET_TRIMMED_LASTHOP"},
 	[K_PROBE] = {"probe", "NIC: base-RTT probe, control packet PROBE"},
 	[K_PFC_PAUSE] = {"pfc-pause", "switch or NIC: 802.1Qbb pause of TC0"},
 	[K_PFC_RESUME] = {"pfc-resume", "switch or NIC: 802.1Qbb resume of "
-		"TC0 (quanta 0)"},
+					"TC0 (quanta 0)"},
 	[K_LS_HELLO] = {"ls-hello", "lockstep: a NIC announces itself"},
 	[K_LS_WELCOME] = {"ls-welcome", "lockstep: the switch admits a NIC"},
 	[K_LS_GRANT] = {"ls-grant", "lockstep: a window [T, T') granted"},
@@ -342,27 +341,23 @@ static const struct {
 	[K_LS_ABORT] = {"ls-abort", "lockstep: a run stopped, with a reason"},
 };
 
-unsigned int
-uet_frames_kind_count(void)
+unsigned int uet_frames_kind_count(void)
 {
 	return K_COUNT;
 }
 
-const char *
-uet_frames_kind_name(unsigned int kind)
+const char *uet_frames_kind_name(unsigned int kind)
 {
 	return kind < K_COUNT ? kinds[kind].name : NULL;
 }
 
-const char *
-uet_frames_kind_doc(unsigned int kind)
+const char *uet_frames_kind_doc(unsigned int kind)
 {
 	return kind < K_COUNT ? kinds[kind].doc : NULL;
 }
 
-static int
-describe(unsigned int kind, const struct uet_frames_opts *o,
-	 struct frame_desc *d)
+static int describe(unsigned int kind, const struct uet_frames_opts *o,
+		    struct frame_desc *d)
 {
 	int first_role = o->trimmable ? UET_DSCP_TRIMMABLE : UET_DSCP_NO_TRIM;
 	uint32_t last = message_packets(o) - 1;
@@ -446,8 +441,7 @@ describe(unsigned int kind, const struct uet_frames_opts *o,
 
 /* A payload a receiver can check: byte k of the message is a function of
  * the message id and k. */
-static void
-fill_payload(uint8_t *p, uint32_t bytes, uint32_t message_offset)
+static void fill_payload(uint8_t *p, uint32_t bytes, uint32_t message_offset)
 {
 	for (uint32_t i = 0; i < bytes; i++) {
 		uint32_t k = message_offset + i;
@@ -456,9 +450,8 @@ fill_payload(uint8_t *p, uint32_t bytes, uint32_t message_offset)
 	}
 }
 
-int
-uet_frames_build(unsigned int kind, const struct uet_frames_opts *o,
-		 uint8_t *buf, size_t cap)
+int uet_frames_build(unsigned int kind, const struct uet_frames_opts *o,
+		     uint8_t *buf, size_t cap)
 {
 	struct frame_desc d;
 	int len, rc;
@@ -476,8 +469,7 @@ uet_frames_build(unsigned int kind, const struct uet_frames_opts *o,
 		break;
 	}
 	len = uet_frame_build(buf, cap, &d.addr, &d.pds,
-			      d.has_ses ? &d.ses : NULL, NULL,
-			      d.payload_bytes);
+			      d.has_ses ? &d.ses : NULL, NULL, d.payload_bytes);
 	if (len < 0)
 		return len;
 	fill_payload(buf + len - d.payload_bytes, d.payload_bytes,
@@ -491,22 +483,20 @@ uet_frames_build(unsigned int kind, const struct uet_frames_opts *o,
 	return len;
 }
 
-static void
-put_mac(FILE *f, const char *field, const uint8_t m[UET_ETH_ADDR_LEN])
+static void put_mac(FILE *f, const char *field,
+		    const uint8_t m[UET_ETH_ADDR_LEN])
 {
 	fprintf(f, "%s = %02x:%02x:%02x:%02x:%02x:%02x\n", field, m[0], m[1],
 		m[2], m[3], m[4], m[5]);
 }
 
-static void
-put_ip(FILE *f, const char *field, uint32_t ip)
+static void put_ip(FILE *f, const char *field, uint32_t ip)
 {
 	fprintf(f, "%s = %u.%u.%u.%u\n", field, ip >> 24, (ip >> 16) & 0xff,
 		(ip >> 8) & 0xff, ip & 0xff);
 }
 
-static void
-expect_ses_std(const struct uet_ses_std *s, FILE *f)
+static void expect_ses_std(const struct uet_ses_std *s, FILE *f)
 {
 	bool som = (s->flags & UET_SES_F_SOM) != 0;
 
@@ -529,8 +519,7 @@ expect_ses_std(const struct uet_ses_std *s, FILE *f)
 	}
 }
 
-static bool
-dscp_map_is_default(const struct uet_dscp_map *m)
+static bool dscp_map_is_default(const struct uet_dscp_map *m)
 {
 	struct uet_dscp_map def;
 
@@ -538,9 +527,8 @@ dscp_map_is_default(const struct uet_dscp_map *m)
 	return memcmp(m, &def, sizeof(def)) == 0;
 }
 
-static void
-expect_uet(const struct uet_frames_opts *o, const struct frame_desc *d,
-	   FILE *f)
+static void expect_uet(const struct uet_frames_opts *o,
+		       const struct frame_desc *d, FILE *f)
 {
 	const struct uet_pds_hdr *p = &d->pds;
 	bool trimmed = d->trim_role >= 0;
@@ -663,9 +651,8 @@ expect_uet(const struct uet_frames_opts *o, const struct frame_desc *d,
 	}
 }
 
-static void
-expect_ls(const struct uet_frames_opts *o, const struct uet_ls_ctrl *c,
-	  FILE *f)
+static void expect_ls(const struct uet_frames_opts *o,
+		      const struct uet_ls_ctrl *c, FILE *f)
 {
 	put_mac(f, "eth.src", o->src_mac);
 	fprintf(f, "eth.type = 0x88b5\n");
@@ -719,8 +706,7 @@ expect_ls(const struct uet_frames_opts *o, const struct uet_ls_ctrl *c,
 	}
 }
 
-static void
-expect_pfc(const struct uet_pfc *p, FILE *f)
+static void expect_pfc(const struct uet_pfc *p, FILE *f)
 {
 	fprintf(f, "eth.dst = 01:80:c2:00:00:01\n");
 	fprintf(f, "eth.type = 0x8808\n");
@@ -731,9 +717,8 @@ expect_pfc(const struct uet_pfc *p, FILE *f)
 	fprintf(f, "uet.pds.type = <absent>\n");
 }
 
-int
-uet_frames_expect(unsigned int kind, const struct uet_frames_opts *o,
-		  FILE *f)
+int uet_frames_expect(unsigned int kind, const struct uet_frames_opts *o,
+		      FILE *f)
 {
 	struct frame_desc d;
 	int rc;

@@ -23,18 +23,18 @@
 struct uet_frames_opts {
 	uint8_t src_mac[UET_ETH_ADDR_LEN];
 	uint8_t dst_mac[UET_ETH_ADDR_LEN];
-	uint32_t src_ip;		/**< host order */
-	uint32_t dst_ip;		/**< host order */
-	uint32_t psn;			/**< PSN of the message's first packet */
-	uint16_t spdcid;		/**< the sender's PDC id */
-	uint16_t dpdcid;		/**< the receiver's PDC id */
-	uint16_t entropy;		/**< UDP source port of data packets */
-	uint16_t udp_dport;		/**< 4793 */
-	uint32_t mss_bytes;		/**< RdmaDataMSS */
-	uint32_t message_bytes;		/**< length of the example message */
-	bool ack_request;		/**< AR on data packets */
-	bool trimmable;			/**< first sends trimmable, not no-trim */
-	struct uet_dscp_map dscp;	/**< codepoints by role */
+	uint32_t src_ip;	  /**< host order */
+	uint32_t dst_ip;	  /**< host order */
+	uint32_t psn;		  /**< PSN of the message's first packet */
+	uint16_t spdcid;	  /**< the sender's PDC id */
+	uint16_t dpdcid;	  /**< the receiver's PDC id */
+	uint16_t entropy;	  /**< UDP source port of data packets */
+	uint16_t udp_dport;	  /**< 4793 */
+	uint32_t mss_bytes;	  /**< RdmaDataMSS */
+	uint32_t message_bytes;	  /**< length of the example message */
+	bool ack_request;	  /**< AR on data packets */
+	bool trimmable;		  /**< first sends trimmable, not no-trim */
+	struct uet_dscp_map dscp; /**< codepoints by role */
 };
 
 /**

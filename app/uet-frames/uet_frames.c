@@ -29,15 +29,16 @@
 
 #include "frames_catalog.h"
 
-static void
-usage(FILE *f, const char *prog)
+static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--pcap FILE] [options]\n"
 		"       %s EAL-ARGS -- --port DEVARGS [options]\n"
 		"\n"
-		"Writes one example of every frame kind uetemu's NIC and switch\n"
-		"produce, to a pcap (nanosecond timestamps, 1 us apart) or to a\n"
+		"Writes one example of every frame kind uetemu's NIC and "
+		"switch\n"
+		"produce, to a pcap (nanosecond timestamps, 1 us apart) or to "
+		"a\n"
 		"DPDK port (EAL arguments before --, e.g. --vdev).\n"
 		"\n"
 		"  --pcap FILE         write the frames to FILE (default "
@@ -53,12 +54,15 @@ usage(FILE *f, const char *prog)
 		"  --src-ip A.B.C.D    source IPv4 (default 198.18.0.1)\n"
 		"  --dst-ip A.B.C.D    destination IPv4 (default 198.18.0.2)\n"
 		"  --src-mac MAC       source MAC (default 02:00:00:00:00:01)\n"
-		"  --dst-mac MAC       destination MAC (default 02:00:00:00:00:02)\n"
-		"  --psn N             PSN of the first data packet (default 1000)\n"
+		"  --dst-mac MAC       destination MAC (default "
+		"02:00:00:00:00:02)\n"
+		"  --psn N             PSN of the first data packet (default "
+		"1000)\n"
 		"  --spdcid N          source PDC id (default 1)\n"
 		"  --dpdcid N          destination PDC id (default 2)\n"
 		"  --entropy N         UDP source port (default 0xc000)\n"
-		"  --udp-port N        UET UDP destination port (default 4793)\n"
+		"  --udp-port N        UET UDP destination port (default "
+		"4793)\n"
 		"  --mss SIZE          RdmaDataMSS, payload of a full packet "
 		"(default 4096)\n"
 		"  --message SIZE      message length (default 3 x mss + 100)\n"
@@ -66,16 +70,18 @@ usage(FILE *f, const char *prog)
 		"(default on)\n"
 		"  --trimmable         first transmissions carry the trimmable "
 		"codepoint\n"
-		"  --dscp-ROLE N       codepoint of a role: no-trim, trimmable,\n"
+		"  --dscp-ROLE N       codepoint of a role: no-trim, "
+		"trimmable,\n"
 		"                      trimmable-rtx, control, trimmed, "
 		"trimmed-lasthop\n"
-		"  --count N           repeat the whole set N times (default 1)\n"
+		"  --count N           repeat the whole set N times (default "
+		"1)\n"
 		"  -h, --help          this text\n",
 		prog, prog);
 }
 
-static int
-parse_u32(const char *opt, const char *s, uint32_t max, uint32_t *out)
+static int parse_u32(const char *opt, const char *s, uint32_t max,
+		     uint32_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -93,15 +99,16 @@ parse_u32(const char *opt, const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-static int
-parse_size32(const char *opt, const char *s, uint32_t max, uint32_t *out)
+static int parse_size32(const char *opt, const char *s, uint32_t max,
+			uint32_t *out)
 {
 	uint64_t v;
 	const char *why = NULL;
 
 	if (uet_size_parse(s, &v, &why) < 0 || v > max) {
-		fprintf(stderr, "uet-frames: %s = '%s': %s (at most %" PRIu32
-				" bytes)\n",
+		fprintf(stderr,
+			"uet-frames: %s = '%s': %s (at most %" PRIu32
+			" bytes)\n",
 			opt, s, why != NULL ? why : "too large", max);
 		return -EINVAL;
 	}
@@ -109,8 +116,7 @@ parse_size32(const char *opt, const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-static int
-parse_ipv4(const char *opt, const char *s, uint32_t *out)
+static int parse_ipv4(const char *opt, const char *s, uint32_t *out)
 {
 	struct in_addr a;
 
@@ -125,8 +131,7 @@ parse_ipv4(const char *opt, const char *s, uint32_t *out)
 	return 0;
 }
 
-static int
-parse_mac(const char *opt, const char *s, uint8_t mac[6])
+static int parse_mac(const char *opt, const char *s, uint8_t mac[6])
 {
 	unsigned int b[6];
 	char tail;
@@ -175,8 +180,8 @@ enum {
 };
 
 static const char *const dscp_opt_names[UET_DSCP_ROLE_COUNT] = {
-	"dscp-no-trim", "dscp-trimmable",  "dscp-trimmable-rtx",
-	"dscp-control", "dscp-trimmed",    "dscp-trimmed-lasthop",
+	"dscp-no-trim", "dscp-trimmable", "dscp-trimmable-rtx",
+	"dscp-control", "dscp-trimmed",	  "dscp-trimmed-lasthop",
 };
 
 struct app_args {
@@ -190,8 +195,7 @@ struct app_args {
 	struct uet_frames_opts fo;
 };
 
-static int
-parse_args(int argc, char **argv, struct app_args *a)
+static int parse_args(int argc, char **argv, struct app_args *a)
 {
 	struct option longopts[] = {
 		{"pcap", required_argument, NULL, OPT_PCAP},
@@ -336,15 +340,15 @@ parse_args(int argc, char **argv, struct app_args *a)
 		return -EINVAL;
 	}
 	if (a->pcap_path != NULL && a->port_devargs != NULL) {
-		fprintf(stderr, "uet-frames: give --pcap or --port, not both\n");
+		fprintf(stderr,
+			"uet-frames: give --pcap or --port, not both\n");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Is kind name in the comma-separated list (NULL list: everything)? */
-static bool
-kind_selected(const char *list, const char *name)
+static bool kind_selected(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 	const char *p = list;
@@ -364,8 +368,7 @@ kind_selected(const char *list, const char *name)
 	return false;
 }
 
-static int
-check_only(const char *list)
+static int check_only(const char *list)
 {
 	const char *p = list;
 
@@ -401,8 +404,8 @@ struct sink {
 	uint64_t frames;
 };
 
-static int
-sink_put(struct sink *s, uet_time_t t_ps, const uint8_t *frame, size_t len)
+static int sink_put(struct sink *s, uet_time_t t_ps, const uint8_t *frame,
+		    size_t len)
 {
 	struct rte_mbuf *m;
 	char *dst;
@@ -425,8 +428,7 @@ sink_put(struct sink *s, uet_time_t t_ps, const uint8_t *frame, size_t len)
 	return rc < 0 ? rc : 0;
 }
 
-static int
-emit_all(const struct app_args *a, struct sink *s)
+static int emit_all(const struct app_args *a, struct sink *s)
 {
 	static uint8_t buf[UET_FRAMES_BUF_BYTES];
 	uet_time_t t_ps = 0;
@@ -447,7 +449,8 @@ emit_all(const struct app_args *a, struct sink *s)
 			}
 			rc = sink_put(s, t_ps, buf, (size_t)len);
 			if (rc == 0 && s->expect != NULL) {
-				fprintf(s->expect, "\nframe %" PRIu64 "  # %s\n",
+				fprintf(s->expect,
+					"\nframe %" PRIu64 "  # %s\n",
 					s->frames, uet_frames_kind_name(i));
 				rc = uet_frames_expect(i, &a->fo, s->expect);
 			}
@@ -463,8 +466,7 @@ emit_all(const struct app_args *a, struct sink *s)
 	return 0;
 }
 
-static int
-expect_open(const struct app_args *a, struct sink *s)
+static int expect_open(const struct app_args *a, struct sink *s)
 {
 	if (a->expect_path == NULL)
 		return 0;
@@ -479,8 +481,7 @@ expect_open(const struct app_args *a, struct sink *s)
 	return 0;
 }
 
-static int
-expect_close(const struct app_args *a, struct sink *s, int rc)
+static int expect_close(const struct app_args *a, struct sink *s, int rc)
 {
 	if (s->expect == NULL)
 		return rc;
@@ -494,8 +495,7 @@ expect_close(const struct app_args *a, struct sink *s, int rc)
 	return rc;
 }
 
-static int
-run_port(const struct app_args *a)
+static int run_port(const struct app_args *a)
 {
 	struct uet_port_conf conf = {0};
 	struct sink s = {0};
@@ -525,11 +525,10 @@ run_port(const struct app_args *a)
 	return expect_close(a, &s, rc);
 }
 
-static int
-run_pcap(const struct app_args *a)
+static int run_pcap(const struct app_args *a)
 {
-	const char *path = a->pcap_path != NULL ? a->pcap_path
-						: "uet-frames.pcap";
+	const char *path =
+		a->pcap_path != NULL ? a->pcap_path : "uet-frames.pcap";
 	struct sink s = {0};
 	int rc, rc2;
 
@@ -555,8 +554,7 @@ run_pcap(const struct app_args *a)
 	return expect_close(a, &s, rc);
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	struct app_args a = {.count = 1};
 	bool eal = false;

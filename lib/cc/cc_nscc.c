@@ -32,8 +32,7 @@ static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
 	return p > UINT64_MAX ? UINT64_MAX : (uint64_t)p;
 }
 
-static uint64_t max_window_for(const struct uet_cc_params *p,
-			       uet_time_t rtt_ps)
+static uint64_t max_window_for(const struct uet_cc_params *p, uet_time_t rtt_ps)
 {
 	uint64_t bdp = mul_div(p->data_rate_bps, rtt_ps, PS_PER_S_X8);
 	uint64_t w = bdp + bdp / 2;
@@ -102,7 +101,8 @@ static void nscc_clamp(struct uet_cc *cc)
  * BDP at the group's current base RTT), never below one packet. */
 static void nscc_follow_base_rtt(struct uet_cc *cc)
 {
-	cc->nscc.max_window_bytes = max_window_for(&cc->params, cc->base_rtt_ps);
+	cc->nscc.max_window_bytes =
+		max_window_for(&cc->params, cc->base_rtt_ps);
 }
 
 /* EWMA of the queueing delay. An unmarked sample above target reads as
@@ -114,8 +114,7 @@ static void nscc_update_delay(struct uet_cc *cc, uet_time_t d_ps, bool ecn)
 
 	if (!ecn && d_ps > cc->nscc.target_qdelay_ps)
 		x = cc->base_rtt_ps / 4;
-	cc->ns.avg_delay_ps =
-		(cc->ns.avg_delay_ps * (PPM - w) + x * w) / PPM;
+	cc->ns.avg_delay_ps = (cc->ns.avg_delay_ps * (PPM - w) + x * w) / PPM;
 }
 
 /* Quick adapt. Returns true when it consumed the event. */
@@ -167,9 +166,9 @@ static bool nscc_fast_increase(struct uet_cc *cc, uet_time_t delay,
 	s->fast_count_bytes += newly;
 	if (s->fast_count_bytes > cc->window_bytes || s->fast_mode) {
 		nscc_set(cc,
-			 cc->window_bytes +
-				 mul_div(newly, cc->nscc.fast_inc_scale_ppm,
-					 PPM),
+			 cc->window_bytes + mul_div(newly,
+						    cc->nscc.fast_inc_scale_ppm,
+						    PPM),
 			 UET_CC_R_FAST_INC);
 		s->fast_mode = true;
 	}
@@ -256,9 +255,9 @@ static void nscc_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
 		cc->n_reason[UET_CC_R_FAIR_INC]++;
 	} else if (!skip) {
 		if (!nscc_fast_increase(cc, delay, newly)) {
-			s->inc_bytes2 += mul_div(d->alpha_ubytes_per_ps * newly,
-						 d->target_qdelay_ps - delay,
-						 PPM);
+			s->inc_bytes2 +=
+				mul_div(d->alpha_ubytes_per_ps * newly,
+					d->target_qdelay_ps - delay, PPM);
 			cc->last_reason = UET_CC_R_PROP_INC;
 			cc->n_reason[UET_CC_R_PROP_INC]++;
 		}

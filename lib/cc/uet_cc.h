@@ -17,8 +17,8 @@
 
 /** Which algorithm a group uses. */
 enum uet_cc_algo {
-	UET_CC_FIXED = 0,	/**< a constant window */
-	UET_CC_NSCC,		/**< NSCC: delay, ECN and loss driven window */
+	UET_CC_FIXED = 0, /**< a constant window */
+	UET_CC_NSCC,	  /**< NSCC: delay, ECN and loss driven window */
 };
 
 /** Parts per million: the unit of every NSCC gain and ratio. */
@@ -53,51 +53,51 @@ const char *uet_cc_reason_name(enum uet_cc_reason r);
  * with a 12 us round trip (ref BDP 150000 bytes).
  */
 struct uet_nscc_derived {
-	uint64_t bdp_bytes;		/**< rate x network RTT */
-	uint64_t max_window_bytes;	/**< 1.5 x BDP, at least one packet */
-	uint64_t min_window_bytes;	/**< one nominal packet */
-	uint64_t initial_window_bytes;	/**< a new group's window */
-	uet_time_t target_qdelay_ps;	/**< tq */
-	uet_time_t qa_threshold_ps;	/**< 4 x tq */
-	uint64_t a_ppm;			/**< scaling a = BDP / ref BDP */
-	uint64_t b_ppm;			/**< scaling b = tq / 12 us */
-	uint64_t fair_inc_bytes;	/**< fi = 5 x MTU x a */
-	uint64_t eta_bytes;		/**< 0.15 x MTU x a, per period */
-	uint64_t fast_inc_scale_ppm;	/**< fi_scale = 0.25 x a */
+	uint64_t bdp_bytes;	       /**< rate x network RTT */
+	uint64_t max_window_bytes;     /**< 1.5 x BDP, at least one packet */
+	uint64_t min_window_bytes;     /**< one nominal packet */
+	uint64_t initial_window_bytes; /**< a new group's window */
+	uet_time_t target_qdelay_ps;   /**< tq */
+	uet_time_t qa_threshold_ps;    /**< 4 x tq */
+	uint64_t a_ppm;		       /**< scaling a = BDP / ref BDP */
+	uint64_t b_ppm;		       /**< scaling b = tq / 12 us */
+	uint64_t fair_inc_bytes;       /**< fi = 5 x MTU x a */
+	uint64_t eta_bytes;	       /**< 0.15 x MTU x a, per period */
+	uint64_t fast_inc_scale_ppm;   /**< fi_scale = 0.25 x a */
 	/** alpha = 4 x MTU x a x b / tq, in millionths of a byte per ps:
 	 * proportional increase adds alpha x acked x (tq - delay) to the
 	 * pending increase (bytes^2, divided by the window when applied). */
 	uint64_t alpha_ubytes_per_ps;
-	uint64_t gamma_ppm;		/**< multiplicative decrease gain 0.8 */
-	uint64_t delay_ewma_ppm;	/**< weight of a new delay 0.0125 */
-	uet_time_t adjust_period_ps;	/**< network RTT */
-	uint64_t adjust_bytes;		/**< 8 nominal packets */
-	uet_time_t fast_inc_delay_ps;	/**< 1 us */
-	unsigned int qa_gate_shift;	/**< QA when achieved < maxwnd >> 3 */
+	uint64_t gamma_ppm;	      /**< multiplicative decrease gain 0.8 */
+	uint64_t delay_ewma_ppm;      /**< weight of a new delay 0.0125 */
+	uet_time_t adjust_period_ps;  /**< network RTT */
+	uint64_t adjust_bytes;	      /**< 8 nominal packets */
+	uet_time_t fast_inc_delay_ps; /**< 1 us */
+	unsigned int qa_gate_shift;   /**< QA when achieved < maxwnd >> 3 */
 };
 
 /** NSCC's running state (all integers). */
 struct uet_nscc_state {
-	uint64_t avg_delay_ps;		/**< EWMA of queueing delay */
-	uint64_t achieved_bytes;	/**< acked in this QA period */
-	uint64_t received_bytes;	/**< acked since the last adjustment */
-	uint64_t inc_bytes2;		/**< pending increase, bytes^2 */
-	uint64_t fast_count_bytes;	/**< acked while delay < 1 us */
-	uint64_t bytes_to_ignore;	/**< after QA: in flight when it fired */
-	uint64_t bytes_ignored;		/**< acked since QA fired */
-	uet_time_t qa_end_ps;		/**< end of this QA period; 0: none */
-	uet_time_t last_adjust_ps;	/**< last eta period start */
-	uet_time_t last_decrease_ps;	/**< last multiplicative decrease */
-	bool fast_mode;			/**< fast increase running */
-	bool trigger_qa;		/**< a trim asks the next QA check */
-	bool decreased_once;		/**< last_decrease_ps is meaningful */
+	uint64_t avg_delay_ps;	     /**< EWMA of queueing delay */
+	uint64_t achieved_bytes;     /**< acked in this QA period */
+	uint64_t received_bytes;     /**< acked since the last adjustment */
+	uint64_t inc_bytes2;	     /**< pending increase, bytes^2 */
+	uint64_t fast_count_bytes;   /**< acked while delay < 1 us */
+	uint64_t bytes_to_ignore;    /**< after QA: in flight when it fired */
+	uint64_t bytes_ignored;	     /**< acked since QA fired */
+	uet_time_t qa_end_ps;	     /**< end of this QA period; 0: none */
+	uet_time_t last_adjust_ps;   /**< last eta period start */
+	uet_time_t last_decrease_ps; /**< last multiplicative decrease */
+	bool fast_mode;		     /**< fast increase running */
+	bool trigger_qa;	     /**< a trim asks the next QA check */
+	bool decreased_once;	     /**< last_decrease_ps is meaningful */
 };
 
 /** Settings of a group's controller, from the scenario. */
 struct uet_cc_params {
 	enum uet_cc_algo algo;
 	uint64_t data_rate_bps;		/**< the NIC's port rate */
-	uet_time_t initial_base_rtt_ps;	/**< InitialBaseRTT */
+	uet_time_t initial_base_rtt_ps; /**< InitialBaseRTT */
 	uint64_t window_bytes;		/**< fixed window (nominal bytes) */
 	uint32_t mtu_nominal_bytes;	/**< a full packet: MSS + 88 */
 	/** NSCC: target queueing delay; 0 derives it from the network RTT
@@ -112,16 +112,16 @@ struct uet_cc_params {
 /** What an ACK tells the controller (one call per ACK). */
 struct uet_cc_ack {
 	uet_time_t now_ps;
-	uint64_t acked_bytes;	/**< nominal bytes this ACK retired */
-	bool ecn;		/**< the ACK's M flag (CE seen) */
-	bool rtt_valid;		/**< rtt_ps is a valid sample (Karn) */
-	uet_time_t rtt_ps;	/**< raw round trip of the acked packet */
-	uet_time_t service_ps;	/**< receiver's hold from the ACK, removed
-				 * from the sample */
+	uint64_t acked_bytes;	  /**< nominal bytes this ACK retired */
+	bool ecn;		  /**< the ACK's M flag (CE seen) */
+	bool rtt_valid;		  /**< rtt_ps is a valid sample (Karn) */
+	uet_time_t rtt_ps;	  /**< raw round trip of the acked packet */
+	uet_time_t service_ps;	  /**< receiver's hold from the ACK, removed
+				   * from the sample */
 	uint64_t in_flight_bytes; /**< group's nominal bytes in flight after
 				   * this ACK (quick adapt) */
-	uint8_t rcv_cwnd_pend;	/**< ACK_CC rcv_cwnd_pend, 0..127: the
-				 * window loses acked x pend / 128; 0 none */
+	uint8_t rcv_cwnd_pend;	  /**< ACK_CC rcv_cwnd_pend, 0..127: the
+				   * window loses acked x pend / 128; 0 none */
 };
 
 struct uet_cc;
@@ -148,7 +148,7 @@ struct uet_cc {
 	/** Base RTT estimate: starts at InitialBaseRTT, lowered by probe
 	 * round trips and by ACK samples with the service time removed. */
 	uet_time_t base_rtt_ps;
-	uint64_t window_bytes;	/**< the window (both algorithms) */
+	uint64_t window_bytes; /**< the window (both algorithms) */
 	/** Queueing delay of the last event, ps (NSCC; the trace). */
 	uet_time_t last_delay_ps;
 	enum uet_cc_reason last_reason; /**< why the window last moved */
@@ -180,8 +180,7 @@ int uet_nscc_derive(const struct uet_cc_params *params,
 		    struct uet_nscc_derived *out);
 
 /** The window in nominal bytes. */
-static inline uint64_t
-uet_cc_window_bytes(const struct uet_cc *cc)
+static inline uint64_t uet_cc_window_bytes(const struct uet_cc *cc)
 {
 	return cc->ops->window_bytes(cc);
 }
@@ -203,8 +202,7 @@ void uet_cc_on_timeout(struct uet_cc *cc, uet_time_t now_ps,
 		       uint32_t nominal_bytes);
 
 /** The base RTT estimate, ps. */
-static inline uet_time_t
-uet_cc_base_rtt_ps(const struct uet_cc *cc)
+static inline uet_time_t uet_cc_base_rtt_ps(const struct uet_cc *cc)
 {
 	return cc->base_rtt_ps;
 }

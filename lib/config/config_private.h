@@ -78,7 +78,8 @@ int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 /* topology.failures: the list seq into s->topology.failures. */
 int cfg_load_failures(struct cfg_ctx *c, const yaml_node_t *seq);
 
-/* Rows a list entry's section may have (workload.messages, topology.failures). */
+/* Rows a list entry's section may have (workload.messages, topology.failures).
+ */
 #define CFG_ENTRY_ROWS_MAX 8
 
 /*

@@ -49,14 +49,15 @@ enum uet_topology_kind {
 
 /** Congestion control (pds.CongestionControl), in the names' order. */
 enum uet_cc_kind {
-	UET_SCENARIO_CC_FIXED = 0, /**< A fixed window of pds.FixedWindow bytes. */
-	UET_SCENARIO_CC_NSCC = 1,  /**< NSCC (docs/congestion-control.md). */
+	UET_SCENARIO_CC_FIXED =
+		0, /**< A fixed window of pds.FixedWindow bytes. */
+	UET_SCENARIO_CC_NSCC = 1, /**< NSCC (docs/congestion-control.md). */
 };
 
 /** Load balancing (pds.LoadBalancing), in the names' order. */
 enum uet_lb_kind {
-	UET_SCENARIO_LB_REPS = 0,	 /**< Recycled entropy packet spraying. */
-	UET_SCENARIO_LB_OBLIVIOUS = 1,	 /**< Every value once per round. */
+	UET_SCENARIO_LB_REPS = 0,      /**< Recycled entropy packet spraying. */
+	UET_SCENARIO_LB_OBLIVIOUS = 1, /**< Every value once per round. */
 	UET_SCENARIO_LB_SINGLE_PATH = 2, /**< One value per group. */
 	UET_SCENARIO_LB_BITMAP = 3,	 /**< Oblivious, skip penalised. */
 };
@@ -198,10 +199,10 @@ struct uet_switch_config {
 	enum uet_switch_scheduler scheduler; /**< Scheduler. */
 	/** WrrWeights: up to 8 comma-separated weights, TC0 first. */
 	char wrr_weights[UET_CONFIG_WRR_WEIGHTS_MAX];
-	bool ecn_enabled;		 /**< ECNEnabled. */
+	bool ecn_enabled;		    /**< ECNEnabled. */
 	enum uet_switch_ecn_at ecn_mark_at; /**< ECNMarkAt. */
-	uint64_t ecn_kmin_bytes;	 /**< ECNKmin, class queue bytes. */
-	uint64_t ecn_kmax_bytes;	 /**< ECNKmax, class queue bytes. */
+	uint64_t ecn_kmin_bytes;	    /**< ECNKmin, class queue bytes. */
+	uint64_t ecn_kmax_bytes;	    /**< ECNKmax, class queue bytes. */
 	/** occupancy_ports: comma-separated switch ports whose queues
 	 * switch-occupancy.csv samples; "" for none. */
 	char occupancy_ports[UET_CONFIG_PORT_LIST_MAX];
@@ -244,22 +245,22 @@ struct uet_workload_message {
 
 /** workload.generate.pattern, in the row's names order. */
 enum uet_generate_pattern {
-	UET_GENERATE_NONE = 0,	    /**< No generator. */
-	UET_GENERATE_INCAST = 1,    /**< Every other host to dst. */
+	UET_GENERATE_NONE = 0,	      /**< No generator. */
+	UET_GENERATE_INCAST = 1,      /**< Every other host to dst. */
 	UET_GENERATE_PERMUTATION = 2, /**< Each host to one other (a cycle). */
-	UET_GENERATE_ALL_TO_ALL = 3, /**< Each host to every other host. */
-	UET_GENERATE_UNIFORM = 4,   /**< Each message to a random other. */
+	UET_GENERATE_ALL_TO_ALL = 3,  /**< Each host to every other host. */
+	UET_GENERATE_UNIFORM = 4,     /**< Each message to a random other. */
 };
 
 /** workload.generate: a traffic generator (docs/workload.md). */
 struct uet_workload_generate {
-	uint32_t pattern;	 /**< enum uet_generate_pattern. */
-	uint64_t size_bytes;	 /**< Size of every message, bytes. */
-	uint32_t count;		 /**< Messages per host and destination. */
-	uet_time_t start_ps;	 /**< When each host posts its first, ps. */
-	uet_time_t interval_ps;	 /**< Between a host's posts, ps. */
-	uint32_t dst;		 /**< incast: the destination host. */
-	uint64_t seed;		 /**< Random choices; 0: run.seed. */
+	uint32_t pattern;	/**< enum uet_generate_pattern. */
+	uint64_t size_bytes;	/**< Size of every message, bytes. */
+	uint32_t count;		/**< Messages per host and destination. */
+	uet_time_t start_ps;	/**< When each host posts its first, ps. */
+	uet_time_t interval_ps; /**< Between a host's posts, ps. */
+	uint32_t dst;		/**< incast: the destination host. */
+	uint64_t seed;		/**< Random choices; 0: run.seed. */
 };
 
 /** workload: what the hosts send. */

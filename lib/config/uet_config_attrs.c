@@ -32,8 +32,7 @@ static const char *const topology_names[] = {"single-switch", "leaf-spine",
 static const char *const cc_names[] = {"fixed", "nscc", NULL};
 static const char *const sched_names[] = {"strict", "wrr", NULL};
 static const char *const ecn_at_names[] = {"dequeue", "enqueue", NULL};
-static const char *const link_down_names[] = {"reroute", "blackhole",
-					      NULL};
+static const char *const link_down_names[] = {"reroute", "blackhole", NULL};
 static const char *const lb_names[] = {"reps", "oblivious", "single-path",
 				       "bitmap", NULL};
 /* Algorithms of each collective (lib/workload), the default first. */
@@ -42,17 +41,21 @@ static const char *const direct_tree[] = {"direct", "tree", NULL};
 static const char *const direct_only[] = {"direct", NULL};
 static const char *const tree_ring[] = {"tree", "ring", NULL};
 /* workload.generate.pattern, in enum uet_generate_pattern's order. */
-static const char *const pattern_names[] = {"none", "incast", "permutation",
-					    "all-to-all", "uniform", NULL};
+static const char *const pattern_names[] = {
+	"none", "incast", "permutation", "all-to-all", "uniform", NULL};
 
 /* The algorithm row of a collective type (Chakra's number t). */
 /* def repeats names[0]: an array element is not a constant expression. */
 #define COLL_ROW(name, names, def, t)                                          \
-	{"workload", name, UET_ATTR_ENUM, def, 0,                              \
-	 sizeof(names) / sizeof(names[0]) - 2, "",                             \
-	 "algorithm a " name " collective is broken into messages by",        \
-	 "the usual one for this collective", names,                          \
-	 sizeof(names) / sizeof(names[0]) - 1, FIELD(workload.coll_algo[t])}
+	{                                                                      \
+		"workload", name, UET_ATTR_ENUM, def, 0,                       \
+			sizeof(names) / sizeof(names[0]) - 2, "",              \
+			"algorithm a " name                                    \
+			" collective is broken into messages by",              \
+			"the usual one for this collective", names,            \
+			sizeof(names) / sizeof(names[0]) - 1,                  \
+			FIELD(workload.coll_algo[t])                           \
+	}
 
 /* A rate range wide enough for 1 Mbps test links and 1.6 Tbps ports. */
 #define RATE_MIN MBPS
@@ -150,8 +153,8 @@ static const struct uet_attr attrs[] = {
 	 "(docs/configuration.md, Link failures)",
 	 "required", NULL, 0, FAILURE_FIELD(link)},
 	{"topology.failures", "at", UET_ATTR_DURATION, "0ns", 0, DURATION_MAX,
-	 "ps", "virtual time the failure happens",
-	 "from the start unless told", NULL, 0, FAILURE_FIELD(at_ps)},
+	 "ps", "virtual time the failure happens", "from the start unless told",
+	 NULL, 0, FAILURE_FIELD(at_ps)},
 	{"topology.failures", "rate", UET_ATTR_PPM, "100%", 1, 1000000, "ppm",
 	 "fraction of its rate the link keeps (both directions)",
 	 "the full rate unless degraded", NULL, 0, FAILURE_FIELD(rate_ppm)},
@@ -304,8 +307,8 @@ static const struct uet_attr attrs[] = {
 	 FIELD(pds.fixed_window_bytes)},
 	{"pds", "NsccTargetQdelay", UET_ATTR_DURATION, "0", 0, DURATION_MAX,
 	 "ps", "NSCC target queueing delay; 0 derives it from InitialBaseRTT",
-	 "0: 0.75 x InitialBaseRTT with TrimmingEnabled, 1 x without", NULL,
-	 0, FIELD(pds.nscc_target_qdelay_ps)},
+	 "0: 0.75 x InitialBaseRTT with TrimmingEnabled, 1 x without", NULL, 0,
+	 FIELD(pds.nscc_target_qdelay_ps)},
 	{"pds", "NsccInitialWindow", UET_ATTR_SIZE, "0", 0, GIB, "bytes",
 	 "NSCC window of a new group; 0 means the maximum window",
 	 "0: start at line rate, 1.5 x DataRate x InitialBaseRTT", NULL, 0,
@@ -386,8 +389,7 @@ static const struct uet_attr attrs[] = {
 	{"switch", "occupancy_ports", UET_ATTR_STRING, "", 0, 0, "",
 	 "comma-separated switch ports (SWITCH:LINK, or hostH) whose queue "
 	 "occupancy switch-occupancy.csv samples",
-	 "no time series unless asked for", NULL, 0,
-	 FIELD(sw.occupancy_ports)},
+	 "no time series unless asked for", NULL, 0, FIELD(sw.occupancy_ports)},
 	{"switch", "occupancy_interval", UET_ATTR_DURATION, "1us", 1,
 	 DURATION_MAX, "ps", "period of the switch-occupancy.csv samples",
 	 "a dozen samples per 4 us base RTT", NULL, 0,
@@ -407,8 +409,8 @@ static const struct uet_attr attrs[] = {
 	{"switch", "PFCXon", UET_ATTR_SIZE, "32KiB", 0, GIB, "bytes",
 	 "bytes at or below which a paused upstream is resumed (quanta 0); "
 	 "below PFCXoff",
-	 "half of PFCXoff: a few microseconds between XOFF and XON", NULL,
-	 0, FIELD(sw.pfc_xon_bytes)},
+	 "half of PFCXoff: a few microseconds between XOFF and XON", NULL, 0,
+	 FIELD(sw.pfc_xon_bytes)},
 	{"switch", "PFCHeadroom", UET_ATTR_SIZE, "128KiB", 0, GIB, "bytes",
 	 "bytes above PFCXoff an ingress port may still fill in a lossless "
 	 "class (what is in flight while the pause travels); a frame "
@@ -420,8 +422,8 @@ static const struct uet_attr attrs[] = {
 	 "pause time every XOFF frame asks for (switches and NICs), in "
 	 "quanta of 512 bit times at the link rate; re-sent at half of it "
 	 "while still over XON",
-	 "the longest pause (83.9 us at 400 Gbps); XON ends it early", NULL,
-	 0, FIELD(sw.pfc_pause_quanta)},
+	 "the longest pause (83.9 us at 400 Gbps); XON ends it early", NULL, 0,
+	 FIELD(sw.pfc_pause_quanta)},
 
 	/* records */
 	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",
@@ -454,16 +456,16 @@ static const struct uet_attr attrs[] = {
 	{"records", "EnableSwitchStats", UET_ATTR_BOOL, "true", 0, 1, "",
 	 "write switch-stats rows (per switch port and traffic class) at "
 	 "the end of the run",
-	 "a few rows per port, and where the bytes went is the question",
-	 NULL, 0, FIELD(records.enable_switch_stats)},
+	 "a few rows per port, and where the bytes went is the question", NULL,
+	 0, FIELD(records.enable_switch_stats)},
 
 	/* workload: the sources other than messages */
 	{"workload", "chakra", UET_ATTR_PATH, "", 0, 0, "",
 	 "Chakra traces PREFIX.<rank>.et, one per host; relative to the "
 	 "scenario's folder; not with messages",
 	 "no trace unless asked for", NULL, 0, FIELD(workload.chakra)},
-	{"workload", "reduce_chunk", UET_ATTR_DURATION, "0ns", 0,
-	 DURATION_MAX, "ps",
+	{"workload", "reduce_chunk", UET_ATTR_DURATION, "0ns", 0, DURATION_MAX,
+	 "ps",
 	 "time a rank spends reducing one received chunk of a decomposed "
 	 "ring all_reduce or reduce_scatter",
 	 "the network alone unless the compute is modelled", NULL, 0,
@@ -501,8 +503,7 @@ static const struct uet_attr attrs[] = {
 	 "every host starts at once, the hardest case", NULL, 0,
 	 FIELD(workload.generate.start_ps)},
 	{"workload.generate", "interval", UET_ATTR_DURATION, "0ns", 0,
-	 DURATION_MAX, "ps",
-	 "time between two successive posts of one host",
+	 DURATION_MAX, "ps", "time between two successive posts of one host",
 	 "all of a host's messages at once", NULL, 0,
 	 FIELD(workload.generate.interval_ps)},
 	{"workload.generate", "dst", UET_ATTR_UINT, "0", 0,
@@ -513,8 +514,8 @@ static const struct uet_attr attrs[] = {
 	{"workload.generate", "seed", UET_ATTR_UINT, "0", 0, UINT64_MAX, "",
 	 "seed of the permutation's and uniform's random choices; 0 takes "
 	 "run.seed",
-	 "reruns are identical, and a new run.seed gives new choices", NULL,
-	 0, FIELD(workload.generate.seed)},
+	 "reruns are identical, and a new run.seed gives new choices", NULL, 0,
+	 FIELD(workload.generate.seed)},
 
 	/* workload.messages: offsets are into struct uet_workload_message */
 	{"workload.messages", "src", UET_ATTR_UINT, NULL, 0,

@@ -42,8 +42,9 @@ static int load_failure(struct cfg_ctx *c, const yaml_node_t *item,
 				"rate} or {link, at, down: true}");
 	failure_defaults(f);
 	rc = cfg_load_entry(c, item, FAILURES_SECTION, item_path, f, lines,
-			    false, "unknown key: a failure has link, at, rate "
-				   "and down");
+			    false,
+			    "unknown key: a failure has link, at, rate "
+			    "and down");
 	if (rc < 0)
 		return rc;
 	if (f->link[0] == '\0')

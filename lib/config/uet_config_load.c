@@ -313,8 +313,9 @@ static int load_message(struct cfg_ctx *c, const yaml_node_t *item,
 				"size, at}");
 	message_defaults(c, m);
 	rc = cfg_load_entry(c, item, "workload.messages", item_path, m, lines,
-			    true, "unknown key: a message has src, dst, size "
-				  "and at");
+			    true,
+			    "unknown key: a message has src, dst, size "
+			    "and at");
 	if (rc < 0)
 		return rc;
 	/* Rows 0 and 1 of workload.messages: src and dst. */
@@ -482,8 +483,8 @@ static int load_root(struct cfg_ctx *c)
 }
 
 /* Load from text; relative workload paths start at base_dir (or NULL). */
-static int load_text(struct uet_scenario *s, const char *name,
-		     const char *yaml, size_t len, const char *base_dir,
+static int load_text(struct uet_scenario *s, const char *name, const char *yaml,
+		     size_t len, const char *base_dir,
 		     struct uet_config_error *err)
 {
 	struct uet_scenario tmp;

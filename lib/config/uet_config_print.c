@@ -379,8 +379,7 @@ static void print_generate_row(FILE *f, const struct uet_scenario *s,
 	if (first)
 		fputs("  generate:\n", f);
 	/* dst loads only with incast. */
-	if (strcmp(a->name, "dst") == 0 &&
-	    g->pattern != UET_GENERATE_INCAST) {
+	if (strcmp(a->name, "dst") == 0 && g->pattern != UET_GENERATE_INCAST) {
 		fputs("    # dst: ", f);
 		print_value(f, a, s);
 		fputs("  (incast only)\n", f);
@@ -464,7 +463,8 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 		if (strcmp(a->name, "Delay") == 0) {
 			uet_time_format(s->derived.lookahead_ps, buf,
 					sizeof(buf));
-			fprintf(f, "  # lookahead: %s (min of nic.Delay and "
+			fprintf(f,
+				"  # lookahead: %s (min of nic.Delay and "
 				"topology.link_delay)\n",
 				buf);
 		}

@@ -193,8 +193,8 @@ static int check_matrix(struct cfg_ctx *c)
  * only and a host, and a message count the run can hold. */
 static int check_generate(struct cfg_ctx *c)
 {
-	static const char *const keys[] = {"size", "count", "start",
-					   "interval", "dst", "seed"};
+	static const char *const keys[] = {"size",     "count", "start",
+					   "interval", "dst",	"seed"};
 	const struct uet_workload_generate *g = &c->s->workload.generate;
 	uint32_t hosts = c->s->topology.hosts;
 	uint64_t per_host, total;
@@ -419,8 +419,7 @@ static int check_external_hosts(struct cfg_ctx *c)
 			continue;
 		snprintf(key, sizeof(key), "workload.messages[%u].src", i);
 		snprintf(value, sizeof(value), "%u", m->src);
-		return cfg_fail(c, c->msg_src[i].src_line, 0, key, value,
-				false,
+		return cfg_fail(c, c->msg_src[i].src_line, 0, key, value, false,
 				"host %u is external (switch.external_hosts): "
 				"the emulator cannot post its messages",
 				m->src);
@@ -448,13 +447,13 @@ static int check_switch(struct cfg_ctx *c)
 		return fail_attr(c, "switch", "PFCXon",
 				 "must be below switch.PFCXoff (%llu bytes)",
 				 (unsigned long long)sw->pfc_xoff_bytes);
-	if (pfc_mask && c->s->nic.pfc_xoff_bytes >
-				c->s->nic.ingress_pool_size_bytes)
-		return fail_attr(c, "nic", "PFCXoff",
-				 "must not exceed nic.IngressPoolSize (%llu "
-				 "bytes)",
-				 (unsigned long long)
-					 c->s->nic.ingress_pool_size_bytes);
+	if (pfc_mask &&
+	    c->s->nic.pfc_xoff_bytes > c->s->nic.ingress_pool_size_bytes)
+		return fail_attr(
+			c, "nic", "PFCXoff",
+			"must not exceed nic.IngressPoolSize (%llu "
+			"bytes)",
+			(unsigned long long)c->s->nic.ingress_pool_size_bytes);
 	if (pfc_mask && c->s->nic.pfc_xon_bytes >= c->s->nic.pfc_xoff_bytes)
 		return fail_attr(c, "nic", "PFCXon",
 				 "must be below nic.PFCXoff (%llu bytes)",
@@ -532,7 +531,8 @@ int cfg_check_rules(struct cfg_ctx *c)
 				 "must be > 0 with run.clock lockstep: the "
 				 "smaller of it and topology.link_delay is "
 				 "the lookahead of every window");
-	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->topology.link_delay_ps == 0)
+	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
+	    s->topology.link_delay_ps == 0)
 		return fail_attr(c, "topology", "link_delay",
 				 "must be > 0 with run.clock lockstep: the "
 				 "smaller of it and nic.Delay is the lookahead "

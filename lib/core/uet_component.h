@@ -60,9 +60,8 @@ struct uet_component {
 /**
  * Send a frame through the component's wiring.
  */
-static inline int
-uet_component_out(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
-		  uet_time_t arrival_ps)
+static inline int uet_component_out(struct uet_component *c, uint16_t port,
+				    struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	return c->out(c->out_ctx, port, m, arrival_ps);
 }

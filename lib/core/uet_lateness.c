@@ -32,7 +32,7 @@ void uet_lateness_add(struct uet_lateness *l, uet_time_t late_ps)
 {
 	l->count++;
 	l->sum_ps = l->sum_ps + late_ps < l->sum_ps ? UINT64_MAX
-						     : l->sum_ps + late_ps;
+						    : l->sum_ps + late_ps;
 	if (late_ps > l->max_ps)
 		l->max_ps = late_ps;
 	l->bucket[uet_lateness_bucket(late_ps)]++;

@@ -24,9 +24,9 @@ extern "C" {
 
 /** A lateness histogram. Zero-initialise it (or uet_lateness_init()). */
 struct uet_lateness {
-	uint64_t count;	      /**< events counted */
-	uint64_t sum_ps;      /**< ps, total lateness (saturates) */
-	uet_time_t max_ps;    /**< ps, largest lateness seen */
+	uint64_t count;	   /**< events counted */
+	uint64_t sum_ps;   /**< ps, total lateness (saturates) */
+	uet_time_t max_ps; /**< ps, largest lateness seen */
 	uint64_t bucket[UET_LATENESS_BUCKETS]; /**< events per bucket */
 };
 

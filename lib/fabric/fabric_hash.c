@@ -18,16 +18,14 @@ static uint64_t fabric_mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-uint64_t uet_fabric_flow_hash(const struct uet_fabric_flow *flow,
-			      uint64_t salt)
+uint64_t uet_fabric_flow_hash(const struct uet_fabric_flow *flow, uint64_t salt)
 {
 	uint64_t h;
 
-	h = fabric_mix64(salt ^ ((uint64_t)flow->src_ipv4 << 32 |
-				 flow->dst_ipv4));
+	h = fabric_mix64(salt ^
+			 ((uint64_t)flow->src_ipv4 << 32 | flow->dst_ipv4));
 	h = fabric_mix64(h ^ ((uint64_t)flow->protocol << 32 |
-			      (uint64_t)flow->src_port << 16 |
-			      flow->dst_port));
+			      (uint64_t)flow->src_port << 16 | flow->dst_port));
 	return h;
 }
 

@@ -137,8 +137,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 static void fabric_pfc_xoff(struct fabric_port *p, uint8_t classes)
 {
 	const uint16_t quanta = fabric_pfc_quanta(&p->fab->conf);
-	const uet_time_t half =
-		uet_pfc_quanta_to_ps(quanta, p->rate_bps) / 2;
+	const uet_time_t half = uet_pfc_quanta_to_ps(quanta, p->rate_bps) / 2;
 	unsigned int tc;
 
 	fabric_pfc_send(p, classes, quanta);
@@ -208,9 +207,9 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 
 	p->stats.tc[tc].paused_ps += fabric_pfc_paused_open(p, tc, now);
 	f->paused_since_ps[tc] = now;
-	f->paused_until_ps[tc] =
-		pause_ps > UET_TIME_NEVER - 1 - now ? UET_TIME_NEVER - 1
-						    : now + pause_ps;
+	f->paused_until_ps[tc] = pause_ps > UET_TIME_NEVER - 1 - now
+					 ? UET_TIME_NEVER - 1
+					 : now + pause_ps;
 }
 
 bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
@@ -224,8 +223,7 @@ bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
 	if (rte_pktmbuf_pkt_len(m) < UET_PFC_BYTES)
 		return false;
 	buf = rte_pktmbuf_read(m, 0, UET_PFC_BYTES, copy);
-	if (buf == NULL ||
-	    uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
+	if (buf == NULL || uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
 		return false;
 	/* The quanta are 512 bit times at this link's rate. Only lossless
 	 * classes are paused; the frame is taken and counted anyway. */

@@ -218,8 +218,8 @@ static void fabric_port_tx_end(struct fabric_port *p)
 		/* Its buffer is free: the ingress it came from may resume. */
 		if (e.ingress != FABRIC_NO_PORT &&
 		    fabric_pfc_lossless(&fab->conf, p->tx_tc))
-			fabric_pfc_ingress_sub(&fab->ports[e.ingress],
-					       p->tx_tc, e.wire_bytes);
+			fabric_pfc_ingress_sub(&fab->ports[e.ingress], p->tx_tc,
+					       e.wire_bytes);
 	}
 	p->stats.tx_frames++;
 	p->stats.tx_bytes += e.wire_bytes;

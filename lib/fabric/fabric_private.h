@@ -236,7 +236,7 @@ struct fabric_link {
 	/* ppm of its nominal rate the link runs at; the port's queue limit
 	 * and ECN thresholds shrink with it (fabric_link_scaled_bytes) */
 	uint32_t rate_ppm;
-	bool down;		   /* the link is down */
+	bool down;				   /* the link is down */
 	uint64_t down_drop_frames[UET_FABRIC_TCS]; /* lost to the down link */
 	uint64_t down_drop_bytes[UET_FABRIC_TCS];  /* their wire bytes */
 	fabric_area_t occ_area[UET_FABRIC_TCS];	   /* queue bytes x ps so far */
@@ -275,8 +275,7 @@ void fabric_links_fini(struct uet_fabric *fab);
  * p applies it: scaled by the fraction of its rate a degradation left it
  * (rounded down), so that it stands for the same queueing time.
  */
-uint64_t fabric_link_scaled_bytes(const struct fabric_port *p,
-				  uint64_t bytes);
+uint64_t fabric_link_scaled_bytes(const struct fabric_port *p, uint64_t bytes);
 /*
  * Call before class tc's queue_bytes of port p changes: the occupancy
  * integral and the samples due before now.
@@ -305,7 +304,7 @@ struct uet_fabric {
 	struct fabric_routes routes;
 	struct fabric_switch *switches;
 	uint32_t n_switches;
-	uint32_t n_ports;	   /* hosts first, then links between switches */
+	uint32_t n_ports;	/* hosts first, then links between switches */
 	struct uet_rng rng;	/* the random drop's, seeded by conf.seed */
 	struct uet_rng ecn_rng; /* ECN marking's, its own stream */
 	uet_fabric_capture_fn capture;
@@ -313,8 +312,8 @@ struct uet_fabric {
 	int error; /* the first failure in an event or of out(), sticky */
 	struct rte_mempool *pfc_pool; /* pause frames come from it: the pool
 				       * of the last frame received */
-	struct fabric_port *ports; /* n_ports ports */
-	struct fabric_links *links; /* failures and occupancy */
+	struct fabric_port *ports;    /* n_ports ports */
+	struct fabric_links *links;   /* failures and occupancy */
 };
 
 /* The switch's work on a frame fully received on port in at now. */

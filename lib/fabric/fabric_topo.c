@@ -35,7 +35,8 @@ static int topo_alloc(struct uet_fabric *fab, uint32_t n_switches,
 			calloc(fab->conf.hosts, sizeof(struct fabric_hop));
 		if (fab->switches[s].hops == NULL)
 			return -ENOMEM;
-		uet_rng_seed(&r, fab->conf.seed, UET_FABRIC_SALT_RNG_STREAM + s);
+		uet_rng_seed(&r, fab->conf.seed,
+			     UET_FABRIC_SALT_RNG_STREAM + s);
 		fab->switches[s].salt = uet_rng_u64(&r);
 	}
 	return 0;
@@ -131,9 +132,8 @@ static int topo_leaf_spine(struct uet_fabric *fab)
 	for (l = 0; l < L; l++) {
 		for (s = 0; s < S; s++) {
 			snprintf(name, sizeof(name), "leaf%u-spine%u", l, s);
-			topo_link(fab, hosts + l * S + s, l,
-				  down0 + s * L + l, L + s,
-				  topo_rate(c, c->tier1_rate_bps),
+			topo_link(fab, hosts + l * S + s, l, down0 + s * L + l,
+				  L + s, topo_rate(c, c->tier1_rate_bps),
 				  c->tier1_delay_ps, name);
 		}
 	}

@@ -70,9 +70,9 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 	if (ip.protocol == FABRIC_IPPROTO_UDP && ip.frag_offset == 0 &&
 	    ip_end >= UET_ETH_HDR_BYTES + ip.ihl * 4u + 4) {
 		uint8_t ports[4];
-		const uint8_t *u = rte_pktmbuf_read(
-			m, UET_ETH_HDR_BYTES + ip.ihl * 4u, sizeof(ports),
-			ports);
+		const uint8_t *u =
+			rte_pktmbuf_read(m, UET_ETH_HDR_BYTES + ip.ihl * 4u,
+					 sizeof(ports), ports);
 
 		if (u != NULL) {
 			flow->src_port = (uint16_t)(u[0] << 8 | u[1]);
@@ -124,8 +124,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
 	if (fab->capture != NULL && in->peer < 0)
-		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now,
-			     false);
+		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now, false);
 
 	/* 2. A PFC frame pauses this port's egress; other control frames
 	 * are the sync layer's, and never meant for the switch. */
@@ -396,8 +395,7 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
 	info->delay_ps = p->delay_ps;
 	snprintf(info->switch_name, sizeof(info->switch_name), "%s",
 		 fab->switches[p->sw].name);
-	snprintf(info->link_name, sizeof(info->link_name), "%s",
-		 p->link_name);
+	snprintf(info->link_name, sizeof(info->link_name), "%s", p->link_name);
 	return 0;
 }
 

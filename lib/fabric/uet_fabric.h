@@ -88,9 +88,9 @@ struct uet_fabric_conf {
 	uet_time_t link_delay_ps; /**< ps, switch to host, one way */
 	/** Leaf-spine or rack-to-aggregation links, bps; 0: link_rate */
 	uint64_t tier1_rate_bps;
-	uet_time_t tier1_delay_ps; /**< their delay, ps, one way */
-	uint64_t tier2_rate_bps;   /**< aggregation-to-core, bps; 0: link */
-	uet_time_t tier2_delay_ps; /**< their delay, ps, one way */
+	uet_time_t tier1_delay_ps;  /**< their delay, ps, one way */
+	uint64_t tier2_rate_bps;    /**< aggregation-to-core, bps; 0: link */
+	uet_time_t tier2_delay_ps;  /**< their delay, ps, one way */
 	uint64_t queue_limit_bytes; /**< wire bytes each output queue holds */
 	uint32_t drop_rate_ppm;	    /**< random drop of arriving frames, ppm */
 	uint64_t seed;		    /**< the scenario's seed */

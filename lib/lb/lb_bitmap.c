@@ -55,9 +55,9 @@ static void bitmap_feedback(struct uet_lb *lb, uint16_t entropy,
 		return;
 	}
 	add += lb->penalty[off];
-	lb->penalty[off] = (uint8_t)(add > UET_LB_BITMAP_PEN_MAX
-					     ? UET_LB_BITMAP_PEN_MAX
-					     : add);
+	lb->penalty[off] =
+		(uint8_t)(add > UET_LB_BITMAP_PEN_MAX ? UET_LB_BITMAP_PEN_MAX
+						      : add);
 }
 
 const struct uet_lb_ops uet_lb_bitmap_ops = {

@@ -108,7 +108,8 @@ static void reps_feedback(struct uet_lb *lb, uint16_t entropy,
 	case UET_LB_TIMEOUT:
 		if (!lb->frozen && lb->explore_left == 0) {
 			lb->frozen = true;
-			lb->freeze_until_ps = now_ps + lb->params.reps_freeze_ps;
+			lb->freeze_until_ps =
+				now_ps + lb->params.reps_freeze_ps;
 			lb->frozen_next = 0;
 			lb->n_freezes++;
 		}

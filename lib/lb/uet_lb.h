@@ -18,7 +18,7 @@
 
 /** Which balancer a group uses. */
 enum uet_lb_algo {
-	UET_LB_SINGLE_PATH = 0,	/**< one entropy value per group */
+	UET_LB_SINGLE_PATH = 0, /**< one entropy value per group */
 	UET_LB_OBLIVIOUS,	/**< a new value for every packet */
 	UET_LB_REPS,		/**< recycled entropy packet spraying */
 	UET_LB_BITMAP,		/**< oblivious, skipping penalised values */
@@ -45,7 +45,7 @@ enum uet_lb_feedback {
 	UET_LB_GOOD = 0,	/**< ACKed without ECN */
 	UET_LB_ECN,		/**< ACK, or last-hop NACK, with the M flag */
 	UET_LB_TRIMMED,		/**< NACK: trimmed on the way */
-	UET_LB_TRIMMED_LASTHOP,	/**< NACK: trimmed on the last hop, no M */
+	UET_LB_TRIMMED_LASTHOP, /**< NACK: trimmed on the last hop, no M */
 	UET_LB_TIMEOUT,		/**< retransmission timer */
 };
 
@@ -78,9 +78,9 @@ struct uet_lb_params {
 
 /** One entry of the REPS cache. */
 struct uet_lb_reps_entry {
-	uint16_t value;	    /**< an entropy value known to be good */
-	uint8_t uses_left;  /**< packets it may still go on */
-	bool valid;	    /**< fresh: not used up yet */
+	uint16_t value;	   /**< an entropy value known to be good */
+	uint8_t uses_left; /**< packets it may still go on */
+	bool valid;	   /**< fresh: not used up yet */
 };
 
 struct uet_lb;
@@ -97,8 +97,8 @@ struct uet_lb_ops {
 struct uet_lb {
 	const struct uet_lb_ops *ops;
 	struct uet_lb_params params;
-	struct uet_rng rng;	/**< the group's own stream */
-	uint16_t path_entropy;	/**< single path: the group's value */
+	struct uet_rng rng;    /**< the group's own stream */
+	uint16_t path_entropy; /**< single path: the group's value */
 	/** Oblivious: packets sent in the current round, 0..span-1; a round
 	 * uses each of the span values exactly once. */
 	uint32_t round_pos;
@@ -111,11 +111,11 @@ struct uet_lb {
 	/** REPS: the cache, a ring; head is where the next good value is
 	 * written, so the oldest entry sits at head when the ring is full. */
 	struct uet_lb_reps_entry cache[UET_LB_REPS_CACHE_MAX];
-	uint32_t cache_head;	/**< next write, 0..size-1 */
-	uint32_t cache_filled;	/**< entries written since the last reset */
-	uint32_t frozen_next;	/**< frozen: next entry of the round robin */
-	uint32_t explore_left;	/**< random values still to send */
-	bool frozen;		/**< a timeout froze the cache */
+	uint32_t cache_head;   /**< next write, 0..size-1 */
+	uint32_t cache_filled; /**< entries written since the last reset */
+	uint32_t frozen_next;  /**< frozen: next entry of the round robin */
+	uint32_t explore_left; /**< random values still to send */
+	bool frozen;	       /**< a timeout froze the cache */
 	uet_time_t freeze_until_ps; /**< frozen: when it may end */
 	/** Bitmap: penalty per value offset, 0..UET_LB_BITMAP_PEN_MAX. */
 	uint8_t penalty[UET_LB_BITMAP_MAX];
@@ -148,8 +148,7 @@ int uet_lb_init(struct uet_lb *lb, const struct uet_lb_params *params,
  * retransmission. Single path answers with the group's one value every
  * time; oblivious spraying with the next value of its round.
  */
-static inline uint16_t
-uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
+static inline uint16_t uet_lb_next_entropy(struct uet_lb *lb, uet_time_t now_ps)
 {
 	lb->n_chosen++;
 	return lb->ops->next_entropy(lb, now_ps);

@@ -208,6 +208,5 @@ bool uet_nic_idle(const struct uet_nic *nic)
 {
 	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&
 	       !nic->port_busy && nic->txq[NIC_TC_DATA].count == 0 &&
-	       nic->txq[NIC_TC_CONTROL].count == 0 &&
-	       nic->pfc_txq.count == 0;
+	       nic->txq[NIC_TC_CONTROL].count == 0 && nic->pfc_txq.count == 0;
 }

@@ -43,11 +43,11 @@ struct nic_params {
 	/** LoadBalancing and the REPS and bitmap attributes; the entropy
 	 * range is the NIC's (the dynamic port range). */
 	struct uet_lb_params lb;
-	bool cc_trace_enable;		    /**< EnableCcTrace */
-	bool stats_enable;		    /**< EnableTransportStats */
-	uet_time_t stats_interval_ps;	    /**< NDStatsReportInterval */
-	bool events_enable;		    /**< EnableEventLogging */
-	bool flows_enable;		    /**< EnableFlowSummary */
+	bool cc_trace_enable;	      /**< EnableCcTrace */
+	bool stats_enable;	      /**< EnableTransportStats */
+	uet_time_t stats_interval_ps; /**< NDStatsReportInterval */
+	bool events_enable;	      /**< EnableEventLogging */
+	bool flows_enable;	      /**< EnableFlowSummary */
 	/** Lossless classes of the links (switch.PFCClasses), bit c for
 	 * class c; 0: the NIC neither sends nor honours pauses. */
 	uint8_t pfc_classes;

@@ -66,7 +66,8 @@ static void nic_pfc_arm(struct uet_nic *nic)
 		return;
 	}
 	if (!uet_event_pending(&nic->pfc.ev) || nic->pfc.ev.time_ps != next)
-		(void)uet_evq_schedule(q, &nic->pfc.ev, next < now ? now : next);
+		(void)uet_evq_schedule(q, &nic->pfc.ev,
+				       next < now ? now : next);
 }
 
 void nic_pfc_receive(struct uet_nic *nic, const struct uet_pfc *pfc)
@@ -87,9 +88,9 @@ void nic_pfc_receive(struct uet_nic *nic, const struct uet_pfc *pfc)
 			continue;
 		ps = uet_pfc_quanta_to_ps(pfc->quanta[tc],
 					  nic->p.port_rate_bps);
-		nic->pfc.paused_until_ps[tc] =
-			ps > UET_TIME_NEVER - 1 - now ? UET_TIME_NEVER - 1
-						      : now + ps;
+		nic->pfc.paused_until_ps[tc] = ps > UET_TIME_NEVER - 1 - now
+						       ? UET_TIME_NEVER - 1
+						       : now + ps;
 	}
 	if (pause)
 		nic->st.pfc_rx_xoff_frames++;
@@ -183,8 +184,7 @@ void nic_pfc_pool_changed(struct uet_nic *nic)
 	}
 }
 
-static void nic_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
-			     void *arg)
+static void nic_pfc_on_event(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct uet_nic *nic = arg;
 

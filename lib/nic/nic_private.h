@@ -53,9 +53,9 @@ struct nic_pfc {
 	/** Class c of the link starts no frame before this time: the
 	 * switch paused it. */
 	uet_time_t paused_until_ps[8];
-	uint8_t data_classes; /**< lossless classes of the data codepoints:
-			       * what a full data ingress pool pauses */
-	bool xoff;	      /**< the NIC has paused them at the switch */
+	uint8_t data_classes;  /**< lossless classes of the data codepoints:
+				* what a full data ingress pool pauses */
+	bool xoff;	       /**< the NIC has paused them at the switch */
 	uet_time_t refresh_ps; /**< when that XOFF is sent again */
 	struct uet_event ev;   /**< a pause runs out, or the refresh */
 };

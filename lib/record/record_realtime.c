@@ -46,8 +46,9 @@ int uet_record_realtime_write(const char *path,
 		/* The last bucket has no bound: an empty cell. */
 		if (p99 != UINT64_MAX)
 			fprintf(f, "%" PRIu64, p99);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			   ",%" PRIu64,
+		fprintf(f,
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64,
 			rows[i].frames_rx, rows[i].frames_tx,
 			rows[i].foreign_frames, rows[i].tx_late_mean_ps,
 			rows[i].tx_late_max_ps);

@@ -49,8 +49,7 @@ static int rec_file_open(struct uet_record_file **fp, const char *path,
 	return 0;
 }
 
-int uet_record_switch_stats_open(struct uet_record_file **fp,
-				 const char *path)
+int uet_record_switch_stats_open(struct uet_record_file **fp, const char *path)
 {
 	struct rec_line l;
 

@@ -31,32 +31,33 @@
  * previous row.
  */
 struct uet_transport_stats {
-	uint64_t msgs_posted;		/**< messages the host posted */
-	uint64_t msgs_completed;	/**< sender completions (last ACK) */
-	uint64_t msgs_arrived;		/**< receiver: message arrived */
-	uint64_t pdcs_created;		/**< both sides */
+	uint64_t msgs_posted;	 /**< messages the host posted */
+	uint64_t msgs_completed; /**< sender completions (last ACK) */
+	uint64_t msgs_arrived;	 /**< receiver: message arrived */
+	uint64_t pdcs_created;	 /**< both sides */
 	uint64_t pdcs_closed;
-	uint64_t data_pkts_sent;	/**< first transmissions and retransmissions */
+	uint64_t data_pkts_sent; /**< first transmissions and retransmissions */
 	uint64_t data_payload_bytes_sent;
-	uint64_t retransmits;		/**< data packets sent again */
-	uint64_t rto_expiries;		/**< timers that queued a retransmission */
+	uint64_t retransmits;  /**< data packets sent again */
+	uint64_t rto_expiries; /**< timers that queued a retransmission */
 	uint64_t acks_sent;
 	uint64_t acks_received;
 	uint64_t nacks_sent;
 	uint64_t nacks_received;
 	uint64_t probes_sent;
 	uint64_t probe_acks_received;
-	uint64_t data_pkts_received;	/**< untrimmed data packets accepted */
-	uint64_t data_payload_bytes_delivered; /**< new payload written to host */
+	uint64_t data_pkts_received; /**< untrimmed data packets accepted */
+	uint64_t data_payload_bytes_delivered; /**< new payload written to host
+						*/
 	uint64_t duplicates_received;
-	uint64_t ooo_events;		/**< packets beyond the next expected PSN */
+	uint64_t ooo_events; /**< packets beyond the next expected PSN */
 	uint64_t trimmed_received;
-	uint64_t ingress_drops;		/**< receive pool full */
-	uint64_t malformed_frames;	/**< counted and dropped */
-	uint64_t pcie_read_bytes;	/**< payload fetched from host */
-	uint64_t pcie_write_bytes;	/**< payload written to host */
+	uint64_t ingress_drops;	   /**< receive pool full */
+	uint64_t malformed_frames; /**< counted and dropped */
+	uint64_t pcie_read_bytes;  /**< payload fetched from host */
+	uint64_t pcie_write_bytes; /**< payload written to host */
 	/* gauges, printed once (no ivl_ twin): */
-	uint64_t in_flight_bytes;	/**< nominal bytes, all groups */
+	uint64_t in_flight_bytes; /**< nominal bytes, all groups */
 	uint64_t egress_pool_used_bytes;
 	uint64_t ingress_pool_used_bytes;
 	uint64_t pdcs_open;
@@ -67,20 +68,20 @@ enum uet_event_kind {
 	UET_EV_PDC_CREATED = 0,
 	UET_EV_PDC_CLOSED,
 	UET_EV_MSG_POSTED,
-	UET_EV_MSG_SENT,	/**< the sender's transmit completion */
-	UET_EV_MSG_ARRIVED,	/**< the receiver: every byte arrived */
-	UET_EV_MSG_COMPLETED,	/**< the sender: last acknowledgement */
+	UET_EV_MSG_SENT,      /**< the sender's transmit completion */
+	UET_EV_MSG_ARRIVED,   /**< the receiver: every byte arrived */
+	UET_EV_MSG_COMPLETED, /**< the sender: last acknowledgement */
 	UET_EV_KIND_COUNT
 };
 
 /** One uet-events row. */
 struct uet_event_row {
 	uet_time_t time_ps;
-	uint32_t nic_ip;	/**< host order: the NIC writing the row */
-	uint16_t pdc;		/**< that NIC's PDC number */
-	uint32_t peer_ip;	/**< host order */
-	uint64_t msg_id;	/**< scenario-wide message number */
-	uint64_t bytes;		/**< message size */
+	uint32_t nic_ip;  /**< host order: the NIC writing the row */
+	uint16_t pdc;	  /**< that NIC's PDC number */
+	uint32_t peer_ip; /**< host order */
+	uint64_t msg_id;  /**< scenario-wide message number */
+	uint64_t bytes;	  /**< message size */
 	enum uet_event_kind kind;
 };
 
@@ -97,21 +98,21 @@ enum uet_monitor_pkt {
 /** One uet-monitor row: a packet sent (tx) or received (rx) by a NIC. */
 struct uet_monitor_row {
 	uet_time_t time_ps;
-	uint32_t nic_ip;	/**< host order */
+	uint32_t nic_ip; /**< host order */
 	uint16_t pdc;
-	bool tx;		/**< sent by this NIC, else received */
+	bool tx; /**< sent by this NIC, else received */
 	enum uet_monitor_pkt pkt;
-	uint32_t psn;		/**< data/trimmed/NACK: the packet's PSN */
-	bool ar;		/**< ACK-request flag */
-	bool retx;		/**< retransmit flag */
-	uint8_t dscp;		/**< codepoint */
-	uint16_t entropy;	/**< UDP source port */
-	uint32_t wire_bytes;	/**< size on the wire, FCS counted */
+	uint32_t psn;	     /**< data/trimmed/NACK: the packet's PSN */
+	bool ar;	     /**< ACK-request flag */
+	bool retx;	     /**< retransmit flag */
+	uint8_t dscp;	     /**< codepoint */
+	uint16_t entropy;    /**< UDP source port */
+	uint32_t wire_bytes; /**< size on the wire, FCS counted */
 	/* ACK rows only: */
 	uint32_t cack_psn;
 	uint32_t sack_base_psn;
 	uint64_t sack_bitmap;
-	uint16_t service_time;	/**< in 128 ns steps */
+	uint16_t service_time; /**< in 128 ns steps */
 	/* NACK rows only: */
 	uint8_t nack_code;
 };
@@ -119,16 +120,16 @@ struct uet_monitor_row {
 /** One flows.csv row: a message, written when its sender completes. */
 struct uet_flow_row {
 	uint64_t msg_id;
-	uint32_t src_ip, dst_ip;	/**< host order */
+	uint32_t src_ip, dst_ip; /**< host order */
 	uint16_t src_pdc, dst_pdc;
 	uint64_t bytes;
 	uint32_t packets;
 	uet_time_t posted_ps;
-	uet_time_t sent_ps;		/**< transmit completion */
-	uet_time_t arrived_ps;		/**< receiver's arrival completion */
-	uet_time_t completed_ps;	/**< last acknowledgement */
+	uet_time_t sent_ps;	 /**< transmit completion */
+	uet_time_t arrived_ps;	 /**< receiver's arrival completion */
+	uet_time_t completed_ps; /**< last acknowledgement */
 	uint32_t retransmits;
-	uint32_t trims;			/**< trimmed packets NACKed */
+	uint32_t trims; /**< trimmed packets NACKed */
 	uint32_t nacks;
 	uint32_t timeouts;
 };
@@ -137,51 +138,51 @@ struct uet_flow_row {
  * that moved its window (or set a new reason). */
 struct uet_cc_trace_row {
 	uet_time_t time_ps;
-	uint32_t nic_ip;	   /**< host order: the NIC of the group */
-	uint32_t peer_ip;	   /**< host order: the group's remote NIC */
-	const char *event;	   /**< ack, probe, trim, timeout */
-	const char *reason;	   /**< why the window moved (uet_cc) */
-	uint64_t window_bytes;	   /**< nominal bytes, after the event */
-	uint64_t in_flight_bytes;  /**< the group's, nominal bytes */
-	uet_time_t base_rtt_ps;	   /**< the group's base RTT estimate */
-	uet_time_t delay_ps;	   /**< queueing delay of the last sample */
+	uint32_t nic_ip;	  /**< host order: the NIC of the group */
+	uint32_t peer_ip;	  /**< host order: the group's remote NIC */
+	const char *event;	  /**< ack, probe, trim, timeout */
+	const char *reason;	  /**< why the window moved (uet_cc) */
+	uint64_t window_bytes;	  /**< nominal bytes, after the event */
+	uint64_t in_flight_bytes; /**< the group's, nominal bytes */
+	uet_time_t base_rtt_ps;	  /**< the group's base RTT estimate */
+	uet_time_t delay_ps;	  /**< queueing delay of the last sample */
 };
 
 /** One workload.csv row: a rank's whole trace, or one of its collectives. */
 struct uet_workload_row {
-	uint32_t rank;		/**< host index */
-	bool collective;	/**< false: the rank's trace */
-	uint32_t coll;		/**< collective: its index in the rank's trace */
-	const char *name;	/**< collective: the trace node's name */
-	const char *type;	/**< collective: "all_reduce", ... */
-	uint64_t bytes;		/**< collective: comm_size */
-	uet_time_t begin_ps;	/**< ready (collective) or 0 (trace) */
-	uet_time_t end_ps;	/**< finished, or UET_TIME_NEVER */
+	uint32_t rank;	     /**< host index */
+	bool collective;     /**< false: the rank's trace */
+	uint32_t coll;	     /**< collective: its index in the rank's trace */
+	const char *name;    /**< collective: the trace node's name */
+	const char *type;    /**< collective: "all_reduce", ... */
+	uint64_t bytes;	     /**< collective: comm_size */
+	uet_time_t begin_ps; /**< ready (collective) or 0 (trace) */
+	uet_time_t end_ps;   /**< finished, or UET_TIME_NEVER */
 };
 
 /** One workload-messages.csv row: a message of a workload program. */
 struct uet_wl_message_row {
-	uint64_t msg_id;	/**< run-wide message number */
-	uint32_t src_rank;	/**< sending host index */
-	uint32_t dst_rank;	/**< receiving host index */
-	uint64_t bytes;		/**< size */
-	uint64_t origin;	/**< matrix line, generated index, node id */
-	uet_time_t posted_ps;	/**< the host posted it */
-	uet_time_t sent_ps;	/**< SENT at the source, or UET_TIME_NEVER */
-	uet_time_t arrived_ps;	/**< ARRIVED at the destination, or NEVER */
+	uint64_t msg_id;       /**< run-wide message number */
+	uint32_t src_rank;     /**< sending host index */
+	uint32_t dst_rank;     /**< receiving host index */
+	uint64_t bytes;	       /**< size */
+	uint64_t origin;       /**< matrix line, generated index, node id */
+	uet_time_t posted_ps;  /**< the host posted it */
+	uet_time_t sent_ps;    /**< SENT at the source, or UET_TIME_NEVER */
+	uet_time_t arrived_ps; /**< ARRIVED at the destination, or NEVER */
 };
 
 /** Which records a run writes (the scenario's records: section). */
 struct uet_record_conf {
-	const char *out_dir;		/**< created if missing */
-	bool transport_stats;		/**< EnableTransportStats */
-	uet_time_t stats_interval_ps;	/**< NDStatsReportInterval */
-	bool events;			/**< EnableEventLogging */
-	bool monitor;			/**< EnableUetMonitor */
-	bool flows;			/**< EnableFlowSummary */
-	bool workload;			/**< workload.csv and
-					 * workload-messages.csv (a program) */
-	bool cc_trace;			/**< uet-cc-trace.csv (EnableCcTrace) */
+	const char *out_dir;	      /**< created if missing */
+	bool transport_stats;	      /**< EnableTransportStats */
+	uet_time_t stats_interval_ps; /**< NDStatsReportInterval */
+	bool events;		      /**< EnableEventLogging */
+	bool monitor;		      /**< EnableUetMonitor */
+	bool flows;		      /**< EnableFlowSummary */
+	bool workload;		      /**< workload.csv and
+				       * workload-messages.csv (a program) */
+	bool cc_trace;		      /**< uet-cc-trace.csv (EnableCcTrace) */
 };
 
 struct uet_record;
@@ -235,8 +236,7 @@ int uet_record_transport_stats(struct uet_record *rec, uet_time_t time_ps,
 			       const struct uet_transport_stats *s);
 
 int uet_record_event(struct uet_record *rec, const struct uet_event_row *r);
-int uet_record_monitor(struct uet_record *rec,
-		       const struct uet_monitor_row *r);
+int uet_record_monitor(struct uet_record *rec, const struct uet_monitor_row *r);
 int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r);
 /** A workload.csv row; name and type may be NULL (empty cells); any
  * character of name other than letters, digits and _ . / : - is written
@@ -255,11 +255,11 @@ int uet_record_cc_trace(struct uet_record *rec,
 
 /** One row of uet-realtime.csv: a component of a realtime run. */
 struct uet_realtime_row {
-	const char *component;	  /**< "switch", or the NIC's address */
-	uint64_t events;	  /**< events run */
-	uint64_t frames_rx;	  /**< frames received and delivered */
-	uint64_t frames_tx;	  /**< frames sent */
-	uint64_t foreign_frames;  /**< frames not for the model, dropped */
+	const char *component;	    /**< "switch", or the NIC's address */
+	uint64_t events;	    /**< events run */
+	uint64_t frames_rx;	    /**< frames received and delivered */
+	uint64_t frames_tx;	    /**< frames sent */
+	uint64_t foreign_frames;    /**< frames not for the model, dropped */
 	uet_time_t tx_late_mean_ps; /**< ps, mean delay of frames leaving */
 	uet_time_t tx_late_max_ps;  /**< ps, largest such delay */
 	const struct uet_lateness *lateness; /**< how late events ran */
@@ -276,8 +276,7 @@ struct uet_realtime_row {
  *   0, -EINVAL, or a negative errno from creating or writing the file.
  */
 int uet_record_realtime_write(const char *path,
-			      const struct uet_realtime_row *rows,
-			      uint32_t n);
+			      const struct uet_realtime_row *rows, uint32_t n);
 
 /*
  * The switch records (docs/records.md): switch-stats.csv and
@@ -288,13 +287,13 @@ struct uet_record_file;
 
 /** One switch-stats.csv row: a traffic class of a switch port. */
 struct uet_switch_stats_row {
-	uet_time_t time_ps;	 /**< the end of the run */
+	uet_time_t time_ps; /**< the end of the run */
 	const char *switch_name;
 	uint32_t port;
 	const char *link;
 	const char *peer_switch; /**< "" for a host's link */
 	bool link_down;
-	uint64_t rate_bps;	 /**< the link's rate now */
+	uint64_t rate_bps; /**< the link's rate now */
 	uint32_t tc;
 	uint64_t enq_frames, enq_bytes;
 	uint64_t drop_frames, drop_bytes;
@@ -323,8 +322,7 @@ struct uet_switch_occ_row {
  * @return
  *   0, -EINVAL, -ENOMEM, or a negative errno from creating or writing it.
  */
-int uet_record_switch_stats_open(struct uet_record_file **fp,
-				 const char *path);
+int uet_record_switch_stats_open(struct uet_record_file **fp, const char *path);
 int uet_record_switch_occ_open(struct uet_record_file **fp, const char *path,
 			       unsigned int n_tcs);
 

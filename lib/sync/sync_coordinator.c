@@ -212,7 +212,8 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	if (c->conf.timeout_ms == 0)
 		c->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
 	if (c->conf.startup_timeout_ms == 0)
-		c->conf.startup_timeout_ms = UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
+		c->conf.startup_timeout_ms =
+			UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
 	if (c->conf.progress_fn != NULL && c->conf.progress_interval_ms == 0)
 		c->conf.progress_interval_ms = 1000;
 	for (i = 0; i < conf->n_ports; i++) {
@@ -712,8 +713,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 				"%s sent no %s for %u ms (window [%" PRIu64
 				", %" PRIu64 ") ps)",
 				who(p, name, sizeof(name)), co_awaited(c),
-				wait_ms, c->window_start_ps,
-				c->window_end_ps);
+				wait_ms, c->window_start_ps, c->window_end_ps);
 	}
 	if (c->state == CO_FINISHED && queued) {
 		/* BYE answered, but our last frames are still going out. */

@@ -151,7 +151,8 @@ int uet_sync_participant_create(struct uet_sync_participant **pp,
 	if (p->conf.timeout_ms == 0)
 		p->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
 	if (p->conf.startup_timeout_ms == 0)
-		p->conf.startup_timeout_ms = UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
+		p->conf.startup_timeout_ms =
+			UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
 	/* Until WELCOME names the switch, frames go to broadcast. */
 	memset(p->switch_mac, 0xff, UET_ETH_ADDR_LEN);
 	p->state = PA_START;

@@ -52,8 +52,7 @@ uet_time_t uet_sync_rt_virtual_ps(const struct uet_sync_rt_clock *c,
 	return d * UET_PS_PER_NS / c->dilation;
 }
 
-uint64_t uet_sync_rt_wall_ns(const struct uet_sync_rt_clock *c,
-			     uet_time_t t_ps)
+uint64_t uet_sync_rt_wall_ns(const struct uet_sync_rt_clock *c, uet_time_t t_ps)
 {
 	unsigned __int128 ns;
 
@@ -143,8 +142,7 @@ static int rt_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	if (port >= r->conf.n_ports) {
 		rte_pktmbuf_free(m);
 		return rt_fail(r, -EINVAL, "%s sent a frame on port %u of %u",
-			       r->conf.component->name, port,
-			       r->conf.n_ports);
+			       r->conf.component->name, port, r->conf.n_ports);
 	}
 	rc = rt_hold_push(&r->hold[port], m, arrival_ps);
 	if (rc < 0)
@@ -234,7 +232,8 @@ static int rt_receive(struct uet_sync_realtime *r, uet_time_t now_ps)
 			r->stats.frames_rx++;
 			rc = comp->deliver(comp, (uint16_t)i, pkts[k], at);
 			if (rc < 0)
-				rt_fail(r, rc, "%s refused a frame from port %s: %s",
+				rt_fail(r, rc,
+					"%s refused a frame from port %s: %s",
 					comp->name, uet_port_name(r->ports[i]),
 					strerror(-rc));
 		}

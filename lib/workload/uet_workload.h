@@ -52,8 +52,8 @@ enum uet_wl_op {
 /** How a trigger starts the nodes waiting on it (uet-htsim's types). */
 enum uet_wl_trigger_kind {
 	UET_WL_TRIG_ONESHOT = 0, /**< the first activation starts them all */
-	UET_WL_TRIG_MULTISHOT,   /**< each activation starts the next one */
-	UET_WL_TRIG_BARRIER,	    /**< the count-th activation starts them all */
+	UET_WL_TRIG_MULTISHOT,	 /**< each activation starts the next one */
+	UET_WL_TRIG_BARRIER,	 /**< the count-th activation starts them all */
 };
 
 /** A WAIT node a trigger starts. */
@@ -64,12 +64,12 @@ struct uet_wl_target {
 
 /** A trigger: activated when a node naming it (fires) finishes. */
 struct uet_wl_trigger {
-	uint64_t id;			/**< the matrix's trigger id */
-	enum uet_wl_trigger_kind kind;	/**< how it starts its targets */
-	uint32_t count;			/**< barrier: activations needed */
-	uint32_t n_targets;		/**< WAIT nodes waiting on it */
-	uint32_t cap_targets;		/**< allocated */
-	struct uet_wl_target *targets;	/**< in file order */
+	uint64_t id;		       /**< the matrix's trigger id */
+	enum uet_wl_trigger_kind kind; /**< how it starts its targets */
+	uint32_t count;		       /**< barrier: activations needed */
+	uint32_t n_targets;	       /**< WAIT nodes waiting on it */
+	uint32_t cap_targets;	       /**< allocated */
+	struct uet_wl_target *targets; /**< in file order */
 };
 
 /** One node of a rank's graph. */
@@ -131,11 +131,11 @@ struct uet_wl_rank {
 
 /** A whole workload: one graph per rank. */
 struct uet_wl_program {
-	uint32_t n_ranks;	    /**< ranks, equal to the hosts */
-	struct uet_wl_rank *ranks;  /**< n_ranks of them */
-	uint64_t *msg_base;	    /**< by rank: its first message number */
-	uint64_t n_messages;	    /**< messages of the whole program */
-	uint32_t n_triggers;	    /**< triggers (connection matrices) */
+	uint32_t n_ranks;	   /**< ranks, equal to the hosts */
+	struct uet_wl_rank *ranks; /**< n_ranks of them */
+	uint64_t *msg_base;	   /**< by rank: its first message number */
+	uint64_t n_messages;	   /**< messages of the whole program */
+	uint32_t n_triggers;	   /**< triggers (connection matrices) */
 	struct uet_wl_trigger *triggers; /**< n_triggers of them */
 };
 
@@ -226,9 +226,9 @@ int uet_wl_chakra_load(struct uet_wl_program *prog, const char *prefix,
 /** Traffic patterns of a generator. */
 enum uet_wl_pattern {
 	UET_WL_GEN_INCAST = 0,	/**< every other host to one destination */
-	UET_WL_GEN_PERMUTATION,	/**< each host to one other, a random cycle */
+	UET_WL_GEN_PERMUTATION, /**< each host to one other, a random cycle */
 	UET_WL_GEN_ALL_TO_ALL,	/**< each host to every other host */
-	UET_WL_GEN_UNIFORM,		/**< each message to a random other host */
+	UET_WL_GEN_UNIFORM,	/**< each message to a random other host */
 };
 
 /** What a generator makes. */
@@ -239,18 +239,18 @@ struct uet_wl_gen {
 	/** Rounds: each host sends this many messages per destination
 	 * (all-to-all: to each other host; others: to its one). */
 	uint32_t count;
-	uet_time_t start_ps;	/**< ps, when each host posts its first */
+	uet_time_t start_ps; /**< ps, when each host posts its first */
 	/** ps between two successive posts of one host. */
 	uet_time_t interval_ps;
-	uint32_t dst;		/**< incast: the destination host */
-	uint64_t seed;		/**< permutation and uniform: the choices */
+	uint32_t dst;  /**< incast: the destination host */
+	uint64_t seed; /**< permutation and uniform: the choices */
 };
 
 /** One message of a list: what a host posts and when. */
 struct uet_wl_message {
-	uint32_t src;	    /**< sending host */
-	uint32_t dst;	    /**< receiving host, not src */
-	uint64_t bytes;	    /**< size */
+	uint32_t src;	     /**< sending host */
+	uint32_t dst;	     /**< receiving host, not src */
+	uint64_t bytes;	     /**< size */
 	uet_time_t start_ps; /**< ps, when the host posts it */
 };
 
@@ -354,8 +354,7 @@ int uet_wl_add_trigger(struct uet_wl_program *prog, uint64_t id,
  *   0; -EINVAL (rank or trigger out of range); -ENOMEM.
  */
 int uet_wl_add_wait(struct uet_wl_program *prog, uint32_t rank,
-		    uint32_t trigger, uint64_t trace_id,
-		    uint32_t *node_index);
+		    uint32_t trigger, uint64_t trace_id, uint32_t *node_index);
 
 /**
  * Start an empty program of n_ranks ranks (for generators and tests).
@@ -411,8 +410,8 @@ int uet_wl_add_node(struct uet_wl_program *prog, uint32_t rank,
 int uet_wl_add_coll(struct uet_wl_program *prog, uint32_t rank,
 		    struct uet_wl_coll *coll, uint32_t root,
 		    enum uet_wl_algo algo, uet_time_t reduce_chunk_ps,
-		    const uint32_t *deps,
-		    uint32_t n_deps, struct uet_wl_error *err);
+		    const uint32_t *deps, uint32_t n_deps,
+		    struct uet_wl_error *err);
 
 /**
  * Check a complete program and number its messages: no dependency cycle,
@@ -422,8 +421,7 @@ int uet_wl_add_coll(struct uet_wl_program *prog, uint32_t rank,
  * @return
  *   0; -EINVAL with err set.
  */
-int uet_wl_program_check(struct uet_wl_program *prog,
-			 struct uet_wl_error *err);
+int uet_wl_program_check(struct uet_wl_program *prog, struct uet_wl_error *err);
 
 /** Free what a program holds (not the struct). */
 void uet_wl_program_free(struct uet_wl_program *prog);
@@ -526,12 +524,12 @@ void uet_wl_engine_set_trigger_delay(struct uet_wl_engine *e,
 
 /** What the engine knows of one message, for the records. */
 struct uet_wl_msg_info {
-	uint32_t src;	      /**< source rank */
-	uint32_t dst;	      /**< destination rank */
-	uint64_t bytes;	      /**< size */
-	uint64_t origin;      /**< the SEND node's trace_id */
-	uet_time_t posted_ps; /**< ps, when the source posted it */
-	uet_time_t sent_ps;   /**< ps, its SENT completion, or NEVER */
+	uint32_t src;	       /**< source rank */
+	uint32_t dst;	       /**< destination rank */
+	uint64_t bytes;	       /**< size */
+	uint64_t origin;       /**< the SEND node's trace_id */
+	uet_time_t posted_ps;  /**< ps, when the source posted it */
+	uet_time_t sent_ps;    /**< ps, its SENT completion, or NEVER */
 	uet_time_t arrived_ps; /**< ps, its ARRIVED completion, or NEVER */
 };
 
@@ -574,8 +572,8 @@ int uet_wl_engine_coll_times(const struct uet_wl_engine *e, uint32_t rank,
  * Describe what a rank still waits for (first unfinished node), for the
  * summary of a run that did not finish.
  */
-void uet_wl_engine_describe_rank(const struct uet_wl_engine *e,
-				 uint32_t rank, char *buf, size_t len);
+void uet_wl_engine_describe_rank(const struct uet_wl_engine *e, uint32_t rank,
+				 char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -67,8 +67,9 @@ static int read_file(const char *path, uint8_t **bufp, size_t *lenp,
 			if (cap > WL_TRACE_MAX_BYTES) {
 				gzclose(f);
 				free(buf);
-				return wl_fail(err, "%s: larger than %" PRIu64
-						    " bytes",
+				return wl_fail(err,
+					       "%s: larger than %" PRIu64
+					       " bytes",
 					       path, WL_TRACE_MAX_BYTES);
 			}
 			p = realloc(buf, cap);
@@ -84,9 +85,9 @@ static int read_file(const char *path, uint8_t **bufp, size_t *lenp,
 			break;
 		len += (size_t)n;
 	}
-	if (n < 0 || (gzerror(f, &zerr), zerr != Z_OK && zerr != Z_STREAM_END)) {
-		int rc = wl_fail(err,
-				 "%s: truncated or corrupt gzip data (%s)",
+	if (n < 0 ||
+	    (gzerror(f, &zerr), zerr != Z_OK && zerr != Z_STREAM_END)) {
+		int rc = wl_fail(err, "%s: truncated or corrupt gzip data (%s)",
 				 path, gzerror(f, &zerr));
 
 		gzclose(f);
@@ -150,8 +151,8 @@ static int attr_int(const wl_attr *a, int64_t *v)
 }
 
 /* The attributes uetemu reads, and every attribute's value type. */
-static int read_attrs(const char *path, uint64_t id, wl_attr **attrs,
-		      size_t n, struct wl_tnode *t, struct uet_wl_error *err)
+static int read_attrs(const char *path, uint64_t id, wl_attr **attrs, size_t n,
+		      struct wl_tnode *t, struct uet_wl_error *err)
 {
 	size_t i;
 
@@ -261,8 +262,9 @@ static int decode_file(const char *path, const uint8_t *buf, size_t len,
 				      : "is longer than the file");
 	gm = chakra_proto_msg__global_metadata__unpack(NULL, mlen, buf + off);
 	if (gm == NULL)
-		return wl_fail(err, "%s: the GlobalMetadata is not a valid "
-				    "protobuf message",
+		return wl_fail(err,
+			       "%s: the GlobalMetadata is not a valid "
+			       "protobuf message",
 			       path);
 	chakra_proto_msg__global_metadata__free_unpacked(gm, NULL);
 	off += mlen;
@@ -491,7 +493,8 @@ static int build_rank(struct uet_wl_program *prog, uint32_t rank,
 				t->has_src ? (uint32_t)t->src : 0,
 				algos ? algos->by_type[coll.comm_type]
 				      : UET_WL_ALGO_DEFAULT,
-				algos ? algos->reduce_chunk_ps : 0, deps, n_deps, err);
+				algos ? algos->reduce_chunk_ps : 0, deps,
+				n_deps, err);
 		free(deps);
 		if (rc < 0)
 			break;

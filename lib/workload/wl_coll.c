@@ -47,9 +47,10 @@ static const char *const algo_names[] = {
 };
 
 static const char *const type_names[UET_WL_COLL_TYPES] = {
-	"all_reduce", "reduce",	    "all_gather",     "gather",
-	"scatter",    "broadcast",  "all_to_all",     "reduce_scatter",
-	"reduce_scatter_block",	    "barrier",
+	"all_reduce", "reduce",		"all_gather",
+	"gather",     "scatter",	"broadcast",
+	"all_to_all", "reduce_scatter", "reduce_scatter_block",
+	"barrier",
 };
 
 /* By type: the default algorithm, then a bit per supported algorithm. */
@@ -66,8 +67,7 @@ static const struct {
 	[UET_WL_BROADCAST] = {UET_WL_ALGO_TREE, A(TREE) | A(RING)},
 	[UET_WL_ALL_TO_ALL] = {UET_WL_ALGO_DIRECT, A(DIRECT)},
 	[UET_WL_REDUCE_SCATTER] = {UET_WL_ALGO_RING, A(RING) | A(DIRECT)},
-	[UET_WL_REDUCE_SCATTER_BLOCK] = {UET_WL_ALGO_RING,
-					 A(RING) | A(DIRECT)},
+	[UET_WL_REDUCE_SCATTER_BLOCK] = {UET_WL_ALGO_RING, A(RING) | A(DIRECT)},
 	[UET_WL_BARRIER] = {UET_WL_ALGO_RING, A(RING) | A(DIRECT)},
 #undef A
 };
@@ -163,7 +163,8 @@ static int coll_ring(struct coll_ctx *c, uint32_t begin, uint32_t steps,
 				.deps = &prev_recv,
 			};
 
-			rc = uet_wl_add_node(c->prog, c->rank, &comp, &prev_recv);
+			rc = uet_wl_add_node(c->prog, c->rank, &comp,
+					     &prev_recv);
 			if (rc == 0)
 				c->all[c->n_all++] = prev_recv;
 		}
@@ -175,8 +176,8 @@ static int coll_ring(struct coll_ctx *c, uint32_t begin, uint32_t steps,
 
 /* One direct round starting at step base: a chunk to every other rank,
  * one from each; *last is set to a NOP after the round's receives. */
-static int coll_direct_round(struct coll_ctx *c, uint32_t begin,
-			     uint32_t step, uint64_t bytes, uint32_t *last)
+static int coll_direct_round(struct coll_ctx *c, uint32_t begin, uint32_t step,
+			     uint64_t bytes, uint32_t *last)
 {
 	uint32_t first = c->n_all, k, i;
 	uint32_t deps[1] = {begin};
@@ -198,7 +199,8 @@ static int coll_direct_round(struct coll_ctx *c, uint32_t begin,
 		uint32_t recvs[2 * c->n];
 		uint32_t nr = 0;
 		struct uet_wl_node nop = {
-			.trace_id = c->trace_id, .op = UET_WL_NOP,
+			.trace_id = c->trace_id,
+			.op = UET_WL_NOP,
 			.coll = c->coll,
 		};
 
@@ -242,8 +244,8 @@ static int coll_tree(struct coll_ctx *c, uint32_t begin, uint32_t root,
 				return rc;
 		}
 		for (k = 0; k < nk; k++) {
-			rc = add_msg(c, UET_WL_SEND, kids[k], 0, bytes, &got,
-				     1, NULL);
+			rc = add_msg(c, UET_WL_SEND, kids[k], 0, bytes, &got, 1,
+				     NULL);
 			if (rc < 0)
 				return rc;
 		}
@@ -376,8 +378,9 @@ int uet_wl_add_coll(struct uet_wl_program *prog, uint32_t rank,
 			       type_names[coll->comm_type],
 			       uet_wl_algo_name(algo));
 	if (root >= prog->n_ranks)
-		return wl_fail(err, "rank %u: node id %llu: root rank %u "
-				    "out of range (%u ranks)",
+		return wl_fail(err,
+			       "rank %u: node id %llu: root rank %u "
+			       "out of range (%u ranks)",
 			       rank, (unsigned long long)coll->trace_id, root,
 			       prog->n_ranks);
 	if (rk->n_colls >= (1u << 24))

@@ -3,10 +3,10 @@
  * The workload engine: runs a program's rank graphs in virtual time.
  *
  * A node's finish time is known either at once (NOP: when ready; COMP:
- * ready + duration) or from the network (SEND: its message's transmit completion
- * at the source; RECV: max(ready, arrival of the matching message)). When a
- * node finishes, each successor's ready time becomes the latest finish of
- * its dependencies; a SEND is posted at its ready time, never before the
+ * ready + duration) or from the network (SEND: its message's transmit
+ * completion at the source; RECV: max(ready, arrival of the matching message)).
+ * When a node finishes, each successor's ready time becomes the latest finish
+ * of its dependencies; a SEND is posted at its ready time, never before the
  * completion being handled, so the post is in the NIC's future.
  *
  * Every decision of a rank is taken from that rank's own completions
@@ -48,16 +48,16 @@ struct wl_rank_state {
 	uint32_t *pending;     /* dependencies not finished, by node */
 	uet_time_t *ready_ps;  /* latest dependency finish, by node */
 	uet_time_t *finish_ps; /* NEVER until finished, by node */
-	uint32_t *succ_off;    /* successors of node i: succ[off[i]..off[i+1]) */
+	uint32_t *succ_off; /* successors of node i: succ[off[i]..off[i+1]) */
 	uint32_t *succ;
-	uint32_t *chan;	       /* SEND/RECV: index in send/recv channels */
-	struct wl_chan *send;  /* sorted by (peer, tag) */
+	uint32_t *chan;	      /* SEND/RECV: index in send/recv channels */
+	struct wl_chan *send; /* sorted by (peer, tag) */
 	uint32_t n_send;
-	struct wl_chan *recv;  /* sorted by (peer, tag) */
+	struct wl_chan *recv; /* sorted by (peer, tag) */
 	uint32_t n_recv;
 	uint32_t n_finished;
-	uint32_t n_posted;     /* messages posted so far */
-	uet_time_t end_ps;     /* latest finish so far */
+	uint32_t n_posted; /* messages posted so far */
+	uet_time_t end_ps; /* latest finish so far */
 };
 
 /* A posted message. */
@@ -163,8 +163,8 @@ static int rank_init(struct wl_rank_state *s, const struct uet_wl_rank *rk)
 	}
 	for (i = 0; i < n; i++) {
 		/* A WAIT also waits for its trigger. */
-		s->pending[i] = rk->nodes[i].n_deps +
-				(rk->nodes[i].op == UET_WL_WAIT);
+		s->pending[i] =
+			rk->nodes[i].n_deps + (rk->nodes[i].op == UET_WL_WAIT);
 		s->finish_ps[i] = UET_TIME_NEVER;
 		for (j = 0; j < rk->nodes[i].n_deps; j++)
 			s->succ_off[rk->nodes[i].deps[j] + 1]++;
@@ -289,8 +289,7 @@ static void node_finish(struct uet_wl_engine *e, uint32_t r, uint32_t n,
 	s->n_finished++;
 	if (t > s->end_ps)
 		s->end_ps = t;
-	e->queue[(e->q_head + e->q_len++) % e->q_cap] =
-		(struct wl_work){r, n};
+	e->queue[(e->q_head + e->q_len++) % e->q_cap] = (struct wl_work){r, n};
 }
 
 static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
@@ -511,8 +510,8 @@ int uet_wl_engine_coll_times(const struct uet_wl_engine *e, uint32_t rank,
 	return *end_ps == UET_TIME_NEVER ? -EAGAIN : 0;
 }
 
-void uet_wl_engine_describe_rank(const struct uet_wl_engine *e,
-				 uint32_t rank, char *buf, size_t len)
+void uet_wl_engine_describe_rank(const struct uet_wl_engine *e, uint32_t rank,
+				 char *buf, size_t len)
 {
 	static const char *const ops[] = {"NOP", "COMP", "SEND", "RECV",
 					  "WAIT"};
@@ -533,8 +532,8 @@ void uet_wl_engine_describe_rank(const struct uet_wl_engine *e,
 		snprintf(buf, len,
 			 "rank %u: %u of %u nodes finished; waiting on %s "
 			 "(node id %" PRIu64 ", peer %u)",
-			 rank, e->rs[rank].n_finished, rk->n_nodes,
-			 ops[nd->op], nd->trace_id, nd->peer);
+			 rank, e->rs[rank].n_finished, rk->n_nodes, ops[nd->op],
+			 nd->trace_id, nd->peer);
 		return;
 	}
 	for (i = 0; i < rk->n_nodes; i++) {

@@ -120,8 +120,7 @@ int uet_wl_add_trigger(struct uet_wl_program *prog, uint64_t id,
 }
 
 int uet_wl_add_wait(struct uet_wl_program *prog, uint32_t rank,
-		    uint32_t trigger, uint64_t trace_id,
-		    uint32_t *node_index)
+		    uint32_t trigger, uint64_t trace_id, uint32_t *node_index)
 {
 	struct uet_wl_node wait = {
 		.trace_id = trace_id,
@@ -273,8 +272,7 @@ static int check_matching(const struct uet_wl_program *prog,
 	n = 0;
 	for (r = 0; r < prog->n_ranks; r++)
 		for (k = 0; k < prog->ranks[r].n_nodes; k++) {
-			const struct uet_wl_node *nd =
-				&prog->ranks[r].nodes[k];
+			const struct uet_wl_node *nd = &prog->ranks[r].nodes[k];
 
 			if (nd->op == UET_WL_SEND)
 				p[n++] = (struct wl_pair){r, nd->peer, nd->tag,
@@ -302,8 +300,8 @@ static int check_matching(const struct uet_wl_program *prog,
 				     "from rank %u with tag %s, and rank %u "
 				     "sends %" PRId64 " fewer such messages "
 				     "than rank %u receives",
-				     p[i].dst, recv_id, p[i].src, tag,
-				     p[i].src, -bal, p[i].dst);
+				     p[i].dst, recv_id, p[i].src, tag, p[i].src,
+				     -bal, p[i].dst);
 		else if (bal > 0)
 			rc = wl_fail(err,
 				     "rank %u: %" PRId64 " message(s) to rank "
@@ -314,8 +312,7 @@ static int check_matching(const struct uet_wl_program *prog,
 	return rc;
 }
 
-int uet_wl_program_check(struct uet_wl_program *prog,
-			 struct uet_wl_error *err)
+int uet_wl_program_check(struct uet_wl_program *prog, struct uet_wl_error *err)
 {
 	uint64_t base = 0;
 	uint32_t r;
@@ -328,12 +325,13 @@ int uet_wl_program_check(struct uet_wl_program *prog,
 		for (i = 0; i < rk->n_nodes; i++)
 			for (j = 0; j < rk->nodes[i].n_deps; j++)
 				if (rk->nodes[i].deps[j] >= rk->n_nodes)
-					return wl_fail(err,
-						       "rank %u: node id %" PRIu64
-						       " depends on node %u, "
-						       "which does not exist",
-						       r, rk->nodes[i].trace_id,
-						       rk->nodes[i].deps[j]);
+					return wl_fail(
+						err,
+						"rank %u: node id %" PRIu64
+						" depends on node %u, "
+						"which does not exist",
+						r, rk->nodes[i].trace_id,
+						rk->nodes[i].deps[j]);
 		for (i = 0; i < rk->n_nodes; i++)
 			if (rk->nodes[i].trigger > prog->n_triggers)
 				return wl_fail(err,

@@ -420,8 +420,10 @@ END_TEST
 START_TEST(test_nscc_receiver_window_penalty)
 {
 	struct uet_cc cc;
-	struct uet_cc_ack a = {.now_ps = T0, .acked_bytes = 4000,
-			       .ecn = true, .rcv_cwnd_pend = 64};
+	struct uet_cc_ack a = {.now_ps = T0,
+			       .acked_bytes = 4000,
+			       .ecn = true,
+			       .rcv_cwnd_pend = 64};
 
 	ref_cc(&cc);
 	uet_cc_on_ack(&cc, &a);

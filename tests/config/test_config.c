@@ -547,9 +547,8 @@ START_TEST(test_switch_pfc_classes_list_of_0_to_7)
 	ck_assert_int_eq(load(&s, "switch: {PFCClasses: 7}\n", &e), 0);
 	ck_assert_int_eq(uet_config_pfc_class_mask(s.sw.pfc_classes, &mask), 0);
 	ck_assert_uint_eq(mask, 0x80);
-	expect_reject("switch:\n  PFCClasses: \"8\"\n", 2,
-		      "switch.PFCClasses", "8",
-		      "must be empty or up to 8 traffic classes 0 to 7");
+	expect_reject("switch:\n  PFCClasses: \"8\"\n", 2, "switch.PFCClasses",
+		      "8", "must be empty or up to 8 traffic classes 0 to 7");
 	expect_reject("switch:\n  PFCClasses: \"0,,1\"\n", 2,
 		      "switch.PFCClasses", "0,,1",
 		      "must be empty or up to 8 traffic classes 0 to 7");
@@ -561,8 +560,8 @@ END_TEST
 
 START_TEST(test_switch_trimming_needs_pfc_off)
 {
-	expect_reject("switch:\n  PFCClasses: 0\n  TrimmingEnabled: true\n",
-		      3, "switch.TrimmingEnabled", "true",
+	expect_reject("switch:\n  PFCClasses: 0\n  TrimmingEnabled: true\n", 3,
+		      "switch.TrimmingEnabled", "true",
 		      "with PFC off on every switch traffic class");
 }
 END_TEST
@@ -572,11 +571,11 @@ START_TEST(test_pfc_xon_below_xoff_switch_and_nic)
 	expect_reject("switch:\n  PFCClasses: 0\n  PFCXon: 64KiB\n", 3,
 		      "switch.PFCXon", "64KiB",
 		      "must be below switch.PFCXoff (65536 bytes)");
-	expect_reject("nic:\n  PFCXon: 800KiB\nswitch:\n  PFCClasses: 0\n",
-		      2, "nic.PFCXon", "800KiB",
+	expect_reject("nic:\n  PFCXon: 800KiB\nswitch:\n  PFCClasses: 0\n", 2,
+		      "nic.PFCXon", "800KiB",
 		      "must be below nic.PFCXoff (786432 bytes)");
-	expect_reject("nic:\n  PFCXoff: 2MiB\nswitch:\n  PFCClasses: 0\n",
-		      2, "nic.PFCXoff", "2MiB",
+	expect_reject("nic:\n  PFCXoff: 2MiB\nswitch:\n  PFCClasses: 0\n", 2,
+		      "nic.PFCXoff", "2MiB",
 		      "must not exceed nic.IngressPoolSize (1048576 bytes)");
 }
 END_TEST
@@ -707,9 +706,8 @@ START_TEST(test_workload_generate_rules)
 		      "required once workload.generate.size is given");
 	expect_reject("workload:\n  generate: {pattern: ring}\n", 2,
 		      "workload.generate.pattern", "ring", "");
-	expect_reject("workload:\n  generate: {pattern: incast, sise: 1}\n",
-		      2, "workload.generate.sise", "",
-		      "did you mean 'size'?");
+	expect_reject("workload:\n  generate: {pattern: incast, sise: 1}\n", 2,
+		      "workload.generate.sise", "", "did you mean 'size'?");
 	expect_reject("workload:\n  generate: {pattern: permutation, dst: "
 		      "1}\n",
 		      2, "workload.generate.dst", "1",
@@ -718,8 +716,8 @@ START_TEST(test_workload_generate_rules)
 		      "workload:\n  generate: {pattern: incast, dst: 4}\n",
 		      3, "workload.generate.dst", "4",
 		      "host out of range: topology.hosts is 4");
-	expect_reject("workload:\n  generate: {pattern: incast, count: 0}\n",
-		      2, "workload.generate.count", "0", "");
+	expect_reject("workload:\n  generate: {pattern: incast, count: 0}\n", 2,
+		      "workload.generate.count", "0", "");
 	expect_reject("topology: {hosts: 1024}\n"
 		      "workload:\n  generate:\n    pattern: all-to-all\n"
 		      "    count: 2\n",
@@ -804,19 +802,25 @@ START_TEST(test_workload_chakra)
 	free(text);
 
 	/* The rank files must be exactly the hosts. */
-	snprintf(yaml, sizeof(yaml), "topology: {hosts: 4}\n"
-		 "workload: {chakra: %s/t}\n", dir);
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {hosts: 4}\n"
+		 "workload: {chakra: %s/t}\n",
+		 dir);
 	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.rule, "3 rank files"));
 	ck_assert_ptr_nonnull(strstr(e.rule, "topology.hosts is 4"));
-	snprintf(yaml, sizeof(yaml), "topology: {hosts: 2}\n"
-		 "workload: {chakra: %s/t}\n", dir);
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {hosts: 2}\n"
+		 "workload: {chakra: %s/t}\n",
+		 dir);
 	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.rule, "more than 2 rank files"));
 	/* One source per scenario. */
-	snprintf(yaml, sizeof(yaml), "topology: {hosts: 3}\n"
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {hosts: 3}\n"
 		 "workload: {chakra: %s/t,\n"
-		 "  messages: [{src: 0, dst: 1, size: 1}]}\n", dir);
+		 "  messages: [{src: 0, dst: 1, size: 1}]}\n",
+		 dir);
 	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
 	ck_assert_str_eq(e.key, "workload.chakra");
 	ck_assert_ptr_nonnull(strstr(e.rule, "not together with"));
@@ -846,14 +850,18 @@ START_TEST(test_workload_chakra)
 	ck_assert_msg(uet_scenario_load_file(&s, want, &e) == 0, "%s",
 		      e.message);
 	ck_assert_str_eq(s.workload.matrix, cm);
-	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
-		 "  generate: {pattern: uniform}}\n", cm);
+	snprintf(yaml, sizeof(yaml),
+		 "workload: {matrix: %s,\n"
+		 "  generate: {pattern: uniform}}\n",
+		 cm);
 	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
 	ck_assert_str_eq(e.key, "workload.generate.pattern");
 	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
 					     "workload.matrix"));
-	snprintf(yaml, sizeof(yaml), "workload: {matrix: %s,\n"
-		 "  messages: [{src: 0, dst: 1, size: 1}]}\n", cm);
+	snprintf(yaml, sizeof(yaml),
+		 "workload: {matrix: %s,\n"
+		 "  messages: [{src: 0, dst: 1, size: 1}]}\n",
+		 cm);
 	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
 	ck_assert_str_eq(e.key, "workload.matrix");
 	ck_assert_ptr_nonnull(strstr(e.rule, "not together with "
@@ -912,8 +920,7 @@ START_TEST(test_external_hosts_realtime_plan_addresses)
 		      "switch: {external_hosts: 198.18.0.2}\n"
 		      "workload:\n  messages:\n"
 		      "    - {src: 1, dst: 0, size: 4KiB, at: 0us}\n",
-		      5, "workload.messages[0].src", "1",
-		      "host 1 is external");
+		      5, "workload.messages[0].src", "1", "host 1 is external");
 	ck_assert_int_eq(load(&s,
 			      "run: {clock: realtime}\n"
 			      "topology: {hosts: 4}\n"
@@ -945,8 +952,7 @@ START_TEST(test_topology_shapes)
 	ck_assert_uint_eq(s.topology.hosts, 12);
 	ck_assert_uint_eq(s.topology.leaf_spine_rate_bps, 100 * GBPS);
 	uet_scenario_free(&s);
-	ck_assert_int_eq(load(&s, "topology: {kind: fat-tree, k: 8}\n", &e),
-			 0);
+	ck_assert_int_eq(load(&s, "topology: {kind: fat-tree, k: 8}\n", &e), 0);
 	ck_assert_uint_eq(s.topology.hosts, 128);
 	uet_scenario_free(&s);
 	ck_assert_int_eq(
@@ -965,9 +971,8 @@ START_TEST(test_topology_shapes)
 		      "gives 2048 hosts, and a fabric has 2 to 1024");
 	expect_reject("topology: {leaves: 4}\n", 1, "topology.leaves", "4",
 		      "applies only with topology.kind leaf-spine");
-	expect_reject("topology: {kind: leaf-spine, k: 4}\n", 1,
-		      "topology.k", "4",
-		      "applies only with topology.kind fat-tree");
+	expect_reject("topology: {kind: leaf-spine, k: 4}\n", 1, "topology.k",
+		      "4", "applies only with topology.kind fat-tree");
 	expect_reject("topology: {kind: leaf-spine, leaves: 1, "
 		      "hosts_per_leaf: 1}\n",
 		      1, "topology.kind", "leaf-spine",
@@ -981,7 +986,8 @@ START_TEST(test_not_supported_yet)
 		      "pds.CongestionControl", "cubic",
 		      "must be one of: fixed, nscc");
 	expect_reject("pds: {LoadBalancing: ecmp}\n", 1, "pds.LoadBalancing",
-		      "ecmp", "must be one of: reps, oblivious, single-path, "
+		      "ecmp",
+		      "must be one of: reps, oblivious, single-path, "
 		      "bitmap");
 	expect_reject("run: {clock: fast}\n", 1, "run.clock", "fast",
 		      "must be one of: lockstep, realtime");

@@ -372,7 +372,8 @@ START_TEST(test_serialization_ps_page_figures)
 	ck_assert_uint_eq(uet_serialization_ps(62, g400), 1240);
 	ck_assert_uint_eq(uet_serialization_ps(4202, g100), 336160);
 	ck_assert_uint_eq(uet_serialization_ps(0, g400), 0);
-	/* A 64-byte read request + 34 bytes of TLP overhead, 16 x 31.52 Gbps. */
+	/* A 64-byte read request + 34 bytes of TLP overhead, 16 x 31.52 Gbps.
+	 */
 	ck_assert_uint_eq(uet_serialization_ps(98, 16 * UINT64_C(31520000000)),
 			  1555);
 }

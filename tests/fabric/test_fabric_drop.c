@@ -235,9 +235,7 @@ static Suite *fabric_drop_suite(void)
 	tcase_add_test(
 		tc,
 		test_unknown_destination_and_garbage_are_counted_and_dropped);
-	tcase_add_test(
-		tc,
-		test_pfc_taken_lockstep_control_counted_and_dropped);
+	tcase_add_test(tc, test_pfc_taken_lockstep_control_counted_and_dropped);
 	tcase_add_test(tc, test_out_failure_is_kept_for_the_sync_layer);
 	suite_add_tcase(s, tc);
 	return s;

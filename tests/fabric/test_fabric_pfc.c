@@ -13,10 +13,10 @@
 struct pt_out {
 	uint16_t port;
 	bool pfc;
-	uint16_t tag;	     /* data: the IPv4 identification */
-	uint8_t classes;     /* pause: the class-enable vector */
-	uint16_t quanta0;    /* pause: class 0's quanta */
-	uet_time_t now_ps;   /* the fabric's time when it left */
+	uint16_t tag;	   /* data: the IPv4 identification */
+	uint8_t classes;   /* pause: the class-enable vector */
+	uint16_t quanta0;  /* pause: class 0's quanta */
+	uet_time_t now_ps; /* the fabric's time when it left */
 	uet_time_t arrival_ps;
 };
 
@@ -45,15 +45,15 @@ static int pt_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 	o->port = port;
 	o->now_ps = uet_evq_now(&env->ft.c->evq);
 	o->arrival_ps = arrival_ps;
-	ck_assert_int_eq(
-		uet_frame_parse(buf, rte_pktmbuf_pkt_len(m), &f, NULL), 0);
+	ck_assert_int_eq(uet_frame_parse(buf, rte_pktmbuf_pkt_len(m), &f, NULL),
+			 0);
 	if (f.kind == UET_FRAME_PFC) {
 		struct uet_pfc pfc;
 
 		ck_assert_uint_eq(rte_pktmbuf_pkt_len(m), UET_PFC_FRAME_BYTES);
-		ck_assert_int_eq(uet_pfc_parse(buf, rte_pktmbuf_pkt_len(m),
-					       &pfc, NULL),
-				 0);
+		ck_assert_int_eq(
+			uet_pfc_parse(buf, rte_pktmbuf_pkt_len(m), &pfc, NULL),
+			0);
 		o->pfc = true;
 		o->classes = pfc.class_enable;
 		o->quanta0 = pfc.quanta[0];
@@ -69,8 +69,8 @@ static int pt_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 }
 
 /* 8 hosts at 400 Gbps, no UET policy (DSCP 0 is TC0), TC0 lossless. */
-static void pt_conf(struct uet_fabric_conf *conf, uint64_t xoff,
-		    uint64_t xon, uint64_t headroom, uint16_t quanta)
+static void pt_conf(struct uet_fabric_conf *conf, uint64_t xoff, uint64_t xon,
+		    uint64_t headroom, uint16_t quanta)
 {
 	ft_conf(conf);
 	conf->pfc_classes = 0x01;
@@ -99,8 +99,8 @@ static void pt_pause(struct pt_env *env, uint16_t port, uint16_t quanta,
 	ck_assert_int_eq(uet_host_mac(port, pfc.src), 0);
 	ck_assert_int_eq(uet_pfc_build(buf, sizeof(buf), &pfc),
 			 UET_PFC_FRAME_BYTES);
-	ft_deliver(&env->ft, port,
-		   ft_raw(&env->ft, buf, UET_PFC_FRAME_BYTES), at_ps);
+	ft_deliver(&env->ft, port, ft_raw(&env->ft, buf, UET_PFC_FRAME_BYTES),
+		   at_ps);
 }
 
 static void pt_data(struct pt_env *env, uint16_t port, uint16_t tag,
@@ -244,8 +244,7 @@ START_TEST(test_egress_pause_holds_class_for_its_quanta)
 	ft_run(&env.ft);
 	ck_assert_uint_eq(env.n, 2);
 	ck_assert_uint_eq(env.out[0].tag, 2);
-	ck_assert_uint_eq(env.out[0].now_ps,
-			  FT_T0_PS + 2000 + FT_SER_SMALL_PS);
+	ck_assert_uint_eq(env.out[0].now_ps, FT_T0_PS + 2000 + FT_SER_SMALL_PS);
 	ck_assert_uint_eq(env.out[1].tag, 1);
 	ck_assert_uint_eq(env.out[1].now_ps,
 			  FT_T0_PS + 100 * PT_QUANTUM_PS + FT_SER_BIG_PS);
@@ -271,8 +270,7 @@ START_TEST(test_egress_pause_ends_at_xon)
 	pt_pause(&env, 0, 0, FT_T0_PS + 50000);
 	ft_run(&env.ft);
 	ck_assert_uint_eq(env.n, 1);
-	ck_assert_uint_eq(env.out[0].now_ps,
-			  FT_T0_PS + 50000 + FT_SER_BIG_PS);
+	ck_assert_uint_eq(env.out[0].now_ps, FT_T0_PS + 50000 + FT_SER_BIG_PS);
 	st = ft_stats(&env.ft, 0);
 	ck_assert_uint_eq(st.pfc_rx_xoff_frames, 1);
 	ck_assert_uint_eq(st.pfc_rx_xon_frames, 1);
@@ -306,8 +304,8 @@ START_TEST(test_xoff_refreshed_at_half_the_pause)
 	ck_assert_uint_eq(n, 19);
 	for (k = 0; k < 18; k++) {
 		ck_assert_uint_eq(p[k]->quanta0, 10);
-		ck_assert_uint_eq(p[k]->now_ps, FT_T0_PS + 1001 + k * 6400 +
-							PT_SER_PFC_PS);
+		ck_assert_uint_eq(p[k]->now_ps,
+				  FT_T0_PS + 1001 + k * 6400 + PT_SER_PFC_PS);
 	}
 	ck_assert_uint_eq(p[18]->quanta0, 0);
 	ck_assert_uint_eq(p[18]->now_ps,
@@ -324,7 +322,8 @@ static uint32_t pt_port(struct pt_env *env, const char *sw, const char *link)
 	uint32_t i;
 
 	for (i = 0; i < uet_fabric_port_count(env->ft.fab); i++) {
-		ck_assert_int_eq(uet_fabric_port_info(env->ft.fab, i, &info), 0);
+		ck_assert_int_eq(uet_fabric_port_info(env->ft.fab, i, &info),
+				 0);
 		if (strcmp(info.switch_name, sw) == 0 &&
 		    strcmp(info.link_name, link) == 0)
 			return i;
@@ -382,8 +381,8 @@ START_TEST(test_pause_backs_up_hop_by_hop_through_a_leaf_spine)
 	ck_assert_uint_eq(p[0]->now_ps, FT_T0_PS + 2439440);
 	ck_assert_uint_eq(p[1]->now_ps, FT_T0_PS + 24785640);
 	for (i = 0; i < uet_fabric_port_count(env.ft.fab); i++)
-		ck_assert_uint_eq(ft_stats(&env.ft, (uint16_t)i).drop_full_frames,
-				  0);
+		ck_assert_uint_eq(
+			ft_stats(&env.ft, (uint16_t)i).drop_full_frames, 0);
 	/* Each hop: one XOFF and one XON from the ingress that filled, one
 	 * pause on the egress facing it. The switches' ingresses peak at 14
 	 * frames: 2 (PFCXoff) and 12 in flight over 2 x 500 ns. Host 0

@@ -84,8 +84,7 @@ static void rt_all_pairs(const struct uet_fabric *fab, uint32_t hosts,
 					ft_flow(s, d, (uint16_t)(ent * 7919));
 
 				ck_assert_uint_eq(
-					rt_walk(fab, &f, s, d, ports, 8),
-					want);
+					rt_walk(fab, &f, s, d, ports, 8), want);
 			}
 		}
 	}

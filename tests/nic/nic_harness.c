@@ -199,8 +199,8 @@ void h_start(struct h *h)
 	}
 	for (i = 0; i < 2; i++) {
 		struct uet_nic_conf c = {
-			.scenario = i == 1 && h->nic1_lane_count ? &h->sc1
-								 : &h->sc,
+			.scenario =
+				i == 1 && h->nic1_lane_count ? &h->sc1 : &h->sc,
 			.index = (uint32_t)i,
 			.ip = h_ip(i),
 			.mac = {2, 0, 0, 0, 0, (uint8_t)(i + 1)},

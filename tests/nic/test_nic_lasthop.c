@@ -112,8 +112,7 @@ static void same_recovery(const struct outcome *a, const struct outcome *b)
  * retransmission (the cache's only fresh entry) goes the same way. */
 START_TEST(test_lasthop_trim_unmarked_recycled)
 {
-	struct outcome o =
-		trim_one(UET_DSCP_DEFAULT_TRIMMED_LASTHOP, false);
+	struct outcome o = trim_one(UET_DSCP_DEFAULT_TRIMMED_LASTHOP, false);
 
 	ck_assert_uint_eq(o.nack_code, UET_NACK_TRIMMED_LASTHOP);
 	ck_assert_uint_eq(o.nack_flags, 0);

@@ -35,8 +35,7 @@ static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
 		pfc.quanta[c] = quanta;
 	p = rte_pktmbuf_append(m, UET_PFC_FRAME_BYTES);
 	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(uet_pfc_build((uint8_t *)p, UET_PFC_FRAME_BYTES,
-				       &pfc),
+	ck_assert_int_eq(uet_pfc_build((uint8_t *)p, UET_PFC_FRAME_BYTES, &pfc),
 			 UET_PFC_FRAME_BYTES);
 	h_deliver(h, i, m, at_ps);
 }
@@ -123,9 +122,8 @@ static void run_slow_receiver(const char *classes, struct uet_nic_stats *rx,
 	h->sc.nic.pfc_xoff_bytes = 48 * 1024;
 	h->sc.nic.pfc_xon_bytes = 16 * 1024;
 	h_start(h);
-	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), 256 * 1024,
-					      0, 7),
-			 0);
+	ck_assert_int_eq(
+		uet_nic_post_message(h->nic[0], h_ip(1), 256 * 1024, 0, 7), 0);
 	h_run(h, RUN_END_PS);
 	ck_assert_uint_eq(h->completed[0], 1);
 	h_check_invariants(h);

@@ -1185,8 +1185,11 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 	ck_assert_uint_eq(st.frames_rx, 1);
 
 	bc = (struct uet_sync_realtime_conf){
-		.ports = e.sw_port, .n_ports = 1, .component = &e.sw.c,
-		.clock = {.epoch_ns = 1, .dilation = 0}, .end_ps = 1,
+		.ports = e.sw_port,
+		.n_ports = 1,
+		.component = &e.sw.c,
+		.clock = {.epoch_ns = 1, .dilation = 0},
+		.end_ps = 1,
 	};
 	ck_assert_int_eq(uet_sync_realtime_create(&bad, &bc), -EINVAL);
 	uet_sync_realtime_free(sw);
@@ -1203,10 +1206,11 @@ static Suite *sync_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_trailer_replaces_padding_after_ip_datagram);
 	tcase_add_test(tc, test_realtime_clock_divides_wall_time_by_dilation);
-	tcase_add_test(tc,
-		       test_realtime_frames_wait_for_arrival_and_are_stamped_after);
-	tcase_add_test(tc,
-		       test_realtime_waits_for_its_start_and_drops_foreign_frames);
+	tcase_add_test(
+		tc,
+		test_realtime_frames_wait_for_arrival_and_are_stamped_after);
+	tcase_add_test(
+		tc, test_realtime_waits_for_its_start_and_drops_foreign_frames);
 	tcase_add_test(tc, test_trailer_on_full_chain_goes_in_a_new_segment);
 	tcase_add_test(tc, test_trailer_on_non_ip_frame_goes_at_the_end);
 	tcase_add_test(tc, test_ping_arrives_at_exact_times_in_four_windows);

@@ -105,10 +105,12 @@ START_TEST(test_every_microbenchmark_loads_with_its_messages)
 			ck_assert_uint_eq(p.ranks[1].colls[0].bytes, 1048576);
 			ck_assert_uint_eq(p.ranks[1].colls[0].trace_id, 1);
 			ck_assert_uint_eq(p.ranks[1].colls[0].comm_type,
-					  c == 0 ? 0 : c == 1 ? 2 : c == 2 ? 7 : 6);
+					  c == 0   ? 0
+					  : c == 1 ? 2
+					  : c == 2 ? 7
+						   : 6);
 			/* trace node, begin, 2 nodes per message, end */
-			ck_assert_uint_eq(p.ranks[0].n_nodes,
-					  3 + 2 * per_rank);
+			ck_assert_uint_eq(p.ranks[0].n_nodes, 3 + 2 * per_rank);
 			uet_wl_program_free(&p);
 		}
 }
@@ -208,7 +210,7 @@ START_TEST(test_truncated_trace_is_rejected)
 {
 	/* A node announcing 74 bytes with 10 present. */
 	static const uint8_t node[] = {0x4a, 0x08, 0x01, 0x12, 0x14, 'a',
-				       'l',  'l',  '_',  'r',  'e'};
+				       'l',  'l',  '_',	 'r',  'e'};
 	char dir[100], prefix[200];
 	struct uet_wl_program p;
 	struct uet_wl_error err;
@@ -261,9 +263,8 @@ START_TEST(test_unknown_attribute_type_is_rejected)
 {
 	/* COMP node with attr "x" whose value is field 33 (not in the
 	 * oneof). */
-	static const uint8_t node[] = {0x0c, 0x08, 0x01, 0x18, 0x04, 0x52,
-				       0x06, 0x0a, 0x01, 'x',  0x88, 0x02,
-				       0x00};
+	static const uint8_t node[] = {0x0c, 0x08, 0x01, 0x18, 0x04, 0x52, 0x06,
+				       0x0a, 0x01, 'x',	 0x88, 0x02, 0x00};
 	char dir[100], prefix[200];
 	struct uet_wl_program p;
 	struct uet_wl_error err;
@@ -300,8 +301,8 @@ END_TEST
 
 START_TEST(test_unknown_dependency_is_rejected)
 {
-	static const uint8_t nodes[] = {0x07, 0x08, 0x01, 0x18, 0x04, 0x2a,
-					0x01, 0x05};
+	static const uint8_t nodes[] = {0x07, 0x08, 0x01, 0x18,
+					0x04, 0x2a, 0x01, 0x05};
 	char dir[100], prefix[200];
 	struct uet_wl_program p;
 	struct uet_wl_error err;
@@ -319,10 +320,9 @@ END_TEST
 START_TEST(test_receive_that_never_matches_is_rejected)
 {
 	/* rank 0: RECV from rank 1 (tag 0); rank 1: a COMP only. */
-	static const uint8_t recv[] = {0x12, 0x08, 0x01, 0x18, 0x06, 0x52,
-				       0x0c, 0x0a, 0x08, 'c',  'o',  'm',
-				       'm',  '_',  's',  'r',  'c',  0x38,
-				       0x01};
+	static const uint8_t recv[] = {0x12, 0x08, 0x01, 0x18, 0x06, 0x52, 0x0c,
+				       0x0a, 0x08, 'c',	 'o',  'm',  'm',  '_',
+				       's',  'r',  'c',	 0x38, 0x01};
 	static const uint8_t comp[] = {0x04, 0x08, 0x01, 0x18, 0x04};
 	char dir[100], prefix[200];
 	struct uet_wl_program p;

@@ -32,10 +32,9 @@ static void net_free(struct fake_net *f)
 	free(f);
 }
 
-static uint32_t add(struct uet_wl_program *p, uint32_t rank,
-		    enum uet_wl_op op, uint32_t peer, uint64_t tag,
-		    uint64_t bytes, uet_time_t dur_ps, const uint32_t *deps,
-		    uint32_t n_deps)
+static uint32_t add(struct uet_wl_program *p, uint32_t rank, enum uet_wl_op op,
+		    uint32_t peer, uint64_t tag, uint64_t bytes,
+		    uet_time_t dur_ps, const uint32_t *deps, uint32_t n_deps)
 {
 	struct uet_wl_node nd = {
 		.trace_id = p->ranks[rank].n_nodes,
@@ -144,7 +143,8 @@ START_TEST(test_ring_all_reduce_of_4_is_6_steps_of_a_quarter)
 
 	ck_assert_int_eq(uet_wl_program_init(&p, 4), 0);
 	for (r = 0; r < 4; r++) {
-		struct uet_wl_coll c = {.name = "ar", .trace_id = 9,
+		struct uet_wl_coll c = {.name = "ar",
+					.trace_id = 9,
 					.comm_type = UET_WL_ALL_REDUCE,
 					.bytes = 4000};
 
@@ -186,9 +186,8 @@ START_TEST(test_tree_broadcast_of_7_is_3_levels)
 		struct uet_wl_coll c = {.comm_type = UET_WL_BROADCAST,
 					.bytes = 50};
 
-		ck_assert_int_eq(uet_wl_add_coll(&p, r, &c, 2,
-						 UET_WL_ALGO_TREE, 0, NULL, 0,
-						 &err),
+		ck_assert_int_eq(uet_wl_add_coll(&p, r, &c, 2, UET_WL_ALGO_TREE,
+						 0, NULL, 0, &err),
 				 0);
 	}
 	ck_assert_int_eq(uet_wl_program_check(&p, &err), 0);
@@ -272,7 +271,9 @@ Suite *engine_suite(void)
 	tcase_add_test(tc, test_send_finishes_when_sent_not_when_arrived);
 	tcase_add_test(tc, test_ring_all_reduce_of_4_is_6_steps_of_a_quarter);
 	tcase_add_test(tc, test_tree_broadcast_of_7_is_3_levels);
-	tcase_add_test(tc, test_custom_ring_equals_decomposed_ring_with_its_reductions);
+	tcase_add_test(
+		tc,
+		test_custom_ring_equals_decomposed_ring_with_its_reductions);
 	suite_add_tcase(s, tc);
 	return s;
 }
