@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The command line shared by uet-switch and uet-nic: arguments, EAL,
- * signals, the run, the exit status. */
+/* The command line shared by uet-emu, uet-switch and uet-nic: arguments,
+ * the scenario, EAL, signals, the run, the exit status. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,47 +28,96 @@ static void on_signal(int sig)
 	run_cli_stop = 1;
 }
 
+static const char *role_prog(enum uet_run_role role)
+{
+	switch (role) {
+	case UET_RUN_NICS:
+		return "uet-nic";
+	case UET_RUN_SWITCH:
+		return "uet-switch";
+	default:
+		return "uet-emu";
+	}
+}
+
 static void usage(FILE *f, const char *prog, enum uet_run_role role)
 {
+	if (role == UET_RUN_EMBEDDED) {
+		fprintf(f,
+			"usage: %s [EAL-ARGS --] [--print-config] [--out DIR] "
+			"SCENARIO.yaml\n"
+			"\n"
+			"Runs a scenario: the switch and every NIC in this "
+			"process,\n"
+			"over ring ports, in lockstep virtual time (or "
+			"realtime,\n"
+			"as run.clock says). Records and captures go to the\n"
+			"scenario's run.out folder.\n"
+			"\n",
+			prog);
+	} else {
+		fprintf(f,
+			"usage: %s [EAL-ARGS --] %s--port DEV ... [--out "
+			"DIR]\n"
+			"       [--timeout-ms N] [--startup-ms N] [--start-at "
+			"NS]\n"
+			"       [--linger-ms N] [--print-config] [--config] "
+			"SCENARIO.yaml\n"
+			"\n"
+			"%s"
+			"  --port DEV      a port's device string "
+			"(docs/ports.md), %s\n"
+			"  --timeout-ms N  wall-clock bound on any wait for a "
+			"peer\n"
+			"                  (default 10000)\n"
+			"  --startup-ms N  wall-clock bound on the handshake "
+			"with\n"
+			"                  peers still starting (default "
+			"60000)\n"
+			"  --start-at NS   realtime: the wall time (ns since "
+			"1970,\n"
+			"                  CLOCK_REALTIME) at which virtual "
+			"time is 0,\n"
+			"                  the same for every process of the "
+			"run\n"
+			"                  (default: when the ports are open)\n"
+			"  --linger-ms N   realtime, uet-nic: keep serving the "
+			"links\n"
+			"                  N ms once the NICs' messages are "
+			"done\n"
+			"                  (default 1000)\n",
+			prog, role == UET_RUN_NICS ? "--nic A-B " : "",
+			role == UET_RUN_NICS
+				? "Runs NICs A..B of the scenario with "
+				  "uet-switch, in lockstep or realtime "
+				  "(run.clock).\n\n"
+				  "  --nic A-B       the hosts to run (or "
+				  "one: N)\n"
+				: "Runs the scenario's switch with the uet-nic "
+				  "processes, in lockstep or realtime "
+				  "(run.clock);\n"
+				  "in realtime it stops at run.end, on SIGINT "
+				  "or SIGTERM, or after --timeout-ms with no "
+				  "frame.\n\n",
+			role == UET_RUN_NICS ? "one per NIC, in order"
+					     : "one per host, in order");
+	}
 	fprintf(f,
-		"usage: %s [EAL-ARGS --] %s--port DEV ... [--out DIR]\n"
-		"       [--timeout-ms N] [--startup-ms N] [--start-at NS]\n"
-		"       [--linger-ms N] [--config] SCENARIO.yaml\n"
-		"\n"
-		"%s"
-		"  --port DEV      a port's device string (docs/ports.md), "
-		"%s\n"
 		"  --out DIR       records and captures to DIR instead of\n"
 		"                  the scenario's run.out\n"
-		"  --timeout-ms N  wall-clock bound on any wait for a peer\n"
-		"                  (default 10000)\n"
-		"  --startup-ms N  wall-clock bound on the handshake with\n"
-		"                  peers still starting (default 60000)\n"
-		"  --start-at NS   realtime: the wall time (ns since 1970,\n"
-		"                  CLOCK_REALTIME) at which virtual time is "
-		"0,\n"
-		"                  the same for every process of the run\n"
-		"                  (default: when the ports are open)\n"
-		"  --linger-ms N   realtime, uet-nic: keep serving the links\n"
-		"                  N ms once the NICs' messages are done\n"
-		"                  (default 1000)\n"
+		"  --print-config  print every effective attribute and exit\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"SIGINT or SIGTERM stops the run; the records are written.\n"
+		"Exit status: 0 every message completed intact; 1 the run\n"
+		"ended with messages not completed, or stopped; 2 bad\n"
+		"arguments or scenario.\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci "
 		"--no-shconf\n"
 		"--lcores=0@(every CPU it may use) --log-level=*:warning "
 		"--no-telemetry "
 		"--file-prefix=%s-<pid>\n",
-		prog, role == UET_RUN_NICS ? "--nic A-B " : "",
-		role == UET_RUN_NICS
-			? "Runs NICs A..B of the scenario with uet-switch, in "
-			  "lockstep or realtime (run.clock).\n\n"
-			  "  --nic A-B       the hosts to run (or one: N)\n"
-			: "Runs the scenario's switch with the uet-nic "
-			  "processes, in lockstep or realtime (run.clock);\n"
-			  "in realtime it stops at run.end, on SIGINT or "
-			  "SIGTERM, or after --timeout-ms with no frame.\n\n",
-		role == UET_RUN_NICS ? "one per NIC, in order"
-				     : "one per host, in order",
 		prog);
 }
 
@@ -79,6 +128,7 @@ struct cli {
 	uint32_t n_ports;
 	uint32_t nic_first, nic_count;
 	bool have_nic;
+	bool print_config;
 	unsigned long timeout_ms;
 	unsigned long startup_ms;
 	unsigned long linger_ms;
@@ -107,10 +157,18 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 		const char *a = argv[i];
 		bool has_val = i + 1 < argc;
 
-		if (strcmp(a, "--port") == 0 && has_val) {
+		if (role == UET_RUN_EMBEDDED && strcmp(a, "--out") != 0 &&
+		    strcmp(a, "--print-config") != 0 && a[0] == '-' &&
+		    strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
+			fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
+				a);
+			return -EINVAL;
+		} else if (strcmp(a, "--port") == 0 && has_val) {
 			c->ports[c->n_ports++] = argv[++i];
 		} else if (strcmp(a, "--out") == 0 && has_val) {
 			c->out = argv[++i];
+		} else if (strcmp(a, "--print-config") == 0) {
+			c->print_config = true;
 		} else if (strcmp(a, "--config") == 0 && has_val) {
 			c->path = argv[++i];
 		} else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
@@ -159,7 +217,8 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 			c->path = a;
 		}
 	}
-	if (c->path == NULL || (role == UET_RUN_NICS && !c->have_nic))
+	if (c->path == NULL ||
+	    (role == UET_RUN_NICS && !c->have_nic && !c->print_config))
 		return -EINVAL;
 	return 0;
 }
@@ -181,7 +240,9 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 	}
 	if (c->out != NULL) {
 		if (strlen(c->out) >= sizeof(sc->run.out)) {
-			fprintf(stderr, "%s: --out is too long\n", prog);
+			fprintf(stderr,
+				"%s: --out = '%s': longer than %zu bytes\n",
+				prog, c->out, sizeof(sc->run.out) - 1);
 			goto fail;
 		}
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
@@ -193,7 +254,19 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 			prog);
 		goto fail;
 	}
-	want = role == UET_RUN_NICS ? c->nic_count : sc->topology.hosts;
+	if (c->print_config)
+		return 0;
+	if (role == UET_RUN_EMBEDDED && sc->sw.external_hosts[0] != '\0') {
+		fprintf(stderr,
+			"%s: switch.external_hosts: uet-emu has no port to "
+			"an external endpoint; run uet-switch and uet-nic "
+			"(scripts/uet-launch)\n",
+			c->path);
+		goto fail;
+	}
+	want = role == UET_RUN_NICS	? c->nic_count
+	       : role == UET_RUN_SWITCH ? sc->topology.hosts
+					: 0;
 	if (c->n_ports != want) {
 		fprintf(stderr, "%s: %u --port given, %u needed (%s)\n", prog,
 			c->n_ports, want,
@@ -226,7 +299,7 @@ static uint64_t realtime_to_monotonic_ns(unsigned long long at_ns)
 
 int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 {
-	const char *prog = role == UET_RUN_NICS ? "uet-nic" : "uet-switch";
+	const char *prog = role_prog(role);
 	struct uet_run_conf conf = {.prog = prog, .role = role};
 	struct cli c = {.timeout_ms = 0};
 	struct uet_run_result res;
@@ -252,6 +325,12 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	if (load(&sc, &conf.scenario_hash, &c, prog, role) < 0) {
 		free(c.ports);
 		return UET_RUN_EXIT_USAGE;
+	}
+	if (c.print_config) {
+		rc = uet_scenario_print_config(&sc, stdout);
+		uet_scenario_free(&sc);
+		free(c.ports);
+		return rc < 0 ? UET_RUN_EXIT_INCOMPLETE : 0;
 	}
 	if (eal_argc > 1) {
 		rc = rte_eal_init(eal_argc, argv) < 0 ? -rte_errno : 0;
@@ -289,14 +368,17 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	uet_scenario_free(&sc);
 	free(c.ports);
 	/*
-	 * No rte_eal_cleanup(): DPDK 22.11 unmaps its heap there while the
-	 * interrupt thread may still be serving a memif socket (the peer
-	 * closing its side as it exits), which crashed in rte_intr_fd_get()
-	 * or printed "EAL: Error: Invalid memory". The ports are closed and
-	 * the records written; the kernel reclaims the rest at exit, with
-	 * every thread gone at once.
+	 * Only the embedded run (ring ports) cleans EAL up. With real ports
+	 * DPDK 22.11 unmaps its heap there while the interrupt thread may
+	 * still be serving a memif socket (the peer closing its side as it
+	 * exits), which crashed in rte_intr_fd_get() or printed "EAL: Error:
+	 * Invalid memory". The ports are closed and the records written; the
+	 * kernel reclaims the rest at exit, with every thread gone at once.
 	 */
-	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res))
+	if (role == UET_RUN_EMBEDDED)
+		rte_eal_cleanup();
+	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res) ||
+	    (res.workload && !res.workload_done))
 		return UET_RUN_EXIT_INCOMPLETE;
 	return 0;
 }

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run's clock: in lockstep, lib/sync's coordinator for the switch and
+ * one participant per hosted NIC, polled round-robin in this thread
+ * (docs/lockstep.md); in realtime, one realtime role per hosted component
+ * on a clock shared with the other processes (run_realtime.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "uet_fabric.h"
+#include "uet_host_addr.h"
+#include "uet_nic.h"
+#include "uet_port.h"
+#include "uet_sync.h"
+#include "run_private.h"
+#include "run_realtime.h"
+#include "run_workload.h"
+
+/* The lookahead, min(nic.Delay, topology.link_delay), derived by lib/config
+ * (whose rules refuse 0 in lockstep; checked again for a hand-built
+ * scenario). */
+int run_lookahead(const struct run *e, uet_time_t *lookahead_ps)
+{
+	const uet_time_t l = e->sc->derived.lookahead_ps;
+
+	if (l == 0) {
+		fprintf(stderr,
+			"%s: lockstep needs nic.Delay and "
+			"topology.link_delay above 0 (the lookahead)\n",
+			e->prog);
+		return -EINVAL;
+	}
+	*lookahead_ps = l;
+	return 0;
+}
+
+/* After each switch window: stop on a fabric or capture failure. */
+static int on_window(void *arg, uet_time_t window_end_ps)
+{
+	struct run *e = arg;
+	int rc;
+
+	(void)window_end_ps;
+	rc = uet_fabric_error(e->fabric);
+	if (rc < 0)
+		return rc;
+	/* Every NIC has run the window: cross-host trigger posts now. */
+	if (e->wl != NULL &&
+	    run_wl_flush(e->wl, &uet_fabric_component(e->fabric)->evq) < 0)
+		return run_wl_error(e->wl);
+	if (e->wl != NULL && run_wl_error(e->wl) < 0)
+		return run_wl_error(e->wl);
+	return e->cap_err;
+}
+
+static void on_progress(void *arg, const struct uet_sync_progress *p)
+{
+	struct run *e = arg;
+	char vt[UET_UNITS_FMT_LEN];
+	uint64_t events = run_total_events(e);
+	uint64_t per_s =
+		p->wall_ns ? events * 1000u / (p->wall_ns / 1000000u + 1) : 0;
+
+	uet_time_format(p->now_ps, vt, sizeof(vt));
+	fprintf(stderr,
+		"%s: virtual %s, %u/%u messages done, %" PRIu64
+		" windows, %" PRIu64 " events/s\n",
+		e->prog, vt, e->completed, e->n_messages, p->windows, per_s);
+}
+
+/* The lockstep roles hosted here. */
+int run_open_sync(struct run *e, uint64_t hash)
+{
+	const struct uet_scenario *sc = e->sc;
+	uet_time_t lookahead_ps;
+	uint32_t i;
+	int rc;
+
+	e->pa = calloc(e->hosts, sizeof(*e->pa));
+	if (e->pa == NULL)
+		return -ENOMEM;
+	rc = run_lookahead(e, &lookahead_ps);
+	if (rc == 0)
+		rc = run_open_ports(e);
+	if (rc < 0)
+		return rc;
+	if (e->has_switch) {
+		struct uet_sync_coordinator_conf cc = {
+			.ports = e->sw_port,
+			.n_ports = e->hosts,
+			.component = uet_fabric_component(e->fabric),
+			.pool = e->mp,
+			.lookahead_ps = lookahead_ps,
+			.start_ps = 0,
+			.end_ps = sc->run.end_ps,
+			.scenario_hash = hash,
+			/* Identity only: results never depend on it. */
+			.nonce_seed = run_wall_ns() ^ (uint64_t)getpid(),
+			.timeout_ms = e->conf->timeout_ms,
+			.startup_timeout_ms = e->conf->startup_timeout_ms,
+			.progress_fn = sc->run.progress ? on_progress : NULL,
+			.progress_arg = e,
+			.progress_interval_ms = 1000,
+			.window_fn = on_window,
+			.window_arg = e,
+		};
+
+		rc = uet_sync_coordinator_create(&e->co, &cc);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < e->count; i++) {
+		uint32_t h = e->first + i;
+		struct uet_sync_participant_conf pc = {
+			.port = e->nic_port[i],
+			.component = uet_nic_component(e->nic[i]),
+			.pool = e->mp,
+			.nic_id = (uint16_t)h,
+			.ipv4 = uet_host_ipv4(h),
+			.scenario_hash = hash,
+			.timeout_ms = e->conf->timeout_ms,
+			.startup_timeout_ms = e->conf->startup_timeout_ms,
+		};
+
+		uet_host_mac(h, pc.mac);
+		rc = uet_sync_participant_create(&e->pa[i], &pc);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Realtime: the ports, then one realtime role per hosted component, on a
+ * clock shared with the other processes of the run. */
+int run_open_rt(struct run *e)
+{
+	struct uet_component **comps;
+	uint32_t *ips;
+	struct run_rt_conf c = {
+		.prog = e->prog,
+		.clock = {.epoch_ns = e->conf->rt_epoch_ns,
+			  .dilation = e->sc->run.time_dilation},
+		.end_ps = e->sc->run.end_ps,
+		.timeout_ms = e->conf->timeout_ms,
+	};
+	uint32_t i;
+	int rc;
+
+	rc = run_open_ports(e);
+	if (rc < 0)
+		return rc;
+	comps = calloc(e->count + 1u, sizeof(*comps));
+	ips = calloc(e->count + 1u, sizeof(*ips));
+	if (comps == NULL || ips == NULL) {
+		free(comps);
+		free(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->count; i++) {
+		comps[i] = uet_nic_component(e->nic[i]);
+		ips[i] = uet_host_ipv4(e->first + i);
+	}
+	if (e->has_switch) {
+		c.sw = uet_fabric_component(e->fabric);
+		c.sw_ports = e->sw_port;
+		c.sw_n_ports = e->hosts;
+	}
+	c.nics = comps;
+	c.nic_ports = e->nic_port;
+	c.nic_ipv4 = ips;
+	c.n_nics = e->count;
+	if (c.clock.epoch_ns == 0)
+		c.clock.epoch_ns = run_wall_ns();
+	else if (c.clock.epoch_ns < run_wall_ns())
+		fprintf(stderr,
+			"%s: ready %" PRIu64 " ms after the run's start: "
+			"the first events run late\n",
+			e->prog, (run_wall_ns() - c.clock.epoch_ns) / 1000000u);
+	for (i = 0; e->has_switch && i < e->hosts; i++)
+		if (uet_scenario_host_external(e->sc, i))
+			fprintf(stderr,
+				"%s: port %s faces host %u, an external UET "
+				"endpoint\n",
+				e->prog, uet_port_name(e->sw_port[i]), i);
+	rc = run_rt_create(&e->rt, &c);
+	free(comps);
+	free(ips);
+	return rc;
+}
+
+/* Realtime: a NICs process is done when every message it sends has
+ * completed and every message it receives has arrived. */
+static bool run_rt_done(void *arg)
+{
+	const struct run *e = arg;
+
+	return e->wl == NULL && e->completed >= e->conf_messages &&
+	       e->arrived >= e->to_arrive;
+}
+
+/* After a failure (or a stop), poll every role twice more so that the
+ * ABORTs in flight reach their peers. */
+static void run_drain(struct run *e)
+{
+	uint32_t round, i;
+
+	for (round = 0; round < 2; round++) {
+		if (e->co != NULL)
+			(void)uet_sync_coordinator_poll(e->co);
+		for (i = 0; i < e->count; i++)
+			(void)uet_sync_participant_poll(e->pa[i]);
+	}
+}
+
+/*
+ * Poll the hosted roles round-robin (the coordinator first, then the NICs
+ * in host order) until all have finished or one fails. Across processes a
+ * round that finds nothing to do yields the CPU to the peers.
+ */
+static int run_poll(struct run *e)
+{
+	const volatile sig_atomic_t *stop = e->conf->stop;
+	bool yield = e->conf->role != UET_RUN_EMBEDDED;
+
+	for (;;) {
+		bool running = false;
+		uint32_t i;
+		int rc;
+
+		if (stop != NULL && *stop) {
+			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
+			return -EINTR;
+		}
+		if (e->co != NULL) {
+			rc = uet_sync_coordinator_poll(e->co);
+			if (rc < 0) {
+				run_drain(e);
+				return rc;
+			}
+			running = rc == UET_SYNC_RUNNING;
+		}
+		for (i = 0; i < e->count; i++) {
+			rc = uet_sync_participant_poll(e->pa[i]);
+			if (rc < 0) {
+				run_drain(e);
+				return rc;
+			}
+			if (rc == UET_SYNC_RUNNING)
+				running = true;
+		}
+		if (!running)
+			return 0;
+		if (yield)
+			sched_yield();
+	}
+}
+
+/* The run itself, from the first poll to the end (BYE, run.end in
+ * realtime, a failure or a stop); res->wall_ns is its wall time. */
+int run_clock_poll(struct run *e)
+{
+	const struct uet_run_conf *conf = e->conf;
+	int rc;
+
+	e->start_ns = run_wall_ns();
+	if (e->rt != NULL)
+		return run_rt_poll(e->rt, conf->stop, run_rt_done, e,
+				   conf->rt_linger_ms ? conf->rt_linger_ms
+						      : 1000u,
+				   conf->timeout_ms
+					   ? conf->timeout_ms
+					   : UET_SYNC_TIMEOUT_MS_DEFAULT);
+	rc = run_poll(e);
+	/* Lockstep: the BYE must not be lost with the link. */
+	if (rc == 0 && conf->role == UET_RUN_NICS)
+		run_linger(e);
+	return rc;
+}
+
+/* Why the run stopped (when it did), and where the clock got to. */
+void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
+{
+	struct uet_sync_stats st;
+	uint32_t i;
+
+	if (rc < 0) {
+		const char *why =
+			e->co != NULL ? uet_sync_coordinator_error(e->co) : "";
+
+		fprintf(stderr, "%s: the run stopped: %s\n", e->prog,
+			why[0] != '\0' ? why : strerror(-rc));
+		for (i = 0; e->pa != NULL && i < e->count; i++)
+			if (uet_sync_participant_error(e->pa[i])[0] != '\0')
+				fprintf(stderr, "%s: %s\n", e->prog,
+					uet_sync_participant_error(e->pa[i]));
+	}
+	if (e->rt != NULL) {
+		run_rt_totals(e->rt, &res->virtual_ps, &res->events,
+			      &res->lateness);
+		if (run_rt_write(e->rt, e->sc->run.out) < 0)
+			fprintf(stderr, "%s: writing uet-realtime.csv failed\n",
+				e->prog);
+		return;
+	}
+	if (e->co != NULL)
+		uet_sync_coordinator_stats(e->co, &st);
+	else
+		uet_sync_participant_stats(e->pa[0], &st);
+	res->virtual_ps = st.now_ps;
+	res->windows = st.windows;
+	res->events = run_total_events(e);
+}
+
+void run_close_clock(struct run *e)
+{
+	uint32_t i;
+
+	run_rt_free(e->rt);
+	uet_sync_coordinator_free(e->co);
+	for (i = 0; e->pa != NULL && i < e->count; i++)
+		uet_sync_participant_free(e->pa[i]);
+	free(e->pa);
+}

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The roles a process hosts (the switch, some NICs, or both), the
+ * workload's messages posted to their source NICs, and the completion
+ * counts the run's end and summary read.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_fabric.h"
+#include "uet_host_addr.h"
+#include "uet_nic.h"
+#include "uet_ses.h"
+#include "run_private.h"
+#include "run_workload.h"
+
+/* The switch's MAC: outside the hosts' 02:00:00:00:xx:xx. */
+static const uint8_t run_switch_mac[6] = {0x02, 0, 0, 0x01, 0, 0};
+
+int run_roles(struct run *e, const struct uet_run_conf *conf)
+{
+	switch (conf->role) {
+	case UET_RUN_EMBEDDED:
+		e->has_switch = true;
+		e->first = 0;
+		e->count = e->hosts;
+		return 0;
+	case UET_RUN_SWITCH:
+		e->has_switch = true;
+		return 0;
+	case UET_RUN_NICS:
+		if (conf->nic_count == 0 || conf->nic_first >= e->hosts ||
+		    conf->nic_count > e->hosts - conf->nic_first) {
+			fprintf(stderr,
+				"%s: NICs %u-%u: the scenario has hosts 0-%u\n",
+				e->prog, conf->nic_first,
+				conf->nic_first + conf->nic_count - 1,
+				e->hosts - 1);
+			return -EINVAL;
+		}
+		e->first = conf->nic_first;
+		e->count = conf->nic_count;
+		for (uint32_t h = e->first; h < e->first + e->count; h++) {
+			if (!uet_scenario_host_external(e->sc, h))
+				continue;
+			fprintf(stderr,
+				"%s: host %u is external "
+				"(switch.external_hosts): its endpoint is not "
+				"an emulated NIC\n",
+				e->prog, h);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The messages this process answers for: the list's whose source or
+ * destination is hosted, or a program's (chakra, matrix, generate), which
+ * runs only where every NIC is.
+ */
+int run_workload_open(struct run *e, struct uet_run_result *res)
+{
+	const struct uet_scenario *sc = e->sc;
+	uint32_t i;
+	int rc;
+
+	e->n_messages = sc->workload.message_count;
+	for (i = 0; i < sc->workload.message_count; i++) {
+		if (run_hosted(e, sc->workload.messages[i].src))
+			res->messages++;
+		if (run_hosted(e, sc->workload.messages[i].dst))
+			e->to_arrive++;
+	}
+	if (run_wl_wanted(sc)) {
+		/* A rank's program runs on its own NIC, so a split run
+		 * could host ranks per process; not wired yet. */
+		if (!e->has_switch || e->count != e->hosts) {
+			fprintf(stderr,
+				"%s: %s runs in uet-emu only (the embedded "
+				"run)\n",
+				e->prog, run_wl_source(sc));
+			return -ENOTSUP;
+		}
+		rc = run_wl_create(&e->wl, sc);
+		if (rc < 0)
+			return rc;
+		if (run_wl_messages(e->wl) >= UINT32_MAX) {
+			fprintf(stderr,
+				"%s: the workload has too many "
+				"messages\n",
+				e->prog);
+			return -E2BIG;
+		}
+		e->n_messages = (uint32_t)run_wl_messages(e->wl);
+		res->messages = e->n_messages;
+		res->workload = true;
+	}
+	e->conf_messages = res->messages;
+	e->msg_flags = calloc(e->n_messages + 1u, 1);
+	return e->msg_flags == NULL ? -ENOMEM : 0;
+}
+
+static void on_completion(void *ctx, const struct uet_ses_completion *c)
+{
+	struct run *e = ctx;
+	uint8_t bit;
+
+	if (c->msg_id >= e->n_messages)
+		return;
+	if (e->wl != NULL)
+		run_wl_completion(e->wl, c);
+	switch (c->kind) {
+	case UET_SES_SENT:
+		bit = RUN_MSG_SENT;
+		break;
+	case UET_SES_ARRIVED:
+		bit = RUN_MSG_ARRIVED;
+		if (!(e->msg_flags[c->msg_id] & bit) && e->wl == NULL &&
+		    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
+			e->arrived++;
+		break;
+	case UET_SES_COMPLETED:
+		bit = RUN_MSG_COMPLETED;
+		if (!(e->msg_flags[c->msg_id] & bit))
+			e->completed++;
+		break;
+	default:
+		return;
+	}
+	e->msg_flags[c->msg_id] |= bit;
+}
+
+/* The switch: run here, or (NICs only) made to ask it the downlink rates. */
+int run_wire_switch(struct run *e)
+{
+	struct uet_fabric_conf fc;
+	int rc;
+
+	rc = uet_fabric_conf_from_scenario(e->sc, &fc);
+	if (rc == 0)
+		rc = uet_fabric_create(&e->fabric, &fc);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot create the switch: %s\n", e->prog,
+			strerror(-rc));
+		return rc;
+	}
+	return e->has_switch ? run_outputs_attach_switch(e) : 0;
+}
+
+/*
+ * The hosted NICs, and the workload's messages whose source is hosted, each
+ * posted to its source NIC at its time.
+ */
+int run_wire_nics(struct run *e)
+{
+	const struct uet_scenario *sc = e->sc;
+	struct uet_ses_callbacks cb = {
+		.sent = on_completion,
+		.arrived = on_completion,
+		.completed = on_completion,
+		.ctx = e,
+	};
+	uint32_t i;
+	int rc;
+
+	e->nic = calloc(e->hosts, sizeof(*e->nic));
+	if (e->nic == NULL)
+		return -ENOMEM;
+	for (i = 0; i < e->count; i++) {
+		uint32_t h = e->first + i;
+		struct uet_nic_conf nc = {
+			.scenario = sc,
+			.index = h,
+			.ip = uet_host_ipv4(h),
+			.switch_downlink_bps =
+				uet_fabric_downlink_rate_bps(e->fabric, h),
+			.mempool = e->mp,
+			.record = e->rec,
+			.arrivals = e->arrivals,
+			.pattern = e->pattern,
+			.seed = sc->run.seed,
+			.spraying = false,
+		};
+
+		uet_host_mac(h, nc.mac);
+		memcpy(nc.switch_mac, run_switch_mac, sizeof(nc.switch_mac));
+		rc = uet_nic_create(&e->nic[i], &nc);
+		if (rc < 0) {
+			fprintf(stderr, "%s: cannot create nic %u: %s\n",
+				e->prog, h, strerror(-rc));
+			return rc;
+		}
+		uet_nic_set_callbacks(e->nic[i], &cb);
+	}
+	if (e->wl != NULL) {
+		uet_time_t lookahead_ps;
+
+		/* A trigger crossing hosts waits one lookahead: the least
+		 * that keeps every post in its NIC's future. */
+		rc = run_lookahead(e, &lookahead_ps);
+		if (rc == 0)
+			rc = run_wl_start(e->wl, e->nic, lookahead_ps);
+		return rc;
+	}
+	for (i = 0; i < sc->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&sc->workload.messages[i];
+
+		if (!run_hosted(e, m->src))
+			continue;
+		rc = uet_nic_post_message(e->nic[m->src - e->first],
+					  uet_host_ipv4(m->dst), m->size_bytes,
+					  m->at_ps, i);
+		if (rc < 0) {
+			fprintf(stderr,
+				"%s: cannot post message %u (host %u -> "
+				"%u, %" PRIu64 " bytes): %s\n",
+				e->prog, i, m->src, m->dst, m->size_bytes,
+				strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+uint64_t run_total_events(const struct run *e)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (e->has_switch && e->fabric != NULL)
+		n += uet_fabric_component(e->fabric)->evq.n_run;
+	for (i = 0; e->nic != NULL && i < e->count; i++)
+		if (e->nic[i] != NULL)
+			n += uet_nic_component(e->nic[i])->evq.n_run;
+	return n;
+}
+
+void run_models_close(struct run *e)
+{
+	uint32_t i;
+
+	for (i = 0; e->nic != NULL && i < e->count; i++)
+		uet_nic_destroy(e->nic[i]);
+	uet_fabric_destroy(e->fabric);
+	free(e->nic);
+	free(e->msg_flags);
+	run_wl_free(e->wl);
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a run leaves in run.out: the NICs' records, the switch's records
+ * and one capture per host link (when the switch runs here), and, in a
+ * NICs-only process, arrivals.csv for the merge. Also the two tables the
+ * NICs share, the payload pattern and the arrival times.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "uet_capture.h"
+#include "uet_fabric.h"
+#include "uet_record.h"
+#include "uet_ses.h"
+#include "run_private.h"
+#include "run_switch_records.h"
+
+/* mkdir -p: records and captures go into run.out. */
+static int make_dirs(const char *path)
+{
+	char buf[UET_CONFIG_PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -errno;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+void run_out_path(char *buf, size_t size, const char *out, const char *name)
+{
+	size_t n = strlen(out);
+
+	snprintf(buf, size, "%s%s%s", out,
+		 n > 0 && out[n - 1] == '/' ? "" : "/", name);
+}
+
+/* Records (NICs), captures (switch), the payload pattern and the arrival
+ * table. */
+int run_open_outputs(struct run *e)
+{
+	const struct uet_scenario *sc = e->sc;
+	const char *out = sc->run.out;
+	struct uet_record_conf rc_conf = {
+		.out_dir = out,
+		.transport_stats = sc->records.enable_transport_stats,
+		.stats_interval_ps = sc->records.nd_stats_report_interval_ps,
+		.events = sc->records.enable_event_logging,
+		.monitor = sc->records.enable_uet_monitor,
+		.flows = sc->records.enable_flow_summary,
+		.workload = e->wl != NULL,
+		.cc_trace = sc->records.enable_cc_trace,
+	};
+	uint32_t i;
+	int rc;
+
+	rc = make_dirs(out);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot create %s: %s\n", e->prog, out,
+			strerror(-rc));
+		return rc;
+	}
+	if (e->count > 0) {
+		rc = uet_record_open(&e->rec, &rc_conf);
+		if (rc < 0) {
+			fprintf(stderr,
+				"%s: cannot open the records in %s: %s\n",
+				e->prog, out, strerror(-rc));
+			return rc;
+		}
+	}
+	if (e->has_switch && sc->records.enable_pcap) {
+		e->cap = calloc(e->hosts, sizeof(*e->cap));
+		if (e->cap == NULL)
+			return -ENOMEM;
+		for (i = 0; i < e->hosts; i++) {
+			char name[32], path[UET_CONFIG_PATH_MAX + 32];
+
+			snprintf(name, sizeof(name), "port-%u.pcap", i);
+			run_out_path(path, sizeof(path), out, name);
+			rc = uet_capture_open(&e->cap[i], path);
+			if (rc < 0) {
+				fprintf(stderr, "%s: cannot create %s: %s\n",
+					e->prog, path, strerror(-rc));
+				return rc;
+			}
+		}
+	}
+	rc = uet_ses_pattern_create(&e->pattern);
+	if (rc == 0 && e->n_messages > 0)
+		rc = uet_ses_arrivals_create(&e->arrivals, e->n_messages);
+	return rc;
+}
+
+/* The fabric's capture hook: both directions of host i's link go into
+ * port-i.pcap, stamped with virtual time. */
+static void on_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
+		       uet_time_t time_ps, bool to_host)
+{
+	struct run *e = ctx;
+	int rc;
+
+	(void)to_host;
+	if (port >= e->hosts || e->cap[port] == NULL)
+		return;
+	rc = uet_capture_write_mbuf(e->cap[port], time_ps, m);
+	if (rc < 0 && e->cap_err == 0)
+		e->cap_err = rc;
+}
+
+/* The switch's outputs, once the fabric exists: captures and its records. */
+int run_outputs_attach_switch(struct run *e)
+{
+	int rc;
+
+	if (e->cap != NULL)
+		uet_fabric_set_capture(e->fabric, on_capture, e);
+	rc = run_swrec_failures(e->fabric, e->sc, e->prog);
+	if (rc == 0)
+		rc = run_swrec_open(&e->swrec, e->fabric, e->sc, e->prog);
+	return rc;
+}
+
+/*
+ * arrivals.csv of a NICs-only process: the arrival time of every message
+ * its NICs received, so that the merge can fill the flows.csv cells of
+ * senders in other processes (the embedded run shares one table).
+ */
+static int run_write_arrivals(const struct run *e)
+{
+	const struct uet_scenario *sc = e->sc;
+	char path[UET_CONFIG_PATH_MAX + 32];
+	uint32_t i;
+	FILE *f;
+	int rc = 0;
+
+	run_out_path(path, sizeof(path), sc->run.out, "arrivals.csv");
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "msg_id,arrived_ps\n");
+	for (i = 0; i < sc->workload.message_count; i++) {
+		uet_time_t t;
+
+		if (!run_hosted(e, sc->workload.messages[i].dst))
+			continue;
+		t = uet_ses_arrivals_get(e->arrivals, i);
+		if (t != UET_TIME_NEVER)
+			fprintf(f, "%u,%" PRIu64 "\n", i, t);
+	}
+	if (fclose(f) != 0)
+		rc = -EIO;
+	return rc;
+}
+
+/* Captures and records closed (written whole), arrivals.csv written. */
+void run_close_outputs(struct run *e)
+{
+	uint32_t i;
+
+	run_swrec_free(e->swrec);
+	for (i = 0; e->cap != NULL && i < e->hosts; i++)
+		uet_capture_close(e->cap[i]);
+	if (uet_record_close(e->rec) < 0)
+		fprintf(stderr, "%s: writing the records failed\n", e->prog);
+	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&
+	    run_write_arrivals(e) < 0)
+		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);
+	uet_ses_arrivals_free(e->arrivals);
+	uet_ses_pattern_free(e->pattern);
+	free(e->cap);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the files of the shared wiring see of one run: `struct run`, and
+ * one entry per step of uet_run() (uet_run.c reads as that sequence).
+ *
+ *   run_models.c    the roles hosted here: the switch, the NICs, the
+ *                   workload's posts, the completion counts
+ *   run_outputs.c   the output folder, records, captures, arrivals.csv
+ *   run_ports.c     ring pairs (embedded) or real ports, opened, drained,
+ *                   lingered on
+ *   run_clock.c     lockstep (coordinator, participants, the poll loop)
+ *                   or realtime roles
+ *   run_summary.c   the totals and the closing summary
+ */
+#ifndef RUN_PRIVATE_H
+#define RUN_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uet_config.h"
+#include "uet_run.h"
+
+struct rte_mempool;
+struct uet_capture;
+struct uet_fabric;
+struct uet_nic;
+struct uet_port;
+struct uet_record;
+struct uet_ses_arrivals;
+struct uet_ses_pattern;
+struct uet_sync_coordinator;
+struct uet_sync_participant;
+struct run_rt;
+struct run_swrec;
+struct run_wl;
+
+/* Message flags, one byte per workload message. */
+#define RUN_MSG_SENT 0x1u
+#define RUN_MSG_ARRIVED 0x2u
+#define RUN_MSG_COMPLETED 0x4u
+
+/* Everything one run holds. */
+struct run {
+	const struct uet_run_conf *conf;
+	const struct uet_scenario *sc;
+	const char *prog;
+	uint32_t hosts;
+	bool has_switch; /* the switch runs here */
+	uint32_t first;	 /* first hosted NIC */
+	uint32_t count;	 /* hosted NICs */
+	struct rte_mempool *mp;
+	/* Roles (run_models.c). */
+	struct uet_fabric *fabric;
+	struct uet_nic **nic;	 /* hosted NIC i is host first + i */
+	struct run_wl *wl;	 /* a program, or NULL: the messages list */
+	uint32_t n_messages;	 /* the list's or the program's */
+	uint8_t *msg_flags;	 /* by msg_id */
+	uint32_t completed;	 /* messages whose sender completed */
+	uint32_t conf_messages;	 /* messages whose source is hosted */
+	uint32_t arrived;	 /* messages received by hosted NICs */
+	uint32_t to_arrive;	 /* messages whose destination is hosted */
+	/* Outputs (run_outputs.c). */
+	struct run_swrec *swrec;  /* switch-stats and occupancy records */
+	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
+	int cap_err;		  /* first capture write error */
+	struct uet_record *rec;
+	struct uet_ses_arrivals *arrivals;
+	struct uet_ses_pattern *pattern;
+	/* Ports (run_ports.c). */
+	struct uet_port **sw_port;  /* switch side of host i's link */
+	struct uet_port **nic_port; /* NIC side of hosted NIC i's link */
+	/* Clock (run_clock.c). */
+	struct uet_sync_coordinator *co;
+	struct uet_sync_participant **pa;
+	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
+	uint64_t start_ns;
+};
+
+/* CLOCK_MONOTONIC, ns. */
+uint64_t run_wall_ns(void);
+
+/* Whether host is one of the NICs hosted here. */
+static inline bool run_hosted(const struct run *e, uint32_t host)
+{
+	return host >= e->first && host - e->first < e->count;
+}
+
+/* out/name, with or without a slash at the end of out. */
+void run_out_path(char *buf, size_t size, const char *out, const char *name);
+
+/* run_models.c */
+int run_roles(struct run *e, const struct uet_run_conf *conf);
+int run_workload_open(struct run *e, struct uet_run_result *res);
+int run_wire_switch(struct run *e);
+int run_wire_nics(struct run *e);
+uint64_t run_total_events(const struct run *e);
+void run_models_close(struct run *e);
+
+/* run_outputs.c */
+int run_open_outputs(struct run *e);
+int run_outputs_attach_switch(struct run *e);
+void run_close_outputs(struct run *e);
+
+/* run_ports.c */
+int run_open_ports(struct run *e);
+void run_linger(struct run *e);
+void run_close_ports(struct run *e);
+
+/* run_clock.c */
+int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
+int run_open_sync(struct run *e, uint64_t hash);
+int run_open_rt(struct run *e);
+int run_clock_poll(struct run *e);
+void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
+void run_close_clock(struct run *e);
+
+/* run_summary.c */
+void run_totals(const struct run *e, struct uet_run_result *r);
+void run_summary(const struct run *e, const struct uet_run_result *r);
+
+#endif /* RUN_PRIVATE_H */

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The end of a run on stderr: what the hosted NICs and the switch counted,
+ * the integrity check, the uplinks between switches, and the messages that
+ * did not complete with how far each got.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "uet_fabric.h"
+#include "uet_nic.h"
+#include "run_private.h"
+#include "run_switch_records.h"
+#include "run_workload.h"
+
+/* Most lines of unfinished messages printed. */
+#define RUN_SUMMARY_LINES 20u
+
+static const char *missing(uint8_t flags)
+{
+	if (!(flags & RUN_MSG_SENT))
+		return "not sent";
+	if (!(flags & RUN_MSG_ARRIVED))
+		return "sent, not arrived";
+	return "arrived, not acknowledged";
+}
+
+/* Sum what the hosted NICs and the switch counted, for the summary and
+ * the integrity check. */
+void run_totals(const struct run *e, struct uet_run_result *r)
+{
+	struct uet_fabric_port_stats ps;
+	struct uet_nic_stats ns;
+	uint32_t i;
+
+	for (i = 0; i < e->count; i++) {
+		uet_nic_stats(e->nic[i], &ns);
+		r->payload_mismatches += ns.payload_mismatches;
+		r->in_flight_anomalies += ns.in_flight_anomalies;
+		r->psns_taken += ns.psns_taken;
+		r->psns_retired += ns.psns_retired;
+	}
+	/* Frames from the hosts; drops and trims at every switch port. */
+	for (i = 0; e->has_switch && i < uet_fabric_port_count(e->fabric);
+	     i++) {
+		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
+			if (i < e->hosts)
+				r->frames += ps.rx_frames;
+			r->switch_drops +=
+				ps.drop_full_frames + ps.drop_random_frames +
+				ps.drop_route_frames + ps.drop_control_frames;
+			r->switch_trims += ps.trim_frames;
+		}
+	}
+	if (e->has_switch)
+		r->switch_drops += run_swrec_down_drops(e->fabric);
+}
+
+/*
+ * One line per link between switches, in its upward direction (the lower
+ * tier's port, which comes first): what the lower switch sent up it, so
+ * that the spread of traffic over the uplinks shows. Nothing for one
+ * switch.
+ */
+static void run_summary_links(const struct run *e)
+{
+	struct uet_fabric_port_info info;
+	struct uet_fabric_port_stats ps;
+	uint32_t i;
+
+	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
+		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
+		    info.peer < 0 || (uint32_t)info.peer < i ||
+		    uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) < 0)
+			continue;
+		fprintf(stderr,
+			"%s: uplink %s from %s: %" PRIu64 " frames, %" PRIu64
+			" bytes, %" PRIu64 " dropped, %" PRIu64
+			" trimmed, peak queue %" PRIu64 " bytes\n",
+			e->prog, info.link_name, info.switch_name, ps.tx_frames,
+			ps.tx_bytes, ps.drop_full_frames, ps.trim_frames,
+			ps.peak_queue_bytes);
+	}
+}
+
+void run_summary(const struct run *e, const struct uet_run_result *r)
+{
+	const struct uet_scenario *sc = e->sc;
+	char vt[UET_UNITS_FMT_LEN], at[UET_UNITS_FMT_LEN];
+	uint32_t i, shown = 0;
+
+	uet_time_format(r->virtual_ps, vt, sizeof(vt));
+	fprintf(stderr,
+		"%s: %u of %u messages completed; virtual time %s, "
+		"%" PRIu64 " windows, %" PRIu64 " events, %" PRIu64
+		" ms of wall time\n",
+		e->prog, r->completed, r->messages, vt, r->windows, r->events,
+		r->wall_ns / 1000000u);
+	fprintf(stderr,
+		"%s: %" PRIu64 " frames through the switch, %" PRIu64
+		" dropped there, %" PRIu64
+		" trimmed there; payload mismatches %" PRIu64
+		", in-flight anomalies %" PRIu64 ", PSNs taken %" PRIu64
+		", retired %" PRIu64 "%s\n",
+		e->prog, r->frames, r->switch_drops, r->switch_trims,
+		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
+		r->psns_retired,
+		uet_run_intact(r) ? "" : "  <- INTEGRITY FAILURE");
+	if (e->has_switch)
+		run_summary_links(e);
+	if (e->wl != NULL) {
+		run_wl_summary(e->wl, stderr);
+		return;
+	}
+	for (i = 0; i < sc->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&sc->workload.messages[i];
+
+		if (!run_hosted(e, m->src) ||
+		    (e->msg_flags[i] & RUN_MSG_COMPLETED))
+			continue;
+		if (shown++ == RUN_SUMMARY_LINES)
+			continue;
+		uet_time_format(m->at_ps, at, sizeof(at));
+		fprintf(stderr,
+			"%s: message %u (host %u -> %u, %" PRIu64
+			" bytes, at %s): %s\n",
+			e->prog, i, m->src, m->dst, m->size_bytes, at,
+			missing(e->msg_flags[i]));
+	}
+	if (shown > RUN_SUMMARY_LINES)
+		fprintf(stderr, "%s: ... and %u more not completed\n", e->prog,
+			shown - RUN_SUMMARY_LINES);
+}
