@@ -34,6 +34,10 @@
  */
 #define UET_MBUF_SMALL_DATA_BYTES 256u
 
+/** Rx and tx descriptors of an ethdev port unless its conf says; each
+ * holds an mbuf of the port's pool. */
+#define UET_PORT_DEFAULT_DESC 1024u
+
 /** MTU asked of every port; lowered to what the PMD allows. */
 #define UET_PORT_MTU_BYTES 9000u
 

@@ -64,11 +64,47 @@ static int on_window(void *arg, uet_time_t window_end_ps)
 	return run_flush_nic_records(e);
 }
 
+/*
+ * A frame a NIC could not build for want of an mbuf is a frame the model
+ * never sent: stop the run, naming the pool and the key, rather than let
+ * it recover (or stall) on a loss the scenario did not ask for.
+ */
+static int check_pool(struct run *e, uet_time_t window_end_ps)
+{
+	char vt[UET_UNITS_FMT_LEN];
+	uint32_t i;
+
+	for (i = 0; i < e->count; i++) {
+		if (uet_nic_mbuf_failures(e->nic[i]) == 0)
+			continue;
+		uet_time_format(window_end_ps, vt, sizeof(vt));
+		fprintf(stderr,
+			"%s: the mbuf pool %s (%u mbufs, %s) ran dry before "
+			"%s of virtual time: nic %u could not build a frame. "
+			"More frames were in flight than it holds; set "
+			"run.mbufs above %u (docs/performance.md, "
+			"\"Sizing\")\n",
+			e->prog, RUN_POOL_NAME, e->pool_mbufs,
+			e->pool_derived ? "derived from the scenario"
+					: "run.mbufs",
+			vt, e->first + i, e->pool_mbufs);
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
 /* uet-emu, after every NIC ran the window: their rows, in host order. */
 static int on_nics_done(void *arg, uet_time_t window_end_ps)
 {
-	(void)window_end_ps;
-	return run_flush_nic_records(arg);
+	int rc = check_pool(arg, window_end_ps);
+
+	return rc < 0 ? rc : run_flush_nic_records(arg);
+}
+
+/* uet-nic, after each of its NICs' windows. */
+static int on_nic_window(void *arg, uet_time_t window_end_ps)
+{
+	return check_pool(arg, window_end_ps);
 }
 
 static void on_progress(void *arg, const struct uet_sync_progress *p)
@@ -138,6 +174,8 @@ int run_open_sync(struct run *e, uint64_t hash)
 			.scenario_hash = hash,
 			.timeout_ms = e->conf->timeout_ms,
 			.startup_timeout_ms = e->conf->startup_timeout_ms,
+			.window_fn = on_nic_window,
+			.window_arg = e,
 		};
 
 		uet_host_mac(h, pc.mac);

@@ -83,67 +83,57 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /*
- * Destinations each hosted source sends to, summed: the windows that can
- * be open at once. List: counted from the list; generator: from its
- * pattern; a matrix or a trace: from the program's sends.
+ * For every host, the destinations it sends to (its windows that can be
+ * open at once) and the sources that send to it. List: counted from the
+ * list; generator: from its pattern; a matrix or a trace: from the
+ * program's sends.
  */
-static int concurrent_groups(const struct uet_scenario *sc, uint32_t first,
-			     uint32_t count, uint64_t *groups)
+static int peer_counts(const struct uet_scenario *sc, uint32_t *out,
+		       uint32_t *in)
 {
 	const struct uet_workload_config *w = &sc->workload;
-	uint64_t *pairs, n = 0, g = 0, i;
+	const uint32_t hosts = sc->topology.hosts;
+	uint64_t *pairs, n = 0, i;
 	struct run_wl *wl = NULL;
 	int rc;
 
-	*groups = 0;
 	if (!run_wl_wanted(sc)) {
 		pairs = calloc(w->message_count + 1u, sizeof(*pairs));
 		if (pairs == NULL)
 			return -ENOMEM;
-		for (i = 0; i < w->message_count; i++) {
-			const struct uet_workload_message *m = &w->messages[i];
-
-			if (m->src >= first && m->src - first < count)
-				pairs[n++] = (uint64_t)m->src << 32 | m->dst;
-		}
+		for (i = 0; i < w->message_count; i++)
+			pairs[n++] = (uint64_t)w->messages[i].src << 32 |
+				     w->messages[i].dst;
 		qsort(pairs, n, sizeof(*pairs), pair_cmp);
-		for (i = 0; i < n; i++)
-			if (i == 0 || pairs[i] != pairs[i - 1])
-				g++;
+		for (i = 0; i < n; i++) {
+			if (i > 0 && pairs[i] == pairs[i - 1])
+				continue;
+			out[pairs[i] >> 32]++;
+			in[(uint32_t)pairs[i]]++;
+		}
 		free(pairs);
-		*groups = g;
 		return 0;
 	}
-	if (w->generate.pattern != UET_GENERATE_NONE &&
-	    w->generate.pattern != UET_GENERATE_ALL_TO_ALL &&
-	    w->generate.pattern != UET_GENERATE_UNIFORM) {
-		/* Incast, permutation: one destination per sender. */
-		*groups = count;
+	if (w->generate.pattern == UET_GENERATE_INCAST ||
+	    w->generate.pattern == UET_GENERATE_PERMUTATION) {
+		/* One destination per sender; a receiver may have them all. */
+		for (i = 0; i < hosts; i++) {
+			out[i] = 1;
+			in[i] = hosts - 1u;
+		}
 		return 0;
 	}
 	rc = run_wl_create(&wl, sc);
 	if (rc < 0)
 		return rc;
-	for (i = first; i < (uint64_t)first + count; i++)
-		g += run_wl_send_peers(wl, (uint32_t)i);
+	for (i = 0; i < hosts; i++) {
+		out[i] = run_wl_send_peers(wl, (uint32_t)i);
+		/* A receiver's senders are not counted per rank: assume
+		 * every sender may send to it. */
+		in[i] = hosts - 1u;
+	}
 	run_wl_free(wl);
-	*groups = g;
 	return 0;
-}
-
-/* Frames the buffers on the way can hold: every switch queue full, every
- * NIC pool full. */
-static uint64_t buffer_frames(const struct uet_scenario *sc, uint64_t ports,
-			      uint32_t nics)
-{
-	uint64_t fb = frame_bytes(sc);
-	uint64_t q = sc->sw.queue_limit_bytes / fb + 1u;
-	uint64_t nic = (sc->nic.egress_pool_size_bytes +
-			sc->nic.ingress_pool_size_bytes) /
-			       fb +
-		       2u;
-
-	return ports * q * SIZING_QUEUE_SHARE_X2 / 2u + (uint64_t)nics * nic;
 }
 
 /* Ports of the scenario's fabric (both ends of every link between
@@ -162,6 +152,14 @@ static uint64_t fabric_ports(const struct uet_scenario *sc)
 	default:
 		return h;
 	}
+}
+
+/* Frames every switch queue of the fabric holds when full. */
+static uint64_t switch_frames(const struct uet_scenario *sc)
+{
+	uint64_t q = sc->sw.queue_limit_bytes / frame_bytes(sc) + 1u;
+
+	return fabric_ports(sc) * q * SIZING_QUEUE_SHARE_X2 / 2u;
 }
 
 static uint64_t mem_available_bytes(void)
@@ -188,8 +186,9 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	uint32_t senders_first = first, senders = count;
 	uint64_t per_frame = local ? SIZING_MBUFS_PER_FRAME_LOCAL
 				   : SIZING_MBUFS_PER_FRAME_PORTS;
-	uint64_t groups, win_frames, by_windows, by_buffers, mbufs, avail;
-	uint32_t nics_here;
+	uint64_t groups = 0, arriving = 0, win_frames, in_pool, by_windows;
+	uint64_t mbufs, avail, ports_held = 0;
+	uint32_t nics_here, h, *out, *in;
 	int rc;
 
 	memset(z, 0, sizeof(*z));
@@ -206,25 +205,48 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		z->lcores = UET_CONFIG_LCORES_MAX;
 	z->mbuf_data_bytes = local ? UET_MBUF_SMALL_DATA_BYTES
 				   : UET_MBUF_DATA_BYTES;
-	rc = concurrent_groups(sc, senders_first, senders, &groups);
-	if (rc < 0)
+	out = calloc(hosts, sizeof(*out));
+	in = calloc(hosts, sizeof(*in));
+	rc = out == NULL || in == NULL ? -ENOMEM : peer_counts(sc, out, in);
+	if (rc < 0) {
+		free(out);
+		free(in);
 		return rc;
+	}
 	win_frames = max_window_bytes(sc) / sc->nic.rdma_data_mss_bytes + 2u;
+	in_pool = sc->nic.ingress_pool_size_bytes / frame_bytes(sc) + 2u;
+	for (h = senders_first; h < senders_first + senders; h++)
+		groups += out[h];
+	/* A NICs-only process also holds what arrives for its NICs until
+	 * it is written to the host: the windows of their senders, at most
+	 * each NIC's ingress pool. */
+	for (h = first; role == UET_RUN_NICS && h < first + count; h++) {
+		uint64_t w = (uint64_t)in[h] * win_frames;
+
+		arriving += w < in_pool ? w : in_pool;
+	}
+	free(out);
+	free(in);
 	z->window_frames = win_frames;
 	z->groups = groups;
-	by_windows = groups * win_frames * SIZING_COPIES;
-	if (role == UET_RUN_NICS) {
-		/* What its NICs send, and what arrives for them: at most
-		 * their pools hold it. */
-		z->frames = by_windows + buffer_frames(sc, 0, nics_here);
-	} else {
+	by_windows = groups * win_frames * SIZING_COPIES + arriving;
+	z->frames = by_windows;
+	if (role != UET_RUN_NICS) {
 		/* The switch (and, embedded, every NIC) holds frames of
-		 * every window, and at most what its buffers take. */
-		by_buffers = buffer_frames(sc, fabric_ports(sc),
-					   local ? hosts : 0);
-		z->frames = by_windows < by_buffers ? by_windows : by_buffers;
+		 * every window, and at most what the queues on the way
+		 * take. */
+		uint64_t by_buffers =
+			switch_frames(sc) + (local ? (uint64_t)hosts * in_pool
+						   : 0);
+
+		if (by_buffers < by_windows)
+			z->frames = by_buffers;
 	}
-	mbufs = z->frames * per_frame +
+	/* Over real ports every port's rx and tx descriptors hold mbufs. */
+	if (!local)
+		ports_held = (uint64_t)(role == UET_RUN_SWITCH ? hosts : count) *
+			     (2u * UET_PORT_DEFAULT_DESC + 64u);
+	mbufs = z->frames * per_frame + ports_held +
 		(uint64_t)(role == UET_RUN_NICS ? nics_here : hosts) *
 			SIZING_CTRL_PER_HOST +
 		(uint64_t)z->lcores * 384u + 4095u;

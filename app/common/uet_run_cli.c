@@ -2,6 +2,7 @@
 /* The command line shared by uet-emu, uet-switch and uet-nic: arguments,
  * the scenario, EAL, signals, the run, the exit status. */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,20 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	}
 	if (c.print_config) {
 		rc = uet_scenario_print_config(&sc, stdout);
+		if (rc == 0 &&
+		    run_size(&sc, role, role == UET_RUN_NICS ? c.nic_first : 0,
+			     role == UET_RUN_NICS	? c.nic_count
+			     : role == UET_RUN_EMBEDDED ? sc.topology.hosts
+							: 0,
+			     prog, &z) == 0)
+			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
+			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
+			       " windows at once x %" PRIu64
+			       " frames, or the buffers on the way; EAL -m %u\n",
+			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
+			       z.pool_bytes >> 20,
+			       z.derived ? ", derived" : " (run.mbufs)",
+			       z.groups, z.window_frames, z.eal_mem_mb);
 		uet_scenario_free(&sc);
 		free(c.ports);
 		return rc < 0 ? UET_RUN_EXIT_INCOMPLETE : 0;

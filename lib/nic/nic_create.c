@@ -204,6 +204,11 @@ void uet_nic_stats(const struct uet_nic *nic, struct uet_nic_stats *stats)
 	nic_stats_fill(nic, stats);
 }
 
+uint64_t uet_nic_mbuf_failures(const struct uet_nic *nic)
+{
+	return nic->st.mbuf_failures;
+}
+
 bool uet_nic_idle(const struct uet_nic *nic)
 {
 	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&

@@ -172,6 +172,12 @@ void uet_nic_set_callbacks(struct uet_nic *nic,
 			   const struct uet_ses_callbacks *cb);
 
 /**
+ * Frames the NIC could not build because its mbuf pool was empty (also in
+ * uet_nic_stats()); cheap, for a check after every window.
+ */
+uint64_t uet_nic_mbuf_failures(const struct uet_nic *nic);
+
+/**
  * Read the NIC's counters.
  *
  * @param nic
