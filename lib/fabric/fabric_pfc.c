@@ -212,28 +212,20 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 					 : now + pause_ps;
 }
 
-bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
+void fabric_pfc_receive(struct fabric_port *in, const struct uet_pfc *pfc)
 {
-	uint8_t copy[UET_PFC_BYTES];
-	const uint8_t *buf;
-	struct uet_pfc pfc;
 	bool pause = false;
 	unsigned int tc;
 
-	if (rte_pktmbuf_pkt_len(m) < UET_PFC_BYTES)
-		return false;
-	buf = rte_pktmbuf_read(m, 0, UET_PFC_BYTES, copy);
-	if (buf == NULL || uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
-		return false;
 	/* The quanta are 512 bit times at this link's rate. Only lossless
 	 * classes are paused; the frame is taken and counted anyway. */
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		if (!(pfc.class_enable >> tc & 1u))
+		if (!(pfc->class_enable >> tc & 1u))
 			continue;
-		pause |= pfc.quanta[tc] != 0;
+		pause |= pfc->quanta[tc] != 0;
 		if (fabric_pfc_lossless(&in->fab->conf, tc))
 			fabric_pfc_pause(in, tc,
-					 uet_pfc_quanta_to_ps(pfc.quanta[tc],
+					 uet_pfc_quanta_to_ps(pfc->quanta[tc],
 							      in->rate_bps));
 	}
 	if (pause)
@@ -242,7 +234,6 @@ bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
 		in->stats.pfc_rx_xon_frames++;
 	fabric_pfc_arm(in);
 	fabric_port_kick(in);
-	return true;
 }
 
 bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc)

@@ -2,92 +2,15 @@
 /*
  * Receiving a packet (the page's "Receiving a packet", "Trimmed packets
  * and NACKs" and the receiver's half of "Acknowledgements"): every arrival
- * parsed with lib/wire, then the page's five steps, one function each.
+ * parsed by lib/wire's mbuf reader, then the page's five steps, one
+ * function each.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nic_private.h"
-
-/* Header bytes read into a contiguous view: more than the longest header
- * stack (14 + 60 + 8 + 40 + 44 = 166). Headers only: payload is never
- * copied. */
-#define NIC_HDR_VIEW_BYTES 192u
-
-/* Parse a frame whose headers sit in view[0..vlen) and whose whole length
- * is len > vlen (a chained mbuf): the same layers as uet_frame_parse, each
- * reading only its own header from the view. */
-static int parse_chained(const struct uet_nic *nic, const uint8_t *view,
-			 size_t vlen, size_t len, struct uet_frame *f)
-{
-	size_t l4, off, udp_end;
-	int rc;
-
-	memset(f, 0, sizeof(*f));
-	if (uet_eth_parse(view, vlen, &f->eth, NULL) < 0)
-		return -EBADMSG;
-	if (f->eth.ethertype != UET_ETHERTYPE_IPV4)
-		return 0;
-	rc = uet_ipv4_parse(view + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
-			    &f->ip, NULL);
-	if (rc < 0)
-		return rc;
-	f->has_ipv4 = true;
-	l4 = UET_ETH_HDR_BYTES + (size_t)rc;
-	f->ip_end = UET_ETH_HDR_BYTES + f->ip.total_length_bytes;
-	if (f->ip.mf || f->ip.frag_offset != 0 ||
-	    f->ip.protocol != UET_IPPROTO_UDP)
-		return 0;
-	if (uet_udp_parse(view + l4, f->ip_end - l4, &f->udp, NULL) < 0)
-		return -EBADMSG;
-	f->has_udp = true;
-	if (f->udp.dport != nic->wire.udp_dport)
-		return 0;
-	f->kind = UET_FRAME_UET;
-	f->pds_offset = l4 + UET_UDP_HDR_BYTES;
-	udp_end = f->ip_end;
-	rc = uet_pds_parse(view + f->pds_offset, udp_end - f->pds_offset,
-			   &f->pds, NULL);
-	if (rc < 0)
-		return rc;
-	off = f->pds_offset + (size_t)rc;
-	if (f->pds.type != UET_PDS_TYPE_NACK &&
-	    f->pds.type != UET_PDS_TYPE_NACK_CCX &&
-	    f->pds.type != UET_PDS_TYPE_CP && f->pds.next_hdr != UET_SES_NONE) {
-		if (off == udp_end && uet_pds_type_is_req(f->pds.type)) {
-			f->trimmed = true;
-		} else {
-			rc = uet_ses_parse(f->pds.next_hdr, view + off,
-					   udp_end - off, &f->ses, NULL);
-			if (rc < 0)
-				return rc;
-			f->has_ses = true;
-			f->ses_offset = off;
-			off += (size_t)rc;
-		}
-	}
-	f->payload_offset = off;
-	f->payload_bytes = udp_end - off;
-	return 0;
-}
-
-static int rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
-		    struct uet_frame *f)
-{
-	uint8_t buf[NIC_HDR_VIEW_BYTES];
-	size_t len = rte_pktmbuf_pkt_len(m);
-	size_t vlen = len < sizeof(buf) ? len : sizeof(buf);
-	const uint8_t *view = rte_pktmbuf_read(m, 0, (uint32_t)vlen, buf);
-
-	if (view == NULL)
-		return -EBADMSG;
-	if (rte_pktmbuf_data_len(m) == len)
-		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
-	if (len == vlen)
-		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
-	return parse_chained(nic, view, vlen, len, f);
-}
+#include "uet_wire_mbuf.h"
 
 static void ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 {
@@ -539,7 +462,7 @@ static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	(void)q;
 	(void)ev;
 	nic_tev_put(t);
-	if (rx_parse(nic, m, &f) < 0) {
+	if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
 		nic->st.transport.malformed_frames++;
 	} else if (f.kind == UET_FRAME_PFC) {
 		nic_pfc_receive(nic, &f.l2.pfc);
