@@ -105,10 +105,15 @@ int run_workload_open(struct run *e, struct uet_run_result *res)
 	return e->msg_flags == NULL ? -ENOMEM : 0;
 }
 
+/*
+ * A message's completions. In uet-emu the NICs run on several lcores, so
+ * the flags and counts are updated atomically (their order does not
+ * matter: each flag is set once, each count only grows).
+ */
 static void on_completion(void *ctx, const struct uet_ses_completion *c)
 {
 	struct run *e = ctx;
-	uint8_t bit;
+	uint8_t bit, old;
 
 	if (c->msg_id >= e->n_messages)
 		return;
@@ -120,19 +125,22 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 		break;
 	case UET_SES_ARRIVED:
 		bit = RUN_MSG_ARRIVED;
-		if (!(e->msg_flags[c->msg_id] & bit) && e->wl == NULL &&
-		    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
-			e->arrived++;
 		break;
 	case UET_SES_COMPLETED:
 		bit = RUN_MSG_COMPLETED;
-		if (!(e->msg_flags[c->msg_id] & bit))
-			e->completed++;
 		break;
 	default:
 		return;
 	}
-	e->msg_flags[c->msg_id] |= bit;
+	old = __atomic_fetch_or(&e->msg_flags[c->msg_id], bit,
+				__ATOMIC_RELAXED);
+	if (old & bit)
+		return;
+	if (bit == RUN_MSG_ARRIVED && e->wl == NULL &&
+	    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
+		__atomic_fetch_add(&e->arrived, 1, __ATOMIC_RELAXED);
+	if (bit == RUN_MSG_COMPLETED)
+		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
 }
 
 /* The switch: run here, or (NICs only) made to ask it the downlink rates. */
@@ -180,7 +188,7 @@ int run_wire_nics(struct run *e)
 			.switch_downlink_bps =
 				uet_fabric_downlink_rate_bps(e->fabric, h),
 			.mempool = e->mp,
-			.record = e->rec,
+			.record = run_nic_record(e, i),
 			.arrivals = e->arrivals,
 			.pattern = e->pattern,
 			.seed = sc->run.seed,

@@ -70,7 +70,14 @@ struct uet_run_config {
 	uet_time_t end_ps;	/**< Virtual time limit of the run, ps. */
 	char out[UET_CONFIG_PATH_MAX]; /**< Folder the records go to. */
 	bool progress; /**< Print progress lines while running. */
+	uint32_t lcores; /**< Worker lcores; 0: one per usable CPU. */
+	uint32_t mbufs;	 /**< Pool size; 0: derived from the scenario. */
 };
+
+/** Most lcores run.lcores may ask for (DPDK's RTE_MAX_LCORE is 128). */
+#define UET_CONFIG_LCORES_MAX 64u
+/** Most mbufs run.mbufs may ask for (about 48 GiB of 768-byte mbufs). */
+#define UET_CONFIG_MBUFS_MAX (64u * 1024u * 1024u)
 
 /** Most entries topology.failures may hold. */
 #define UET_CONFIG_FAILURES_MAX 32

@@ -71,13 +71,10 @@ static void mbuf_truncate(struct rte_mbuf *m, uint32_t len)
 	}
 }
 
-int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
+int sync_frame_cut_padding(struct rte_mbuf *m)
 {
-	uint8_t trailer[UET_LS_TRAILER_BYTES];
-	struct rte_mbuf *last;
 	struct uet_frame f;
 	uint32_t off;
-	char *p;
 	int rc;
 
 	rc = trailer_offset(m, &f, &off);
@@ -85,6 +82,19 @@ int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
 		return rc;
 	if (off < m->pkt_len)
 		mbuf_truncate(m, off);
+	return 0;
+}
+
+int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	uint8_t trailer[UET_LS_TRAILER_BYTES];
+	struct rte_mbuf *last;
+	char *p;
+	int rc;
+
+	rc = sync_frame_cut_padding(m);
+	if (rc < 0)
+		return rc;
 	uet_ls_trailer_build(trailer, sizeof(trailer), arrival_ps);
 	last = rte_pktmbuf_lastseg(m);
 	if (rte_pktmbuf_tailroom(last) >= UET_LS_TRAILER_BYTES &&
