@@ -14,7 +14,6 @@
 #include <rte_mbuf.h>
 
 #include "fabric_private.h"
-#include "uet_config.h"
 #include "uet_wire.h"
 #include "uet_wire_mbuf.h"
 
@@ -160,87 +159,6 @@ static int fabric_deliver(struct uet_component *c, uint16_t port,
 		return -EINVAL;
 	}
 	return fabric_port_arrive(&fab->ports[port], m, arrival_ps);
-}
-
-/* switch.WrrWeights ("4,1,..."), already checked by the configuration:
- * TC0 first, missing weights 1. */
-static void fabric_conf_wrr_weights(const char *text,
-				    uint8_t weight[UET_FABRIC_TCS])
-{
-	unsigned int tc;
-
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		unsigned long v = 0;
-
-		while (*text >= '0' && *text <= '9')
-			v = v * 10 + (unsigned long)(*text++ - '0');
-		weight[tc] = (uint8_t)(v == 0 || v > 255 ? 1 : v);
-		if (*text == ',')
-			text++;
-	}
-}
-
-int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
-				  struct uet_fabric_conf *conf)
-{
-	const struct uet_nic_config *nic;
-
-	if (sc == NULL || conf == NULL)
-		return -EINVAL;
-	memset(conf, 0, sizeof(*conf));
-	switch (sc->topology.kind) {
-	case UET_TOPOLOGY_LEAF_SPINE:
-		conf->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-		break;
-	case UET_TOPOLOGY_FAT_TREE:
-		conf->topo = UET_FABRIC_TOPO_FAT_TREE;
-		break;
-	default:
-		conf->topo = UET_FABRIC_TOPO_SINGLE;
-		break;
-	}
-	conf->hosts = sc->topology.hosts;
-	conf->leaves = sc->topology.leaves;
-	conf->spines = sc->topology.spines;
-	conf->hosts_per_leaf = sc->topology.hosts_per_leaf;
-	conf->k = sc->topology.k;
-	conf->tier1_rate_bps = sc->topology.leaf_spine_rate_bps;
-	conf->tier1_delay_ps = sc->topology.leaf_spine_delay_ps;
-	conf->tier2_rate_bps = sc->topology.agg_core_rate_bps;
-	conf->tier2_delay_ps = sc->topology.agg_core_delay_ps;
-	conf->link_rate_bps = sc->topology.link_rate_bps;
-	conf->link_delay_ps = sc->topology.link_delay_ps;
-	conf->queue_limit_bytes = sc->sw.queue_limit_bytes;
-	conf->drop_rate_ppm = sc->sw.drop_rate_ppm;
-	conf->seed = sc->run.seed;
-	conf->uet_policy = sc->sw.uet_policy_enabled;
-	nic = &sc->nic;
-	conf->dscp.codepoint[UET_DSCP_NO_TRIM] = nic->dscp_no_trim;
-	conf->dscp.codepoint[UET_DSCP_TRIMMABLE] = nic->dscp_trimmable;
-	conf->dscp.codepoint[UET_DSCP_TRIMMABLE_RTX] =
-		nic->dscp_trimmable_retransmit;
-	conf->dscp.codepoint[UET_DSCP_CONTROL] = nic->dscp_control;
-	conf->dscp.codepoint[UET_DSCP_TRIMMED] = nic->dscp_trimmed;
-	conf->dscp.codepoint[UET_DSCP_TRIMMED_LASTHOP] =
-		nic->dscp_trimmed_last_hop;
-	conf->trimming = sc->sw.trimming_enabled;
-	conf->sched = sc->sw.scheduler == UET_SWITCH_SCHED_WRR
-			      ? UET_FABRIC_SCHED_WRR
-			      : UET_FABRIC_SCHED_STRICT;
-	fabric_conf_wrr_weights(sc->sw.wrr_weights, conf->wrr_weight);
-	conf->ecn = sc->sw.ecn_enabled;
-	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
-	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
-	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
-	conf->link_down_blackhole =
-		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
-	/* Checked by the configuration: a bad list leaves PFC off. */
-	(void)uet_config_pfc_class_mask(sc->sw.pfc_classes, &conf->pfc_classes);
-	conf->pfc_xoff_bytes = sc->sw.pfc_xoff_bytes;
-	conf->pfc_xon_bytes = sc->sw.pfc_xon_bytes;
-	conf->pfc_headroom_bytes = sc->sw.pfc_headroom_bytes;
-	conf->pfc_pause_quanta = (uint16_t)sc->sw.pfc_pause_quanta;
-	return 0;
 }
 
 int uet_fabric_create(struct uet_fabric **fabp,

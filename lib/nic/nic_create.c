@@ -98,16 +98,13 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	struct uet_nic *nic;
 	int rc;
 
-	if (nicp == NULL || conf == NULL || conf->scenario == NULL ||
-	    conf->mempool == NULL)
+	if (nicp == NULL || conf == NULL || conf->mempool == NULL ||
+	    uet_nic_params_check(conf->params) < 0)
 		return -EINVAL;
 	nic = calloc(1, sizeof(*nic));
 	if (nic == NULL)
 		return -ENOMEM;
-	rc = nic_params_from_scenario(&nic->p, conf->scenario,
-				      conf->switch_downlink_bps);
-	if (rc < 0)
-		goto fail_free;
+	nic->p = *conf->params;
 	rc = uet_evq_init(&nic->comp.evq);
 	if (rc < 0)
 		goto fail_free;
@@ -124,7 +121,6 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	nic->monitor_on = nic->rec != NULL && uet_record_monitor_on(nic->rec);
 	nic->arrivals = conf->arrivals;
 	nic->seed = conf->seed;
-	nic->spraying = conf->spraying;
 	uet_rng_seed(&nic->rng, conf->seed,
 		     UINT64_C(0x4e4943) << 32 | conf->index);
 	uet_wire_cfg_default(&nic->wire);

@@ -12,11 +12,11 @@
 
 #include <rte_mbuf.h>
 
-#include "nic_params.h"
 #include "uet_cc.h"
 #include "uet_component.h"
 #include "uet_lb.h"
 #include "uet_nic.h"
+#include "uet_nic_params.h"
 #include "uet_pcie.h"
 #include "uet_pds.h"
 #include "uet_record.h"
@@ -52,7 +52,7 @@ struct nic_group;
 struct nic_pfc {
 	/** Class c of the link starts no frame before this time: the
 	 * switch paused it. */
-	uet_time_t paused_until_ps[8];
+	uet_time_t paused_until_ps[UET_TC_COUNT];
 	uint8_t data_classes;  /**< lossless classes of the data codepoints:
 				* what a full data ingress pool pauses */
 	bool xoff;	       /**< the NIC has paused them at the switch */
@@ -199,7 +199,7 @@ struct nic_payload {
 /** The NIC. */
 struct uet_nic {
 	struct uet_component comp; /**< first: what lib/sync runs */
-	struct nic_params p;	   /**< attributes */
+	struct uet_nic_params p;   /**< parameters */
 	uint32_t index, ip;	   /**< host number, IPv4 (host order) */
 	uint8_t mac[6], switch_mac[6];
 	struct rte_mempool *mp;		   /**< frames */
@@ -210,7 +210,6 @@ struct uet_nic {
 	struct uet_ses_callbacks cb;	   /**< completions */
 	struct uet_rng rng;		   /**< start PSNs */
 	uint64_t seed;		  /**< scenario seed (entropy streams) */
-	bool spraying;		  /**< force oblivious spraying */
 	struct uet_pcie pcie;	  /**< the host link */
 	struct uet_wire_cfg wire; /**< parser settings */
 	/* PDCs. */

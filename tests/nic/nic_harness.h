@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "uet_config.h"
 #include "uet_nic.h"
+#include "uet_nic_params.h"
 
 struct rte_mbuf;
 
@@ -52,7 +52,9 @@ struct h_frame {
 
 /** The harness. */
 struct h {
-	struct uet_scenario sc;
+	/** Both NICs' parameters: a default scenario's, with oblivious
+	 * spraying (the tests' balancer unless scenario_lb). */
+	struct uet_nic_params p;
 	struct rte_mempool *mp;
 	struct uet_nic *nic[2];
 	struct h_frame frames[H_MAX_FRAMES];
@@ -69,9 +71,6 @@ struct h {
 	/** Also mark the trimmed frames CE (a switch before the trimming
 	 * one found its queue past ECN's threshold). */
 	bool trim_ce;
-	/** Use the scenario's pds.LoadBalancing instead of the forced
-	 * oblivious spraying of the other NIC tests. */
-	bool scenario_lb;
 	/** Drop every CLOSE from NIC 0 (the receiver's side lingers). */
 	bool drop_close;
 	/** Keep a copy of NIC 0's data frame with index keep_data (0-based)
@@ -86,14 +85,14 @@ struct h {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
-	 * sender); otherwise both NICs use h->sc. */
+	 * sender); otherwise both NICs use h->p. */
 	uint32_t nic1_lane_count;
-	struct uet_scenario sc1; /**< NIC 1's copy of sc, then */
 };
 
-/** Initialise EAL (once per process) and a scenario with the defaults. */
+/** Initialise EAL (once per process) and the parameters of a default
+ * scenario. */
 void h_init(struct h *h);
-/** Create both NICs from h->sc. */
+/** Create both NICs from h->p. */
 void h_start(struct h *h);
 /** Run both queues in time order until empty or until end_ps. */
 void h_run(struct h *h, uet_time_t end_ps);

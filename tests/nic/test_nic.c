@@ -85,9 +85,9 @@ static void cadence(uint32_t n, bool first, bool last, uint32_t acks)
 	struct h h;
 
 	h_init(&h);
-	h.sc.pds.ack_request_every_nth_packet = n;
-	h.sc.pds.ack_request_first_packet = first;
-	h.sc.pds.ack_request_last_packet = last;
+	h.p.pds.ack_request_every_nth = n;
+	h.p.pds.ack_request_first = first;
+	h.p.pds.ack_request_last = last;
 	run_one_message(&h, 256 * 4096);
 	ck_assert_uint_eq(h.count[0][H_DATA], 256);
 	ck_assert_uint_eq(h.count[1][H_ACK], acks);
@@ -126,8 +126,8 @@ START_TEST(test_ack_cadence_unflagged_tail_recovered_by_rto)
 	struct h h;
 
 	h_init(&h);
-	h.sc.pds.ack_request_every_nth_packet = 4;
-	h.sc.pds.ack_request_last_packet = false;
+	h.p.pds.ack_request_every_nth = 4;
+	h.p.pds.ack_request_last = false;
 	run_one_message(&h, 256 * 4096);
 	ck_assert_uint_gt(h_stats(&h, 0).transport.rto_expiries, 0);
 	ck_assert_uint_gt(h.count[0][H_DATA], 256);
@@ -177,7 +177,7 @@ static void several_messages(bool groups)
 	int i;
 
 	h_init(&h);
-	h.sc.nic.pdc_groups_enabled = groups;
+	h.p.pdc_groups_enabled = groups;
 	h_start(&h);
 	for (i = 0; i < 6; i++)
 		ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1),
@@ -303,12 +303,11 @@ START_TEST(test_prefetch_buffer_on)
 	struct uet_nic_stats s;
 
 	h_init(&h);
-	h.sc.nic.prefetch_buffer_enable = true;
+	h.p.prefetch_enable = true;
 	run_one_message(&h, 1 << 20);
 	s = h_stats(&h, 0);
 	ck_assert_uint_gt(s.prefetch_peak_bytes, 0);
-	ck_assert_uint_le(s.prefetch_peak_bytes,
-			  h.sc.nic.prefetch_buffer_size_bytes);
+	ck_assert_uint_le(s.prefetch_peak_bytes, h.p.prefetch_bytes);
 	h_fini(&h);
 }
 END_TEST
@@ -319,7 +318,7 @@ START_TEST(test_egress_pool_full_stops_and_resumes)
 	struct uet_nic_stats s;
 
 	h_init(&h);
-	h.sc.nic.egress_pool_size_bytes = 3 * 4202;
+	h.p.egress_pool_bytes = 3 * 4202;
 	run_one_message(&h, 64 * 4096);
 	s = h_stats(&h, 0);
 	ck_assert_uint_gt(s.egress_pool_stalls, 0);
@@ -402,7 +401,6 @@ START_TEST(test_records_events_monitor_flows)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	h_init(&h);
-	h.sc.records.enable_uet_monitor = true;
 	ck_assert_int_eq(uet_record_open(&h.rec, &rc), 0);
 	ck_assert_int_eq(uet_ses_arrivals_create(&h.arrivals, 16), 0);
 	run_one_message(&h, 4096);

@@ -47,8 +47,7 @@ static struct outcome trim_one(uint8_t dscp, bool ce)
 	const struct h_frame *d, *r, *n;
 
 	h_init(&h);
-	h.sc.pds.load_balancing = UET_SCENARIO_LB_REPS;
-	h.scenario_lb = true;
+	h.p.lb.algo = UET_LB_REPS;
 	h.trim_data[h.ntrim_data++] = 0;
 	h.trim_dscp = dscp;
 	h.trim_ce = ce;
