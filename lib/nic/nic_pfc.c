@@ -133,7 +133,7 @@ static void nic_pfc_send(struct uet_nic *nic, uint16_t quanta)
 	buf = rte_pktmbuf_append(it.m, UET_PFC_FRAME_BYTES);
 	if (buf == NULL ||
 	    uet_pfc_build((uint8_t *)buf, UET_PFC_FRAME_BYTES, &pfc) < 0 ||
-	    nic_txq_push(&nic->pfc_txq, &it) < 0) {
+	    nic_port_queue_pause(nic, &it) < 0) {
 		rte_pktmbuf_free(it.m);
 		nic->st.mbuf_failures++;
 		return;
@@ -158,7 +158,7 @@ static void nic_pfc_xoff(struct uet_nic *nic)
 
 void nic_pfc_pool_changed(struct uet_nic *nic)
 {
-	const uint64_t used = nic->ingress_used_bytes[NIC_TC_DATA];
+	const uint64_t used = nic_ingress_used(&nic->pools, NIC_TC_DATA);
 
 	if (nic->pfc.data_classes == 0)
 		return;

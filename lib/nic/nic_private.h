@@ -196,6 +196,43 @@ struct nic_payload {
 	rte_iova_t iova;			/**< of pattern->bytes */
 };
 
+/**
+ * The buffers (nic_pool.c owns these fields): bytes each holds, its size,
+ * and its peak for the stats.
+ */
+struct nic_pools {
+	uint64_t egress_bytes;		      /**< data class reservations */
+	uint64_t egress_cap_bytes;	      /**< EgressPoolSize */
+	uint64_t egress_peak_bytes;	      /**< highest egress_bytes seen */
+	uint64_t prefetch_bytes;	      /**< prefetch buffer */
+	uint64_t prefetch_cap_bytes;	      /**< PrefetchBufferSize */
+	uint64_t prefetch_peak_bytes;	      /**< highest prefetch_bytes */
+	uint64_t ingress_bytes[NIC_TC_COUNT]; /**< by class, IP bytes */
+	uint64_t ingress_cap_bytes;	      /**< IngressPoolSize, each */
+};
+
+/** The transmit scheduler's state (nic_sched.c owns these fields). */
+struct nic_sched {
+	struct nic_group *q_head, *q_tail; /**< groups ready to send */
+	struct uet_event tx_ev;		   /**< the transmit process runs */
+	bool egress_stalled;		   /**< stopped on a full egress pool */
+	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
+};
+
+/** Told when a frame's serialization has ended (after it left). */
+typedef void (*nic_port_sent_fn)(struct uet_nic *nic,
+				 const struct nic_txq_item *it);
+
+/** The egress queues and the port (nic_port.c owns these fields). */
+struct nic_port {
+	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
+	struct nic_txq pfc_txq;		  /**< own pause frames, sent first */
+	bool busy;			  /**< a frame is serializing */
+	struct nic_txq_item on_port;	  /**< that frame */
+	struct uet_event ev;		  /**< its serialization ends */
+	nic_port_sent_fn sent;		  /**< then this is told */
+};
+
 /** The NIC. */
 struct uet_nic {
 	struct uet_component comp; /**< first: what lib/sync runs */
@@ -227,21 +264,10 @@ struct uet_nic {
 	struct nic_group *group_hash[NIC_GROUP_HASH_BUCKETS];
 	struct nic_group *groups; /**< every group */
 	uint64_t next_group_seq;
-	struct nic_group *q_head, *q_tail; /**< groups ready to send */
-	struct uet_event tx_ev;		   /**< the transmit process runs */
-	bool egress_stalled;		   /**< stopped on a full egress pool */
-	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
-	/* Buffers. */
-	uint64_t egress_used_bytes;   /**< data class reservations */
-	uint64_t prefetch_used_bytes; /**< prefetch buffer */
-	uint64_t ingress_used_bytes[NIC_TC_COUNT]; /**< by class */
-	/* Port. */
-	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
-	struct nic_txq pfc_txq;		  /**< own pause frames, sent first */
-	struct nic_pfc pfc;		  /**< pauses sent and honoured */
-	bool port_busy;			  /**< a frame is serializing */
-	struct nic_txq_item on_port;	  /**< that frame */
-	struct uet_event port_ev;	  /**< its serialization ends */
+	struct nic_sched sched; /**< the transmit scheduler */
+	struct nic_pools pools; /**< the buffers */
+	struct nic_port port;	/**< egress queues and the port */
+	struct nic_pfc pfc;	/**< pauses sent and honoured */
 	/* ACKs. */
 	uet_time_t last_ack_release_ps; /**< ACKs leave in order */
 	struct nic_probe_slot probes[NIC_PROBE_SLOTS];
@@ -271,14 +297,34 @@ struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 void nic_pdc_rx_hash_add(struct nic_pdc *pdc);
 void nic_pdcs_fini(struct uet_nic *nic);
 
+/* nic_pool.c: the buffers. */
+void nic_pools_init(struct nic_pools *pl, const struct uet_nic_params *p);
+bool nic_egress_room(const struct nic_pools *pl, uint32_t wire_bytes);
+void nic_egress_reserve(struct nic_pools *pl, uint32_t wire_bytes);
+/* Returns true when the pool is at half its size or less. */
+bool nic_egress_release(struct nic_pools *pl, uint32_t wire_bytes);
+bool nic_prefetch_room(const struct nic_pools *pl, uint32_t wire_bytes);
+void nic_prefetch_reserve(struct nic_pools *pl, uint32_t wire_bytes);
+/* Returns true when the buffer is at half its size or less. */
+bool nic_prefetch_release(struct nic_pools *pl, uint32_t wire_bytes);
+bool nic_ingress_charge(struct nic_pools *pl, int tc, uint32_t ip_bytes);
+void nic_ingress_release(struct nic_pools *pl, int tc, uint32_t ip_bytes);
+/* Bytes class tc's ingress pool holds. */
+static inline uint64_t nic_ingress_used(const struct nic_pools *pl, int tc)
+{
+	return pl->ingress_bytes[tc];
+}
+/* The pools' gauges and peaks into a stats snapshot. */
+void nic_pools_stats(const struct nic_pools *pl, struct uet_nic_stats *out);
+
 /* nic_sched.c: the transmit scheduler, segmentation and the fetch. */
+void nic_sched_init(struct uet_nic *nic);
 void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g);
 void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g);
 void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g);
 void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps);
 void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g);
-void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg);
-void nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes);
+void nic_tx_sent(struct uet_nic *nic, const struct nic_txq_item *it);
 bool nic_group_has_work(const struct nic_group *g);
 
 /* nic_frame.c: frames as mbufs. */
@@ -293,10 +339,12 @@ int nic_payload_create(struct uet_nic *nic,
 void nic_payload_release(struct nic_payload *payload);
 
 /* nic_port.c: egress queues and the port. */
-int nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item);
+void nic_port_init(struct uet_nic *nic, nic_port_sent_fn sent);
+int nic_port_queue(struct uet_nic *nic, int tc, const struct nic_txq_item *it);
+int nic_port_queue_pause(struct uet_nic *nic, const struct nic_txq_item *it);
 void nic_port_kick(struct uet_nic *nic);
-void nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg);
-void nic_txqs_fini(struct uet_nic *nic);
+bool nic_port_idle(const struct uet_nic *nic);
+void nic_port_fini(struct uet_nic *nic);
 void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
 		      uint32_t wire_bytes, enum nic_frame_kind kind,
 		      uint32_t tag, const struct uet_monitor_row *mon);

@@ -14,10 +14,7 @@
 
 static void ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 {
-	if (bytes > nic->ingress_used_bytes[tc])
-		nic->ingress_used_bytes[tc] = 0;
-	else
-		nic->ingress_used_bytes[tc] -= bytes;
+	nic_ingress_release(&nic->pools, tc, bytes);
 	if (tc == NIC_TC_DATA)
 		nic_pfc_pool_changed(nic);
 }
@@ -36,9 +33,8 @@ static void ingress_release_event(struct uet_evq *q, struct uet_event *ev,
 /* Step 1: the ingress pool of the packet's class, at its IP size. */
 static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 {
-	if (nic->ingress_used_bytes[tc] + ip_bytes > nic->p.ingress_pool_bytes)
+	if (!nic_ingress_charge(&nic->pools, tc, ip_bytes))
 		return false;
-	nic->ingress_used_bytes[tc] += ip_bytes;
 	if (tc == NIC_TC_DATA)
 		nic_pfc_pool_changed(nic);
 	return true;
@@ -359,7 +355,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		return;
 	}
 	/* Bytes waiting for the data class's PCIe link, this packet in. */
-	hold_bytes = nic->ingress_used_bytes[NIC_TC_DATA];
+	hold_bytes = nic_ingress_used(&nic->pools, NIC_TC_DATA);
 	pdc = receive_find_pdc(nic, f);
 	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0,
 		   trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
