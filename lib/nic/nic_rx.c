@@ -264,7 +264,7 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
 	h.u.ack.sack_psn_offset = info.sack_psn_offset;
 	h.u.ack.sack_bitmap = info.sack_bitmap;
-	h.u.ack.cc.nscc.service_time = uet_pcie_service_time_steps(hold_ps);
+	h.u.ack.cc.nscc.service_time = uet_pds_service_time_steps(hold_ps);
 	h.u.ack.cc.nscc.rcvd_bytes =
 		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
 	h.u.ack.cc.nscc.ooo_count =
