@@ -129,21 +129,10 @@ bool nic_port_idle(const struct uet_nic *nic)
 	       port->txq[NIC_TC_CONTROL].count == 0 && port->pfc_txq.count == 0;
 }
 
-void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
-		      uint32_t wire_bytes, enum nic_frame_kind kind,
-		      uint32_t tag, const struct uet_monitor_row *mon)
+void nic_port_send_ctrl(struct uet_nic *nic, const struct nic_txq_item *it)
 {
-	struct nic_txq_item it = {0};
-
-	it.m = m;
-	it.wire_bytes = wire_bytes;
-	it.kind = (uint8_t)kind;
-	if (mon != NULL)
-		it.mon = *mon;
-	it.psn = tag; /* a probe's slot */
-	it.mon.wire_bytes = wire_bytes;
-	if (nic_port_queue(nic, NIC_TC_CONTROL, &it) < 0) {
-		rte_pktmbuf_free(m);
+	if (nic_port_queue(nic, NIC_TC_CONTROL, it) < 0) {
+		rte_pktmbuf_free(it->m);
 		nic->st.mbuf_failures++;
 	}
 }

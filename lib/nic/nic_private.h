@@ -36,10 +36,6 @@
 #define NIC_TEV_CHUNK 512u
 /** Bytes of a doorbell with its WQE, host to NIC. */
 #define NIC_DOORBELL_BYTES 64u
-/** Wire size of an ACK_CC frame: 14 + 20 + 8 + 32 + 4. */
-#define NIC_ACK_WIRE_BYTES 78u
-/** Wire size of a NACK or CP frame: 14 + 20 + 8 + 16 + 4. */
-#define NIC_CTRL_WIRE_BYTES 62u
 /** Traffic classes: data and control, with the default classes. */
 #define NIC_TC_DATA 0
 #define NIC_TC_CONTROL 1
@@ -109,19 +105,19 @@ enum nic_tev_kind {
  * transmit-count guard says whether it still matters.
  */
 struct nic_tev {
-	struct uet_event ev;	    /**< embedded event */
-	struct uet_nic *nic;	    /**< owner */
-	struct nic_tev *next_free;  /**< free list link */
-	struct rte_mbuf *m;	    /**< RX, ACK_HOLD: the frame */
-	uint32_t psn;		    /**< FETCH, RTO: the packet */
-	uint32_t count;		    /**< RTO: the transmission it guards */
-	uint32_t bytes;		    /**< INGRESS_FREE: bytes; ACK_HOLD: wire */
-	uint32_t pdc_gen;	    /**< generation of pdc */
-	uint16_t pdc;		    /**< FETCH, RTO: the PDC */
-	uint8_t kind;		    /**< enum nic_tev_kind */
-	uint8_t tc;		    /**< INGRESS_FREE: traffic class */
-	bool in_use;		    /**< taken from the pool */
-	struct uet_monitor_row mon; /**< ACK_HOLD: its monitor row */
+	struct uet_event ev;	   /**< embedded event */
+	struct uet_nic *nic;	   /**< owner */
+	struct nic_tev *next_free; /**< free list link */
+	struct rte_mbuf *m;	   /**< RX: the frame */
+	uint32_t psn;		   /**< FETCH, RTO: the packet */
+	uint32_t count;		   /**< RTO: the transmission it guards */
+	uint32_t bytes;		   /**< INGRESS_FREE: bytes; ACK_HOLD: wire */
+	uint32_t pdc_gen;	   /**< generation of pdc */
+	uint16_t pdc;		   /**< FETCH, RTO: the PDC */
+	uint8_t kind;		   /**< enum nic_tev_kind */
+	uint8_t tc;		   /**< INGRESS_FREE: traffic class */
+	bool in_use;		   /**< taken from the pool */
+	struct nic_txq_item ack;   /**< ACK_HOLD: the ACK, for the port */
 };
 
 /** One chunk of pooled events. */
@@ -332,8 +328,14 @@ struct rte_mbuf *nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc,
 				uint32_t psn,
 				const struct uet_pds_tx_packet *pkt, bool ar,
 				bool retx, uint8_t dscp);
-struct rte_mbuf *nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip,
-				uint16_t entropy, const struct uet_pds_hdr *h);
+/* A control frame (ACK_CC, NACK or CP) built from its PDS header, to dst_ip
+ * with entropy, as an egress item of kind: the mbuf, its wire size and its
+ * monitor row from the header (an ACK's row leaves psn, the PSN it
+ * acknowledges, to the caller: the header has it only as a 16-bit
+ * offset). Returns 0, or -ENOMEM (counted as an mbuf failure). */
+int nic_ctrl_item(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
+		  const struct uet_pds_hdr *h, enum nic_frame_kind kind,
+		  struct nic_txq_item *it);
 int nic_payload_create(struct uet_nic *nic,
 		       const struct uet_ses_pattern *shared);
 void nic_payload_release(struct nic_payload *payload);
@@ -345,9 +347,9 @@ int nic_port_queue_pause(struct uet_nic *nic, const struct nic_txq_item *it);
 void nic_port_kick(struct uet_nic *nic);
 bool nic_port_idle(const struct uet_nic *nic);
 void nic_port_fini(struct uet_nic *nic);
-void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
-		      uint32_t wire_bytes, enum nic_frame_kind kind,
-		      uint32_t tag, const struct uet_monitor_row *mon);
+/* Queue a control item on the control class (freed and counted if the
+ * queue cannot take it). */
+void nic_port_send_ctrl(struct uet_nic *nic, const struct nic_txq_item *it);
 
 /* nic_pfc.c: 802.1Qbb priority flow control at the port. */
 void nic_pfc_init(struct uet_nic *nic);

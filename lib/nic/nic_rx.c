@@ -92,9 +92,8 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 			    const struct uet_frame *f, bool last_hop)
 {
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	nic->st.transport.trimmed_received++;
 	memset(&h, 0, sizeof(h));
@@ -107,19 +106,11 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 	h.u.nack.spdcid = pdc != NULL ? pdc->id : 0;
 	h.u.nack.dpdcid = f->pds.u.req.spdcid;
 	/* The NACK carries the trimmed packet's entropy back. */
-	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_NACK,
+			  &it) < 0)
 		return;
-	}
-	mon.pkt = UET_MON_NACK;
-	mon.pdc = h.u.nack.spdcid;
-	mon.psn = h.u.nack.nack_psn;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	mon.entropy = f->udp.sport;
-	mon.nack_code = h.u.nack.nack_code;
 	nic->st.transport.nacks_sent++;
-	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_NACK, 0, &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 /* Check every delivered byte against the pattern, segment by segment. */
@@ -226,14 +217,13 @@ static void ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
-	struct uet_monitor_row mon = t->mon;
-	struct rte_mbuf *m = t->m;
+	const struct nic_txq_item it = t->ack;
 
 	(void)q;
 	(void)ev;
 	nic_tev_put(t);
 	nic->st.transport.acks_sent++;
-	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_ACK, 0, &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
@@ -273,23 +263,12 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 	if (t == NULL)
 		return;
 	/* The ACK's source port carries the acknowledged packet's entropy. */
-	t->m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (t->m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_ACK,
+			  &t->ack) < 0) {
 		nic_tev_put(t);
 		return;
 	}
-	memset(&t->mon, 0, sizeof(t->mon));
-	t->mon.pkt = UET_MON_ACK;
-	t->mon.pdc = pdc->id;
-	t->mon.psn = f->pds.u.req.psn;
-	t->mon.retx = (h.flags & UET_PDS_ACK_F_RETX) != 0;
-	t->mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	t->mon.entropy = f->udp.sport;
-	t->mon.cack_psn = info.cack_psn;
-	t->mon.sack_base_psn = uet_pds_sack_base_psn(&info);
-	t->mon.sack_bitmap = info.sack_bitmap;
-	t->mon.service_time = h.u.ack.cc.nscc.service_time;
+	t->ack.mon.psn = f->pds.u.req.psn;
 	if (release_ps < nic->last_ack_release_ps)
 		release_ps = nic->last_ack_release_ps;
 	nic->last_ack_release_ps = release_ps;
@@ -407,9 +386,8 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	if (pdc != NULL && (pdc->is_tx || pdc->peer_ip != f->ip.src ||
 			    pdc->peer_pdc != cp->spdcid))
@@ -432,20 +410,12 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 	h.u.ack.spdcid = pdc != NULL ? pdc->id : 0;
 	h.u.ack.dpdcid = cp->spdcid;
 	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
-	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	/* Its row names no PSN (psn 0): a probe acknowledges none. */
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_PROBE_ACK,
+			  &it) < 0)
 		return;
-	}
-	mon.pkt = UET_MON_ACK;
-	mon.pdc = h.u.ack.spdcid;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	mon.entropy = f->udp.sport;
-	mon.cack_psn = h.u.ack.cack_psn;
-	mon.sack_base_psn = h.u.ack.cack_psn;
 	nic->st.transport.acks_sent++;
-	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_PROBE_ACK, 0,
-			 &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
