@@ -290,3 +290,15 @@ const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
 			return &h->frames[i];
 	return NULL;
 }
+
+void h_run_one_message(struct h *h, uint64_t bytes)
+{
+	h_start(h);
+	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes, 0, 7),
+			 0);
+	h_run(h, RUN_END_PS);
+	ck_assert_uint_eq(h->sent[0], 1);
+	ck_assert_uint_eq(h->arrived[1], 1);
+	ck_assert_uint_eq(h->completed[0], 1);
+	h_check_invariants(h);
+}

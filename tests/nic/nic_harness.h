@@ -17,6 +17,8 @@
 struct rte_mbuf;
 
 #define H_MAX_FRAMES 4096
+/** h_run() to the end of every queue. */
+#define RUN_END_PS (UINT64_C(1) << 62)
 
 /** Kinds of frames seen on the link. */
 enum h_kind {
@@ -102,6 +104,9 @@ void h_fini(struct h *h);
 uint32_t h_ip(int i);
 /** Deliver m to NIC i at arrival_ps (later than any event already run). */
 void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps);
+/** Start both NICs, run one message of bytes from NIC 0 to NIC 1 to the
+ * end, check that it completed and the invariants. */
+void h_run_one_message(struct h *h, uint64_t bytes);
 /** Check the invariants every run must keep (anomalies, PSNs retired). */
 void h_check_invariants(struct h *h);
 /** NIC i's counters now. */

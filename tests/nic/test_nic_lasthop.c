@@ -13,8 +13,6 @@
 #include "nic_harness.h"
 #include "uet_wire.h"
 
-#define RUN_END_PS (UINT64_C(1) << 62)
-
 static const struct h_frame *nth_frame(const struct h *h, int from,
 				       enum h_kind kind, uint32_t n)
 {

@@ -15,7 +15,6 @@
 #include "uet_wire.h"
 
 #define DELAY_PS 500000u /* nic.Delay default */
-#define RUN_END_PS (UINT64_C(1) << 62)
 /* Doorbell 1,555 ps, TransmitStartDelay 15 ns, fetch 70,845 ps: the
  * first data frame's serialization starts at 87,400 ps. */
 #define FIRST_START_PS 87400u
