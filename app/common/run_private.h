@@ -37,6 +37,9 @@ struct run_rt;
 struct run_swrec;
 struct run_wl;
 
+/* The mbuf pool's name, in messages. */
+#define RUN_POOL_NAME "uet_run_pool"
+
 /* Message flags, one byte per workload message. */
 #define RUN_MSG_SENT 0x1u
 #define RUN_MSG_ARRIVED 0x2u
@@ -52,6 +55,8 @@ struct run {
 	uint32_t first;	 /* first hosted NIC */
 	uint32_t count;	 /* hosted NICs */
 	struct rte_mempool *mp;
+	uint32_t pool_mbufs; /* its size */
+	bool pool_derived;   /* derived from the scenario, not run.mbufs */
 	/* Roles (run_models.c). */
 	struct uet_fabric *fabric;
 	struct uet_nic **nic;	 /* hosted NIC i is host first + i */

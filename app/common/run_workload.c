@@ -298,6 +298,31 @@ void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 	pthread_mutex_unlock(&w->lock);
 }
 
+uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank)
+{
+	const struct uet_wl_rank *rk;
+	uint8_t *seen;
+	uint32_t i, n = 0;
+
+	if (rank >= w->prog.n_ranks)
+		return 0;
+	rk = &w->prog.ranks[rank];
+	seen = calloc(w->prog.n_ranks, 1);
+	if (seen == NULL)
+		return w->prog.n_ranks;
+	for (i = 0; i < rk->n_nodes; i++) {
+		const struct uet_wl_node *nd = &rk->nodes[i];
+
+		if (nd->op == UET_WL_SEND && nd->peer < w->prog.n_ranks &&
+		    !seen[nd->peer]) {
+			seen[nd->peer] = 1;
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
 bool run_wl_ties_ranks(const struct run_wl *w)
 {
 	return w->prog.n_triggers > 0;
