@@ -13,6 +13,7 @@
 #include "uet_fabric.h"
 #include "uet_host_addr.h"
 #include "uet_nic.h"
+#include "uet_run_params.h"
 #include "uet_ses.h"
 #include "run_private.h"
 #include "run_workload.h"
@@ -143,13 +144,15 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
 }
 
-/* The switch: run here, or (NICs only) made to ask it the downlink rates. */
+/* The switch, where this process runs it. */
 int run_wire_switch(struct run *e)
 {
 	struct uet_fabric_conf fc;
 	int rc;
 
-	rc = uet_fabric_conf_from_scenario(e->sc, &fc);
+	if (!e->has_switch)
+		return 0;
+	rc = uet_run_fabric_conf(e->sc, &fc);
 	if (rc == 0)
 		rc = uet_fabric_create(&e->fabric, &fc);
 	if (rc < 0) {
@@ -157,7 +160,7 @@ int run_wire_switch(struct run *e)
 			strerror(-rc));
 		return rc;
 	}
-	return e->has_switch ? run_outputs_attach_switch(e) : 0;
+	return run_outputs_attach_switch(e);
 }
 
 /*
@@ -181,23 +184,23 @@ int run_wire_nics(struct run *e)
 		return -ENOMEM;
 	for (i = 0; i < e->count; i++) {
 		uint32_t h = e->first + i;
+		struct uet_nic_params params;
 		struct uet_nic_conf nc = {
-			.scenario = sc,
+			.params = &params,
 			.index = h,
 			.ip = uet_host_ipv4(h),
-			.switch_downlink_bps =
-				uet_fabric_downlink_rate_bps(e->fabric, h),
 			.mempool = e->mp,
 			.record = run_nic_record(e, i),
 			.arrivals = e->arrivals,
 			.pattern = e->pattern,
 			.seed = sc->run.seed,
-			.spraying = false,
 		};
 
 		uet_host_mac(h, nc.mac);
 		memcpy(nc.switch_mac, run_switch_mac, sizeof(nc.switch_mac));
-		rc = uet_nic_create(&e->nic[i], &nc);
+		rc = uet_run_nic_params(sc, h, &params);
+		if (rc == 0)
+			rc = uet_nic_create(&e->nic[i], &nc);
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot create nic %u: %s\n",
 				e->prog, h, strerror(-rc));

@@ -229,6 +229,11 @@ void cfg_derive(struct uet_scenario *s)
 	s->derived.lookahead_ps = s->nic.delay_ps < s->topology.link_delay_ps
 					  ? s->nic.delay_ps
 					  : s->topology.link_delay_ps;
+	/* The lists, read once here for the models (the rules reject a bad
+	 * one; it reads as PFC off and equal weights meanwhile). */
+	(void)uet_config_pfc_class_mask(s->sw.pfc_classes,
+					&s->derived.pfc_class_mask);
+	(void)uet_config_wrr_weights(s->sw.wrr_weights, s->derived.wrr_weight);
 }
 
 int uet_scenario_defaults(struct uet_scenario *s)

@@ -101,7 +101,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 				 ? uet_dscp_role_of(&conf->dscp, dscp)
 				 : -ENOENT;
 	const unsigned int tc =
-		uet_fabric_classify(conf->uet_policy, &conf->dscp, dscp);
+		uet_dscp_class(conf->uet_policy, &conf->dscp, dscp);
 	int trimmed_bytes;
 
 	fabric_port_settle_now(p);
@@ -136,11 +136,11 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	p->stats.trim_frames++;
 	p->stats.tc[tc].trim_frames++;
 	/* 3. The trimmed header is offered to TC1 under the plain limit. */
-	if (fabric_admit_fits(p, UET_FABRIC_TC_TRIMMED, (uint32_t)trimmed_bytes,
+	if (fabric_admit_fits(p, UET_TC_TRIMMED, (uint32_t)trimmed_bytes,
 			      fabric_admit_limit_bytes(p, UET_DSCP_TRIMMED)))
-		return fabric_port_join(p, UET_FABRIC_TC_TRIMMED, m,
+		return fabric_port_join(p, UET_TC_TRIMMED, m,
 					(uint32_t)trimmed_bytes, ingress);
 	p->stats.drop_trim_frames++;
-	fabric_admit_drop(p, UET_FABRIC_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
+	fabric_admit_drop(p, UET_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
 	return 0;
 }

@@ -69,13 +69,15 @@ struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
 bool sync_is_ctrl(const struct rte_mbuf *m);
 
 /**
- * Parse a received control frame.
+ * Parse a received control frame (lib/wire's mbuf reader).
  *
+ * @param src
+ *   Set to the frame's source MAC (may be NULL).
  * @return
  *   0, or -EBADMSG with reason set.
  */
 int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
-		    const char **reason);
+		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason);
 
 /** Fill an ABORT control frame's code and text from an error. */
 void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e);
