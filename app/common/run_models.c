@@ -245,7 +245,7 @@ uint64_t run_total_events(const struct run *e)
 	uint32_t i;
 
 	if (e->has_switch && e->fabric != NULL)
-		n += uet_fabric_component(e->fabric)->evq.n_run;
+		n += uet_fabric_events(e->fabric);
 	for (i = 0; e->nic != NULL && i < e->count; i++)
 		if (e->nic[i] != NULL)
 			n += uet_nic_component(e->nic[i])->evq.n_run;

@@ -144,8 +144,10 @@ static void on_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
 	if (port >= e->hosts || e->cap[port] == NULL)
 		return;
 	rc = uet_capture_write_mbuf(e->cap[port], time_ps, m);
-	if (rc < 0 && e->cap_err == 0)
-		e->cap_err = rc;
+	/* The fabric's parts may write captures from several lcores (each
+	 * port's file from one): the first error only needs to be kept. */
+	if (rc < 0)
+		__atomic_store_n(&e->cap_err, rc, __ATOMIC_RELAXED);
 }
 
 /* The switch's outputs, once the fabric exists: captures and its records. */

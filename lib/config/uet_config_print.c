@@ -224,11 +224,19 @@ void cfg_derive(struct uet_scenario *s)
 	/* A frame crossing between a NIC and the switch takes at least the
 	 * NIC's Delay (NIC to switch) or the host link's delay (switch to
 	 * NIC): the smaller is how far one side can run ahead of the other.
-	 * Every NIC has the same Delay, and links between switches stay
-	 * inside the fabric component, so they do not bound it. */
+	 * Every NIC has the same Delay. The fabric runs in parts that meet
+	 * over links between switches (a leaf-spine's, a fat tree's
+	 * aggregation-core links; docs/performance.md), and their delay
+	 * bounds it too. */
 	s->derived.lookahead_ps = s->nic.delay_ps < s->topology.link_delay_ps
 					  ? s->nic.delay_ps
 					  : s->topology.link_delay_ps;
+	if (s->topology.kind == UET_TOPOLOGY_LEAF_SPINE &&
+	    s->topology.leaf_spine_delay_ps < s->derived.lookahead_ps)
+		s->derived.lookahead_ps = s->topology.leaf_spine_delay_ps;
+	if (s->topology.kind == UET_TOPOLOGY_FAT_TREE &&
+	    s->topology.agg_core_delay_ps < s->derived.lookahead_ps)
+		s->derived.lookahead_ps = s->topology.agg_core_delay_ps;
 	/* The lists, read once here for the models (the rules reject a bad
 	 * one; it reads as PFC off and equal weights meanwhile). */
 	(void)uet_config_pfc_class_mask(s->sw.pfc_classes,
@@ -469,9 +477,14 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 			uet_time_format(s->derived.lookahead_ps, buf,
 					sizeof(buf));
 			fprintf(f,
-				"  # lookahead: %s (min of nic.Delay and "
-				"topology.link_delay)\n",
-				buf);
+				"  # lookahead: %s (min of nic.Delay, "
+				"topology.link_delay%s)\n",
+				buf,
+				s->topology.kind == UET_TOPOLOGY_LEAF_SPINE
+					? " and leaf_spine_delay"
+				: s->topology.kind == UET_TOPOLOGY_FAT_TREE
+					? " and agg_core_delay"
+					: "");
 		}
 	}
 	print_messages(f, s, attrs, n);

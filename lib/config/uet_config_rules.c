@@ -523,6 +523,22 @@ int cfg_check_rules(struct cfg_ctx *c)
 				 "must be > 0 with run.clock lockstep: the "
 				 "smaller of it and nic.Delay is the lookahead "
 				 "of every window");
+	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
+	    s->topology.kind == UET_TOPOLOGY_LEAF_SPINE &&
+	    s->topology.leaf_spine_delay_ps == 0)
+		return fail_attr(c, "topology", "leaf_spine_delay",
+				 "must be > 0 with run.clock lockstep: the "
+				 "leaves and spines run as parts of the fabric "
+				 "that meet over these links, so their delay "
+				 "bounds the lookahead");
+	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
+	    s->topology.kind == UET_TOPOLOGY_FAT_TREE &&
+	    s->topology.agg_core_delay_ps == 0)
+		return fail_attr(c, "topology", "agg_core_delay",
+				 "must be > 0 with run.clock lockstep: the "
+				 "pods and the core groups run as parts of the "
+				 "fabric that meet over these links, so their "
+				 "delay bounds the lookahead");
 	if (s->nic.prefetch_buffer_enable &&
 	    s->nic.prefetch_buffer_size_bytes < wire_bytes)
 		return fail_attr(c, "nic", "PrefetchBufferSize",

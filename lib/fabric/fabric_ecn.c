@@ -23,7 +23,7 @@ bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 	if (occupancy_bytes < kmin)
 		return false;
 	if (occupancy_bytes < kmax &&
-	    uet_rng_bounded(&fab->ecn_rng, kmax - kmin) >=
+	    uet_rng_bounded(&p->part->ecn_rng, kmax - kmin) >=
 		    occupancy_bytes - kmin)
 		return false;
 	/* A NIC's data frame is a header mbuf chained to its payload: the

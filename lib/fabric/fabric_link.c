@@ -241,7 +241,7 @@ static void link_down_port(struct uet_fabric *fab, struct fabric_port *p)
 
 	l->down = true;
 	if (uet_event_pending(&p->tx_end_ev))
-		(void)uet_evq_cancel(&fab->comp.evq, &p->tx_end_ev);
+		(void)uet_evq_cancel(fabric_port_evq(p), &p->tx_end_ev);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
 		while (!fabric_fifo_empty(&p->queue[tc])) {
 			fabric_fifo_pop(&p->queue[tc], &e);
@@ -288,29 +288,59 @@ static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 	fab->links->port[p->id].rate_ppm = rate_ppm;
 }
 
-static void link_on_failure(struct uet_evq *q, struct uet_event *ev, void *arg)
+static int link_apply(struct uet_fabric *fab, const struct fabric_failure *ff)
 {
-	struct fabric_failure *ff = arg;
-	struct uet_fabric *fab = ff->fab;
 	struct fabric_port *p = &fab->ports[ff->f.port];
-	int ret;
 
-	(void)q;
-	(void)ev;
 	if (!ff->f.down) {
 		link_degrade_port(fab, p, ff->f.rate_ppm);
 		if (p->peer >= 0)
 			link_degrade_port(fab, &fab->ports[p->peer],
 					  ff->f.rate_ppm);
-		return;
+		return 0;
 	}
 	link_down_port(fab, p);
 	if (p->peer >= 0)
 		link_down_port(fab, &fab->ports[p->peer]);
 	fab->links->any_down = true;
-	ret = link_reach_update(fab);
-	if (ret < 0 && fab->error == 0)
-		fab->error = ret;
+	return link_reach_update(fab);
+}
+
+int fabric_links_apply(struct uet_fabric *fab, uet_time_t t)
+{
+	struct fabric_links *L = fab->links;
+	uint32_t i;
+	int ret;
+
+	/* In the order they were added, those due by t: a window starts at
+	 * every failure's time, before any event of that time runs. */
+	for (i = 0; i < L->n_failures; i++) {
+		struct fabric_failure *ff = &L->failures[i];
+
+		if (ff->applied || ff->f.at_ps > t)
+			continue;
+		ff->applied = true;
+		ret = link_apply(fab, ff);
+		if (ret < 0) {
+			if (fab->error == 0)
+				fab->error = ret;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+uet_time_t fabric_links_next_ps(const struct uet_fabric *fab, uet_time_t t)
+{
+	const struct fabric_links *L = fab->links;
+	uet_time_t next = UET_TIME_NEVER;
+	uint32_t i;
+
+	for (i = 0; L != NULL && i < L->n_failures; i++)
+		if (!L->failures[i].applied && L->failures[i].f.at_ps > t &&
+		    L->failures[i].f.at_ps < next)
+			next = L->failures[i].f.at_ps;
+	return next;
 }
 
 int uet_fabric_add_failure(struct uet_fabric *fab,
@@ -318,28 +348,16 @@ int uet_fabric_add_failure(struct uet_fabric *fab,
 {
 	struct fabric_links *L;
 	struct fabric_failure *ff;
-	int ret;
 
 	if (fab == NULL || f == NULL || f->port >= fab->n_ports ||
-	    f->at_ps < uet_evq_now(&fab->comp.evq) ||
+	    f->at_ps < fab->parts[0].evq.now_ps ||
 	    (!f->down && (f->rate_ppm == 0 || f->rate_ppm > PPM_ONE)))
 		return -EINVAL;
 	L = fab->links;
 	if (L->n_failures == UET_FABRIC_FAILURES_MAX)
 		return -ENOSPC;
-	/* Keep the promise that scheduling never allocates later. */
-	ret = uet_evq_reserve(&fab->comp.evq,
-			      (uint64_t)fab->n_ports * FABRIC_EVENTS_PER_PORT +
-				      L->n_failures + 1);
-	if (ret < 0)
-		return ret;
-	ff = &L->failures[L->n_failures];
-	ff->fab = fab;
+	ff = &L->failures[L->n_failures++];
 	ff->f = *f;
-	uet_event_init(&ff->ev, link_on_failure, ff);
-	ret = uet_evq_schedule(&fab->comp.evq, &ff->ev, f->at_ps);
-	if (ret < 0)
-		return ret;
-	L->n_failures++;
+	ff->applied = false;
 	return 0;
 }

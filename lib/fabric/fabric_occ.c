@@ -11,34 +11,105 @@
 
 #include "fabric_private.h"
 
-void fabric_occ_sample_before(struct uet_fabric *fab, uet_time_t t)
+/* Keep one sample of a chosen port for the window's end. */
+static void occ_keep(struct fabric_part *pt, uet_time_t t, uint32_t rank,
+		     uint32_t port)
 {
-	struct fabric_links *L = fab->links;
+	struct fabric_occ_row *r;
+
+	if (pt->n_occ == pt->cap_occ) {
+		uint32_t cap = pt->cap_occ ? pt->cap_occ * 2u : 16u;
+		void *p = realloc(pt->occ, cap * sizeof(*pt->occ));
+
+		if (p == NULL) {
+			fabric_part_fail(pt, -ENOMEM);
+			return;
+		}
+		pt->occ = p;
+		pt->cap_occ = cap;
+	}
+	r = &pt->occ[pt->n_occ++];
+	r->time_ps = t;
+	r->rank = rank;
+	r->port = port;
+	r->stats = pt->fab->ports[port].stats;
+}
+
+void fabric_occ_part_sample_before(struct fabric_part *pt, uet_time_t t)
+{
+	struct fabric_links *L = pt->fab->links;
 	uint32_t i;
 
 	if (L->occ_fn == NULL)
 		return;
-	/* Nothing changed since the last call, so the state now is the
-	 * state at every sample time before t. */
-	while (L->occ_next_ps < t) {
+	/* Nothing of this part changed since the last call, so the state
+	 * of its ports now is their state at every sample time before t. */
+	while (pt->occ_next_ps < t) {
 		for (i = 0; i < L->n_occ_ports; i++)
-			L->occ_fn(L->occ_ctx, L->occ_next_ps, L->occ_ports[i],
-				  &fab->ports[L->occ_ports[i]].stats);
-		if (L->occ_next_ps > UINT64_MAX - L->occ_interval_ps) {
-			L->occ_fn = NULL;
+			if (pt->fab->ports[L->occ_ports[i]].part == pt)
+				occ_keep(pt, pt->occ_next_ps, i,
+					 L->occ_ports[i]);
+		if (pt->occ_next_ps > UINT64_MAX - L->occ_interval_ps) {
+			pt->occ_next_ps = UINT64_MAX;
 			return;
 		}
-		L->occ_next_ps += L->occ_interval_ps;
+		pt->occ_next_ps += L->occ_interval_ps;
 	}
+}
+
+static int occ_row_cmp(const void *a, const void *b)
+{
+	const struct fabric_occ_row *x = a, *y = b;
+
+	if (x->time_ps != y->time_ps)
+		return x->time_ps < y->time_ps ? -1 : 1;
+	return x->rank < y->rank ? -1 : (x->rank > y->rank);
+}
+
+void fabric_occ_emit(struct uet_fabric *fab)
+{
+	struct fabric_links *L = fab->links;
+	struct fabric_occ_row *all;
+	uint32_t n = 0, q, i;
+
+	for (q = 0; q < fab->n_parts; q++)
+		n += fab->parts[q].n_occ;
+	if (n == 0)
+		return;
+	if (fab->n_parts == 1) {
+		all = fab->parts[0].occ;
+	} else {
+		all = malloc(n * sizeof(*all));
+		if (all == NULL) {
+			if (fab->error == 0)
+				fab->error = -ENOMEM;
+			return;
+		}
+		n = 0;
+		for (q = 0; q < fab->n_parts; q++) {
+			memcpy(&all[n], fab->parts[q].occ,
+			       fab->parts[q].n_occ * sizeof(*all));
+			n += fab->parts[q].n_occ;
+		}
+		/* (time, place in the list): as one fabric-wide sampler. */
+		qsort(all, n, sizeof(*all), occ_row_cmp);
+	}
+	for (i = 0; L->occ_fn != NULL && i < n; i++)
+		L->occ_fn(L->occ_ctx, all[i].time_ps, all[i].port,
+			  &all[i].stats);
+	for (q = 0; q < fab->n_parts; q++)
+		fab->parts[q].n_occ = 0;
+	if (all != fab->parts[0].occ)
+		free(all);
 }
 
 void fabric_occ_change(struct fabric_port *p, unsigned int tc)
 {
 	struct uet_fabric *fab = p->fab;
-	const uet_time_t now = uet_evq_now(&fab->comp.evq);
+	const uet_time_t now = fabric_port_now(p);
 	struct fabric_link *l = &fab->links->port[p->id];
 
-	fabric_occ_sample_before(fab, now);
+	fabric_occ_part_sample_before(p->part, now);
 	l->occ_area[tc] += (fabric_area_t)p->stats.tc[tc].queue_bytes *
 			   (now - l->occ_since_ps[tc]);
 	l->occ_since_ps[tc] = now;
@@ -69,7 +140,8 @@ int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
 	L->occ_ports = copy;
 	L->n_occ_ports = n_ports;
 	L->occ_interval_ps = interval_ps;
-	L->occ_next_ps = 0;
+	for (i = 0; i < fab->n_parts; i++)
+		fab->parts[i].occ_next_ps = 0;
 	L->occ_fn = n_ports != 0 ? fn : NULL;
 	L->occ_ctx = ctx;
 	return 0;
@@ -77,10 +149,14 @@ int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
 
 void uet_fabric_occupancy_flush(struct uet_fabric *fab, uet_time_t end_ps)
 {
+	uint32_t q;
+
 	if (fab == NULL)
 		return;
-	fabric_occ_sample_before(fab,
-				 end_ps == UINT64_MAX ? end_ps : end_ps + 1);
+	for (q = 0; q < fab->n_parts; q++)
+		fabric_occ_part_sample_before(
+			&fab->parts[q], end_ps == UINT64_MAX ? end_ps : end_ps + 1);
+	fabric_occ_emit(fab);
 }
 
 int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,

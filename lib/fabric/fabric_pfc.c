@@ -37,14 +37,14 @@ void fabric_pfc_fini(struct fabric_port *p)
 
 static uet_time_t fabric_pfc_now(const struct fabric_port *p)
 {
-	return uet_evq_now(&p->fab->comp.evq);
+	return fabric_port_now(p);
 }
 
-static void fabric_pfc_fail(struct uet_fabric *fab, int err)
+static void fabric_pfc_fail(struct fabric_port *p, int err)
 {
-	if (fab->error == 0) {
-		fab->error = err;
-		UET_LOG(ERROR, FABRIC, "%s: pause frame: %d", fab->comp.name,
+	if (p->part->error == 0) {
+		fabric_part_fail(p->part, err);
+		UET_LOG(ERROR, FABRIC, "%s: pause frame: %d", p->fab->comp.name,
 			err);
 	}
 }
@@ -56,7 +56,7 @@ static void fabric_pfc_fail(struct uet_fabric *fab, int err)
  */
 static void fabric_pfc_arm(struct fabric_port *p)
 {
-	struct uet_evq *q = &p->fab->comp.evq;
+	struct uet_evq *q = fabric_port_evq(p);
 	const uet_time_t now = uet_evq_now(q);
 	uet_time_t next = UET_TIME_NEVER;
 	unsigned int tc;
@@ -85,19 +85,19 @@ static void fabric_pfc_arm(struct fabric_port *p)
 static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 			    uint16_t quanta)
 {
-	struct uet_fabric *fab = p->fab;
+	struct rte_mempool *pool = p->part->pfc_pool;
 	struct fabric_entry e = {.ingress = FABRIC_NO_PORT};
 	struct uet_pfc pfc = {0};
 	char *buf;
 	int len;
 
-	if (fab->pfc_pool == NULL) {
-		fabric_pfc_fail(fab, -ENOMEM);
+	if (pool == NULL) {
+		fabric_pfc_fail(p, -ENOMEM);
 		return;
 	}
-	e.m = rte_pktmbuf_alloc(fab->pfc_pool);
+	e.m = rte_pktmbuf_alloc(pool);
 	if (e.m == NULL) {
-		fabric_pfc_fail(fab, -ENOMEM);
+		fabric_pfc_fail(p, -ENOMEM);
 		return;
 	}
 	pfc.src[0] = 0x02;
@@ -113,7 +113,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 	e.wire_bytes = FABRIC_PFC_WIRE_BYTES;
 	if (len < 0 || fabric_fifo_push(&p->pfc.ctrl, &e) < 0) {
 		rte_pktmbuf_free(e.m);
-		fabric_pfc_fail(fab, len < 0 ? len : -ENOMEM);
+		fabric_pfc_fail(p, len < 0 ? len : -ENOMEM);
 		return;
 	}
 	if (quanta != 0)

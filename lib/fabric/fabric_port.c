@@ -62,7 +62,7 @@ void fabric_port_fini(struct fabric_port *p)
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
 		       uet_time_t arrival_ps)
 {
-	struct uet_evq *q = &p->fab->comp.evq;
+	struct uet_evq *q = fabric_port_evq(p);
 	const struct fabric_entry e = {.m = m, .time_ps = arrival_ps};
 	int ret;
 
@@ -106,7 +106,7 @@ static void fabric_port_on_arrival(struct uet_evq *q, struct uet_event *ev,
 static void fabric_port_start_tx(struct fabric_port *p)
 {
 	struct uet_fabric *fab = p->fab;
-	struct uet_evq *q = &fab->comp.evq;
+	struct uet_evq *q = fabric_port_evq(p);
 	const struct fabric_entry *head;
 	uet_time_t ser_ps;
 	int tc;
@@ -146,8 +146,8 @@ void fabric_port_settle_now(struct fabric_port *p)
 	 * the queue happened to order first. So a queue one frame deep
 	 * passes a line-rate stream. */
 	if (uet_event_pending(&p->tx_end_ev) &&
-	    p->tx_end_ev.time_ps == uet_evq_now(&p->fab->comp.evq)) {
-		(void)uet_evq_cancel(&p->fab->comp.evq, &p->tx_end_ev);
+	    p->tx_end_ev.time_ps == fabric_port_now(p)) {
+		(void)uet_evq_cancel(fabric_port_evq(p), &p->tx_end_ev);
 		fabric_port_tx_end(p);
 	}
 }
@@ -166,7 +166,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 	struct uet_fabric_tc_stats *ts = &st->tc[tc];
 	const struct fabric_entry e = {
 		.m = m,
-		.time_ps = uet_evq_now(&fab->comp.evq),
+		.time_ps = fabric_port_now(p),
 		.wire_bytes = wire_bytes,
 		.ingress = ingress,
 	};
@@ -204,7 +204,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 static void fabric_port_tx_end(struct fabric_port *p)
 {
 	struct uet_fabric *fab = p->fab;
-	const uet_time_t now = uet_evq_now(&fab->comp.evq);
+	const uet_time_t now = fabric_port_now(p);
 	struct fabric_entry e;
 	int ret;
 
@@ -230,8 +230,7 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	if (p->peer >= 0) {
 		/* A link inside the fabric: the frame reaches the next
 		 * switch's port after the link's delay, as an event there. */
-		ret = fabric_port_arrive(&fab->ports[p->peer], e.m,
-					 now + p->delay_ps);
+		ret = fabric_part_send(p, e.m, now + p->delay_ps);
 	} else if (fab->comp.out == NULL) {
 		/* The wiring forgot to connect the fabric: not a model drop. */
 		rte_pktmbuf_free(e.m);
@@ -240,8 +239,8 @@ static void fabric_port_tx_end(struct fabric_port *p)
 		ret = uet_component_out(&fab->comp, (uint16_t)p->id, e.m,
 					now + p->delay_ps);
 	}
-	if (ret < 0 && fab->error == 0) {
-		fab->error = ret;
+	if (ret < 0 && p->part->error == 0) {
+		fabric_part_fail(p->part, ret);
 		UET_LOG(ERROR, FABRIC, "%s: port %u: out() failed: %d",
 			fab->comp.name, p->id, ret);
 	}

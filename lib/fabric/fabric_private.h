@@ -94,11 +94,65 @@ struct fabric_pfc_port {
 };
 
 /*
+ * Partitions (fabric_part.c): the switches are split into parts that run
+ * a window side by side, each with its own events and random draws. A
+ * frame for a port of another part (over a link between switches, whose
+ * delay is at least the lookahead) waits in a box until that part's next
+ * window; frames from the NICs wait in the box of the part holding their
+ * host port. A part takes its boxes sorted by (arrival, port, order on
+ * the port), as lib/sync hands frames to a component.
+ */
+struct fabric_xframe {
+	struct rte_mbuf *m;
+	uet_time_t arrival_ps; /* ps, at the port */
+	uint32_t port;	       /* the port it arrives at */
+	uint32_t order;	       /* its place in the box it came in */
+};
+
+struct fabric_xbox {
+	struct fabric_xframe *f;
+	uint32_t n, cap;
+};
+
+/* One occupancy sample kept by a part until the window ends. */
+struct fabric_occ_row {
+	uet_time_t time_ps;
+	uint32_t rank; /* the port's place in the chosen list */
+	uint32_t port;
+	struct uet_fabric_port_stats stats;
+};
+
+struct fabric_part {
+	struct uet_fabric *fab;
+	uint32_t index;
+	struct uet_evq evq;	    /* this part's events */
+	struct uet_rng rng;	    /* random drops of frames it receives */
+	struct uet_rng ecn_rng;	    /* its ECN marks */
+	struct rte_mempool *pfc_pool; /* its pause frames: the pool of the
+				       * last frame it received */
+	int error;		    /* first failure, sticky */
+	uint32_t n_ports;	    /* ports of its switches */
+	uet_time_t window_end_ps;   /* of the window it is running */
+	struct fabric_xbox nic_in;  /* from the NICs, for this window */
+	/* To part q: out[w & 1][q], w the window being run; read (and
+	 * emptied) by q in window w + 1. */
+	struct fabric_xbox *out[2];
+	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
+	struct fabric_xframe *merge; /* the window's frames, sorted */
+	uint32_t cap_merge;
+	/* Occupancy samples of its chosen ports (fabric_occ.c). */
+	uet_time_t occ_next_ps;
+	struct fabric_occ_row *occ;
+	uint32_t n_occ, cap_occ;
+};
+
+/*
  * A switch port: the link from its host ends here (frames arriving), and
  * its class queues, scheduler and serializer feed the link to the host.
  */
 struct fabric_port {
 	struct uet_fabric *fab;	     /* the owner */
+	struct fabric_part *part;    /* the part its switch is in */
 	uint32_t id;		     /* index in fab->ports; host i's is i */
 	uint32_t sw;		     /* index of its switch */
 	int32_t peer;		     /* the port at the far end, -1: a host */
@@ -211,6 +265,7 @@ struct fabric_hop {
 /* One switch of the fabric. */
 struct fabric_switch {
 	char name[16];		 /* "switch", "leaf2", "tor0", "core3" */
+	uint32_t part;		 /* its partition */
 	uint64_t salt;		 /* of its flow hash */
 	struct fabric_hop *hops; /* one per host */
 };
@@ -245,10 +300,11 @@ struct fabric_link {
 };
 
 /* A scheduled failure: its event and what it does. */
+/* A scheduled failure, applied at the start of the window that begins at
+ * its time (windows end at failure times, so one does). */
 struct fabric_failure {
-	struct uet_event ev;
-	struct uet_fabric *fab;
 	struct uet_fabric_failure f;
+	bool applied;
 };
 
 struct fabric_links {
@@ -263,7 +319,6 @@ struct fabric_links {
 	uint32_t *occ_ports;
 	uint32_t n_occ_ports;
 	uet_time_t occ_interval_ps;
-	uet_time_t occ_next_ps;
 	uet_fabric_occupancy_fn occ_fn;
 	void *occ_ctx;
 };
@@ -282,8 +337,6 @@ uint64_t fabric_link_scaled_bytes(const struct fabric_port *p, uint64_t bytes);
  * integral and the samples due before now.
  */
 void fabric_occ_change(struct fabric_port *p, unsigned int tc);
-/* Give the occupancy samples due strictly before t. */
-void fabric_occ_sample_before(struct uet_fabric *fab, uet_time_t t);
 /*
  * A frame received over port p's link, or routed to it, while that link
  * is down is lost: count it on p and free it. Returns true if so.
@@ -306,16 +359,55 @@ struct uet_fabric {
 	struct fabric_switch *switches;
 	uint32_t n_switches;
 	uint32_t n_ports;	/* hosts first, then links between switches */
-	struct uet_rng rng;	/* the random drop's, seeded by conf.seed */
-	struct uet_rng ecn_rng; /* ECN marking's, its own stream */
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
-	int error; /* the first failure in an event or of out(), sticky */
-	struct rte_mempool *pfc_pool; /* pause frames come from it: the pool
-				       * of the last frame received */
+	int error; /* the first failure outside a part, sticky */
 	struct fabric_port *ports;    /* n_ports ports */
+	struct fabric_part *parts;    /* n_parts partitions */
+	uint32_t n_parts;
+	uint32_t *part_weight; /* ports per part, for sharing among lcores */
+	uint64_t window;       /* windows run so far */
+	uet_time_t lookahead_ps; /* least delay of a link between parts */
 	struct fabric_links *links;   /* failures and occupancy */
 };
+
+/* The events of port p's part, and its time now. */
+static inline struct uet_evq *fabric_port_evq(const struct fabric_port *p)
+{
+	return &p->part->evq;
+}
+
+static inline uet_time_t fabric_port_now(const struct fabric_port *p)
+{
+	return uet_evq_now(&p->part->evq);
+}
+
+/* Record a part's first internal failure; read after the window. */
+static inline void fabric_part_fail(struct fabric_part *pt, int err)
+{
+	if (pt->error == 0)
+		pt->error = err;
+}
+
+/* fabric_part.c: split the switches into parts (after the topology is
+ * built), set them up and free them. */
+int fabric_parts_init(struct uet_fabric *fab);
+void fabric_parts_fini(struct uet_fabric *fab);
+/* A frame leaves port p for its peer port, a link delay later: now if
+ * the peer is in the same part, else through the boxes. */
+int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
+		     uet_time_t arrival_ps);
+/* Frames from a NIC for host port port, taken by its part's window. */
+int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
+			struct rte_mbuf *m, uet_time_t arrival_ps);
+/* fabric_link.c: the failures due at or before t, applied (serial, at a
+ * window's start); the earliest one after t. */
+int fabric_links_apply(struct uet_fabric *fab, uet_time_t t);
+uet_time_t fabric_links_next_ps(const struct uet_fabric *fab, uet_time_t t);
+/* fabric_occ.c: a part's samples due before t; the window's samples of
+ * every part to the callback in (time, list) order. */
+void fabric_occ_part_sample_before(struct fabric_part *pt, uet_time_t t);
+void fabric_occ_emit(struct uet_fabric *fab);
 
 /* The switch's work on a frame fully received on port in at now. */
 void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,

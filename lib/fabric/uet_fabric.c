@@ -64,13 +64,6 @@ static enum fabric_class fabric_classify(const struct rte_mbuf *m,
 	return FABRIC_CLASS_MALFORMED;
 }
 
-/* Record the first internal failure; lib/sync reads it after a window. */
-static void fabric_fail(struct uet_fabric *fab, int err)
-{
-	if (fab->error == 0)
-		fab->error = err;
-}
-
 /*
  * The switch's steps on a frame whose last bit reached port in at now.
  * Forwarding takes no time: the frame joins its output queue at once.
@@ -78,7 +71,8 @@ static void fabric_fail(struct uet_fabric *fab, int err)
 void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		    struct rte_mbuf *m)
 {
-	const uet_time_t now = uet_evq_now(&fab->comp.evq);
+	const uet_time_t now = fabric_port_now(in);
+	struct fabric_part *pt = in->part;
 	struct uet_fabric_port_stats *st = &in->stats;
 	struct uet_fabric_flow flow = {0};
 	struct uet_frame f;
@@ -92,7 +86,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	cls = fabric_classify(m, &f, &flow, &wire_bytes);
 	dscp = f.has_ipv4 ? f.ip.dscp : 0;
 	/* The switch's own pause frames come from the pool its frames do. */
-	fab->pfc_pool = m->pool;
+	pt->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
 	if (fabric_link_drop(fab, in, m, wire_bytes, dscp))
 		return;
@@ -114,7 +108,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 
 	/* 3. Random drop: one draw for every other frame, whatever the
 	 * rate, so the draws depend only on the order of arrivals. */
-	if (uet_rng_chance_ppm(&fab->rng, fab->conf.drop_rate_ppm)) {
+	if (uet_rng_chance_ppm(&pt->rng, fab->conf.drop_rate_ppm)) {
 		st->drop_random_frames++;
 		st->drop_random_bytes += wire_bytes;
 		rte_pktmbuf_free(m);
@@ -141,7 +135,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	ret = fabric_port_enqueue(&fab->ports[port], m, wire_bytes, dscp,
 				  in->id);
 	if (ret < 0)
-		fabric_fail(fab, ret);
+		fabric_part_fail(pt, ret);
 }
 
 static int fabric_deliver(struct uet_component *c, uint16_t port,
@@ -158,7 +152,7 @@ static int fabric_deliver(struct uet_component *c, uint16_t port,
 		rte_pktmbuf_free(m);
 		return -EINVAL;
 	}
-	return fabric_port_arrive(&fab->ports[port], m, arrival_ps);
+	return fabric_part_deliver(fab, port, m, arrival_ps);
 }
 
 int uet_fabric_create(struct uet_fabric **fabp,
@@ -177,8 +171,8 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	fab->conf = *conf;
 	snprintf(fab->comp.name, sizeof(fab->comp.name), "switch");
 	fab->comp.deliver = fabric_deliver;
-	uet_rng_seed(&fab->rng, conf->seed, UET_FABRIC_RNG_STREAM);
-	uet_rng_seed(&fab->ecn_rng, conf->seed, UET_FABRIC_ECN_RNG_STREAM);
+	/* The component's own queue takes only what the wiring puts there
+	 * (a workload's wake-up); the ports' events are in their parts. */
 	ret = uet_evq_init(&fab->comp.evq);
 	if (ret < 0)
 		goto fail;
@@ -191,10 +185,8 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = fabric_links_init(fab);
 	if (ret < 0)
 		goto fail;
-	/* The ports' events (and the failures, uet_fabric_add_failure())
-	 * are all the fabric ever schedules. */
-	ret = uet_evq_reserve(&fab->comp.evq,
-			      (uint64_t)fab->n_ports * FABRIC_EVENTS_PER_PORT);
+	/* The ports' events are all a part ever schedules. */
+	ret = fabric_parts_init(fab);
 	if (ret < 0)
 		goto fail;
 	for (i = 0; i < fab->n_ports; i++) {
@@ -216,6 +208,7 @@ void uet_fabric_destroy(struct uet_fabric *fab)
 		return;
 	/* Events first, so that none is left pointing into a port. */
 	uet_evq_fini(&fab->comp.evq);
+	fabric_parts_fini(fab);
 	if (fab->ports != NULL) {
 		for (uint32_t i = 0; i < fab->n_ports; i++)
 			fabric_port_fini(&fab->ports[i]);
@@ -297,5 +290,33 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
 
 int uet_fabric_error(const struct uet_fabric *fab)
 {
-	return fab == NULL ? -EINVAL : fab->error;
+	uint32_t q;
+
+	if (fab == NULL)
+		return -EINVAL;
+	if (fab->error != 0)
+		return fab->error;
+	/* The first part's, in part order: the same whatever ran them. */
+	for (q = 0; q < fab->n_parts; q++)
+		if (fab->parts[q].error != 0)
+			return fab->parts[q].error;
+	return 0;
+}
+
+uint64_t uet_fabric_events(const struct uet_fabric *fab)
+{
+	uint64_t n;
+	uint32_t q;
+
+	if (fab == NULL)
+		return 0;
+	n = fab->comp.evq.n_run;
+	for (q = 0; q < fab->n_parts; q++)
+		n += fab->parts[q].evq.n_run;
+	return n;
+}
+
+uint32_t uet_fabric_part_count(const struct uet_fabric *fab)
+{
+	return fab == NULL ? 0 : fab->n_parts;
 }

@@ -369,6 +369,17 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
 			 struct uet_fabric_port_info *info);
 
 /**
+ * Events the fabric ran, every part (and its own queue) summed.
+ */
+uint64_t uet_fabric_events(const struct uet_fabric *fab);
+
+/**
+ * Partitions of the fabric (docs/performance.md): 1 for one switch, a
+ * part per leaf and per spine, a part per pod and per core group.
+ */
+uint32_t uet_fabric_part_count(const struct uet_fabric *fab);
+
+/**
  * The first failure inside the fabric's events: an error returned by the
  * wiring's out() (-ENOTCONN if out was never set), or an output queue that
  * could not grow (-ENOMEM). Events cannot return errors, so the fabric

@@ -515,11 +515,16 @@ static uet_time_t add_sat(uet_time_t a, uet_time_t b)
 	return a > UET_TIME_NEVER - b ? UET_TIME_NEVER : a + b;
 }
 
-/* Window ends at E + L, but never past the run's end. */
-static uet_time_t window_end(const struct uet_sync_coordinator *c, uet_time_t e)
+/* Window ends at E + L, but never past the run's end, nor past the next
+ * time the switch component needs a window to end (a link failure). */
+static uet_time_t window_end(const struct uet_sync_coordinator *c,
+			     uet_time_t start_ps, uet_time_t e)
 {
 	uet_time_t t = add_sat(e, c->conf.lookahead_ps);
+	uet_time_t h = uet_component_horizon(c->conf.component, start_ps);
 
+	if (h < t)
+		t = h;
 	return t < c->conf.end_ps ? t : c->conf.end_ps;
 }
 
@@ -564,7 +569,8 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 	}
 	c->n_frames = 0;
 	c->min_sent_ps = UET_TIME_NEVER;
-	ran = uet_evq_run_until(&comp->evq, c->window_end_ps);
+	ran = uet_component_run_window(comp, c->window_start_ps,
+				       c->window_end_ps);
 	if (c->error.err != 0)
 		return c->error.err;
 	if (ran < 0)
@@ -583,7 +589,7 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 				       c->window_end_ps, strerror(-rc));
 	}
 
-	e = uet_evq_next_time(&comp->evq);
+	e = uet_component_next_time(comp);
 	if (c->min_sent_ps < e)
 		e = c->min_sent_ps;
 	for (i = 0; i < c->conf.n_ports; i++)
@@ -594,7 +600,7 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 		return co_broadcast(c, UET_LS_BYE, now_ns);
 	}
 	c->window_start_ps = c->window_end_ps;
-	c->window_end_ps = window_end(c, e);
+	c->window_end_ps = window_end(c, c->window_start_ps, e);
 	return co_grant(c, now_ns);
 }
 
@@ -672,7 +678,8 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 			rc = co_broadcast(c, UET_LS_WELCOME, now_ns);
 			if (rc == 0) {
 				c->window_end_ps =
-					window_end(c, c->conf.start_ps);
+					window_end(c, c->conf.start_ps,
+						   c->conf.start_ps);
 				rc = co_grant(c, now_ns);
 			}
 			break;

@@ -66,18 +66,26 @@ struct local_nic {
 	uet_time_t next_event_ps;
 	uint64_t events;
 	struct sync_error error; /* written by the NIC's lcore only */
+	/* Written by the switch part that holds the NIC's host port: */
+	uet_time_t inbox_min_ps;     /* earliest arrival in the inbox */
+	struct sync_error sw_error; /* the switch's out() to this NIC */
 };
 
-/* What one lcore runs: a contiguous share of the NICs. */
+/* What one lcore runs: a contiguous share of the NICs and one of the
+ * switch's parts. */
 struct local_worker {
 	struct uet_sync_local *l;
 	unsigned int lcore_id;
-	uint32_t first, count;
+	uint32_t first, count;		/* NICs */
+	uint32_t part_first, part_count; /* the switch's parts */
 	uint32_t seen_gen;
+	int64_t ran;		/* events its parts ran in the phase */
+	int part_err;		/* first failure of its parts */
 };
 
 enum local_phase {
 	LOCAL_PHASE_NICS = 0,
+	LOCAL_PHASE_SWITCH,
 	LOCAL_PHASE_QUIT,
 };
 
@@ -185,27 +193,34 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	return 0;
 }
 
-/* The switch's out hook: the frame joins the inbox of the port's NIC. */
+/*
+ * The switch's out hook: the frame joins the inbox of the port's NIC. The
+ * switch's parts may call it at once from several lcores, but a NIC's host
+ * port is in one part, so each inbox (and what is kept beside it) has one
+ * writer.
+ */
 static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_local *l = ctx;
 	struct local_frame f = {.m = m, .arrival_ps = arrival_ps};
+	struct local_nic *n;
 	int rc;
 
-	if (l->error.err != 0) {
-		rte_pktmbuf_free(m);
-		return l->error.err;
-	}
 	if (port >= l->conf.n_nics) {
+		/* No NIC to blame: the first part to see it wins the race
+		 * for the text, but the run stops either way. */
 		rte_pktmbuf_free(m);
-		return local_fail(&l->error, -EINVAL,
-				  "%s sent a frame on port %u, it has %u",
-				  l->conf.sw->name, port, l->conf.n_nics);
+		return -EINVAL;
+	}
+	n = &l->nics[port];
+	if (n->sw_error.err != 0) {
+		rte_pktmbuf_free(m);
+		return n->sw_error.err;
 	}
 	if (arrival_ps < l->window_end_ps) {
 		rte_pktmbuf_free(m);
-		return local_fail(&l->error, -ERANGE,
+		return local_fail(&n->sw_error, -ERANGE,
 				  "%s sent a frame on port %u arriving at "
 				  "%" PRIu64 " ps, before the window end %" PRIu64
 				  " ps: the lookahead of %" PRIu64
@@ -215,16 +230,15 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	}
 	rc = sync_frame_cut_padding(m);
 	if (rc == 0)
-		rc = box_push(&l->nics[port].inbox, &f);
+		rc = box_push(&n->inbox, &f);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
-		return local_fail(&l->error, rc,
+		return local_fail(&n->sw_error, rc,
 				  "cannot pass a frame to nic %u: %s", port,
 				  strerror(-rc));
 	}
-	l->stats.data_frames_tx++;
-	if (arrival_ps < l->min_sent_ps)
-		l->min_sent_ps = arrival_ps;
+	if (arrival_ps < n->inbox_min_ps)
+		n->inbox_min_ps = arrival_ps;
 	return 0;
 }
 
@@ -248,6 +262,7 @@ static void nic_deliver(struct local_nic *n)
 				   n->index, comp->name, strerror(-rc));
 	}
 	n->inbox.n = 0;
+	n->inbox_min_ps = UET_TIME_NEVER;
 }
 
 /* Phase 1 for one NIC: its frames in, its window run. */
@@ -269,13 +284,29 @@ static void nic_window(struct local_nic *n, uet_time_t end_ps)
 	n->next_event_ps = uet_evq_next_time(&n->comp->evq);
 }
 
-static void worker_run_share(struct local_worker *w)
+static void worker_run_share(struct local_worker *w, enum local_phase phase)
 {
 	struct uet_sync_local *l = w->l;
+	struct uet_component *sw = l->conf.sw;
 	uint32_t i;
 
-	for (i = w->first; i < w->first + w->count; i++)
-		nic_window(&l->nics[i], l->window_end_ps);
+	if (phase == LOCAL_PHASE_NICS) {
+		for (i = w->first; i < w->first + w->count; i++)
+			nic_window(&l->nics[i], l->window_end_ps);
+		return;
+	}
+	w->ran = 0;
+	w->part_err = 0;
+	for (i = w->part_first; i < w->part_first + w->part_count; i++) {
+		int64_t r = sw->parts.part_run(sw, i, l->window_end_ps);
+
+		if (r < 0) {
+			if (w->part_err == 0)
+				w->part_err = (int)r;
+		} else {
+			w->ran += r;
+		}
+	}
 }
 
 /* Wait until *word reaches want (acquire), spinning, then yielding. */
@@ -305,7 +336,7 @@ static int worker_main(void *arg)
 		w->seen_gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
 		if (l->phase == LOCAL_PHASE_QUIT)
 			return 0;
-		worker_run_share(w);
+		worker_run_share(w, l->phase);
 		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
 	}
 }
@@ -318,8 +349,8 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 		l->phase = phase;
 		__atomic_fetch_add(&l->gen, 1, __ATOMIC_RELEASE);
 	}
-	if (phase == LOCAL_PHASE_NICS)
-		worker_run_share(&l->workers[0]);
+	if (phase != LOCAL_PHASE_QUIT)
+		worker_run_share(&l->workers[0], phase);
 	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
 		wait_for(&l->done, l->n_workers - 1, true);
 }
@@ -396,14 +427,52 @@ static int switch_window(struct uet_sync_local *l)
 		}
 	}
 	l->n_sorted = 0;
+	if (sw->parts.n == 0) {
+		ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
+	} else {
+		rc = sw->parts.window_begin == NULL
+			     ? 0
+			     : sw->parts.window_begin(sw, l->window_start_ps,
+						      l->window_end_ps);
+		if (rc < 0)
+			return local_fail(&l->error, rc,
+					  "%s cannot begin the window at "
+					  "%" PRIu64 " ps: %s",
+					  sw->name, l->window_start_ps,
+					  strerror(-rc));
+		run_phase(l, LOCAL_PHASE_SWITCH);
+		ran = 0;
+		for (i = 0; i < l->n_workers; i++) {
+			if (l->workers[i].part_err < 0 && ran >= 0)
+				ran = l->workers[i].part_err;
+			else if (ran >= 0)
+				ran += l->workers[i].ran;
+		}
+		rc = sw->parts.window_end == NULL
+			     ? 0
+			     : sw->parts.window_end(sw, l->window_end_ps);
+		if (rc < 0 && ran >= 0)
+			ran = rc;
+	}
+	/* What the switch sent the NICs: the first failure in host order,
+	 * and the earliest arrival. */
 	l->min_sent_ps = UET_TIME_NEVER;
-	ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
+	for (i = 0; i < l->conf.n_nics; i++) {
+		struct local_nic *n = &l->nics[i];
+
+		if (n->sw_error.err != 0 && l->error.err == 0)
+			l->error = n->sw_error;
+		if (n->inbox_min_ps < l->min_sent_ps)
+			l->min_sent_ps = n->inbox_min_ps;
+		l->stats.data_frames_tx += n->inbox.n;
+	}
 	if (l->error.err != 0)
 		return l->error.err;
 	if (ran < 0)
 		return local_fail(&l->error, (int)ran,
-				  "%s cannot run to %" PRIu64 " ps", sw->name,
-				  l->window_end_ps);
+				  "%s cannot run to %" PRIu64 " ps: %s",
+				  sw->name, l->window_end_ps,
+				  strerror((int)-ran));
 	l->stats.events += (uint64_t)ran;
 	return 0;
 }
@@ -427,10 +496,15 @@ static uet_time_t add_sat(uet_time_t a, uet_time_t b)
 	return a > UET_TIME_NEVER - b ? UET_TIME_NEVER : a + b;
 }
 
-static uet_time_t window_end(const struct uet_sync_local *l, uet_time_t e)
+/* E + L, never past the run's end nor the switch's horizon. */
+static uet_time_t window_end(const struct uet_sync_local *l,
+			     uet_time_t start_ps, uet_time_t e)
 {
 	uet_time_t t = add_sat(e, l->conf.lookahead_ps);
+	uet_time_t h = uet_component_horizon(l->conf.sw, start_ps);
 
+	if (h < t)
+		t = h;
 	return t < l->conf.end_ps ? t : l->conf.end_ps;
 }
 
@@ -451,6 +525,35 @@ static void local_progress(struct uet_sync_local *l)
 	pr.events = l->stats.events;
 	pr.wall_ns = now_ns - l->start_ns;
 	l->conf.progress_fn(l->conf.progress_arg, &pr);
+}
+
+/* The switch's parts over the workers: contiguous runs of about equal
+ * weight (ports), so neighbouring switches share an lcore. */
+static void share_parts(struct uet_sync_local *l)
+{
+	const struct uet_component_parts *pp = &l->conf.sw->parts;
+	uint64_t total = 0, acc = 0;
+	uint32_t i, w = 0, first = 0;
+
+	for (i = 0; i < pp->n; i++)
+		total += pp->weight != NULL ? pp->weight[i] : 1u;
+	for (i = 0; i < pp->n; i++) {
+		acc += pp->weight != NULL ? pp->weight[i] : 1u;
+		/* Close worker w's run once it holds its share. */
+		while (w + 1 < l->n_workers &&
+		       acc * l->n_workers >= total * (w + 1)) {
+			l->workers[w].part_first = first;
+			l->workers[w].part_count = i + 1 - first;
+			first = i + 1;
+			w++;
+		}
+	}
+	l->workers[w].part_first = first;
+	l->workers[w].part_count = pp->n - first;
+	for (w++; w < l->n_workers; w++) {
+		l->workers[w].part_first = pp->n;
+		l->workers[w].part_count = 0;
+	}
 }
 
 int uet_sync_local_create(struct uet_sync_local **lp,
@@ -487,6 +590,7 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->comp = conf->nics[i];
 		n->index = i;
 		n->next_event_ps = UET_TIME_NEVER;
+		n->inbox_min_ps = UET_TIME_NEVER;
 		n->comp->out = nic_out;
 		n->comp->out_ctx = n;
 	}
@@ -504,6 +608,7 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		w->first = a;
 		w->count = b - a;
 	}
+	share_parts(l);
 	conf->sw->out = sw_out;
 	conf->sw->out_ctx = l;
 	l->window_start_ps = conf->start_ps;
@@ -571,7 +676,7 @@ static int local_windows(struct uet_sync_local *l)
 	uint32_t i;
 	int rc;
 
-	l->window_end_ps = window_end(l, l->conf.start_ps);
+	l->window_end_ps = window_end(l, l->conf.start_ps, l->conf.start_ps);
 	for (;;) {
 		if (stop != NULL && *stop)
 			return local_fail(&l->error, -EINTR,
@@ -591,7 +696,7 @@ static int local_windows(struct uet_sync_local *l)
 		if (rc < 0)
 			return rc;
 		local_progress(l);
-		e = uet_evq_next_time(&l->conf.sw->evq);
+		e = uet_component_next_time(l->conf.sw);
 		if (l->min_sent_ps < e)
 			e = l->min_sent_ps;
 		for (i = 0; i < l->conf.n_nics; i++)
@@ -600,7 +705,7 @@ static int local_windows(struct uet_sync_local *l)
 		if (e == UET_TIME_NEVER || e >= l->conf.end_ps)
 			return 0;
 		l->window_start_ps = l->window_end_ps;
-		l->window_end_ps = window_end(l, e);
+		l->window_end_ps = window_end(l, l->window_start_ps, e);
 	}
 }
 

@@ -183,6 +183,8 @@ int uet_sync_realtime_create(struct uet_sync_realtime **rp,
 	uet_lateness_init(&r->stats.lateness);
 	conf->component->out = rt_out;
 	conf->component->out_ctx = r;
+	/* Parts (a fabric of several switches) take late frames late. */
+	conf->component->parts.realtime = true;
 	*rp = r;
 	return 0;
 }
@@ -235,8 +237,33 @@ static int rt_receive(struct uet_sync_realtime *r, uet_time_t now_ps)
 /* Every event whose time has come, each counted by how late it starts. */
 static int rt_run_events(struct uet_sync_realtime *r)
 {
-	struct uet_evq *q = &r->conf.component->evq;
+	struct uet_component *c = r->conf.component;
+	struct uet_evq *q = &c->evq;
 
+	/* A component in parts (a fabric of several switches) runs every
+	 * event of the earliest instant in one window of its parts. */
+	while (c->parts.n != 0) {
+		uet_time_t t = uet_component_next_time(c);
+		uet_time_t now_ps;
+		int64_t ran;
+
+		if (t == UET_TIME_NEVER || t >= r->conf.end_ps)
+			return r->error.err;
+		now_ps = uet_sync_rt_virtual_ps(&r->conf.clock, sync_wall_ns());
+		if (t > now_ps)
+			return r->error.err;
+		ran = uet_component_run_window(c, t, t + 1);
+		if (ran < 0)
+			return rt_fail(r, (int)ran, "%s cannot run at %" PRIu64
+				       " ps: %s", c->name, t,
+				       strerror((int)-ran));
+		for (; ran > 0; ran--) {
+			uet_lateness_add(&r->stats.lateness, now_ps - t);
+			r->stats.events++;
+		}
+		if (r->error.err != 0)
+			return r->error.err;
+	}
 	for (;;) {
 		uet_time_t t = uet_evq_next_time(q);
 		uet_time_t now_ps;
@@ -308,7 +335,7 @@ static int rt_send(struct uet_sync_realtime *r, uet_time_t now_ps,
 /* The wall time of the next thing to do: an event or a frame to send. */
 static uint64_t rt_wake_ns(const struct uet_sync_realtime *r)
 {
-	uet_time_t t = uet_evq_next_time(&r->conf.component->evq);
+	uet_time_t t = uet_component_next_time(r->conf.component);
 	uint32_t i;
 
 	if (t >= r->conf.end_ps)
@@ -369,7 +396,7 @@ bool uet_sync_realtime_idle(const struct uet_sync_realtime *r)
 {
 	uint32_t i;
 
-	if (uet_evq_next_time(&r->conf.component->evq) < r->conf.end_ps)
+	if (uet_component_next_time(r->conf.component) < r->conf.end_ps)
 		return false;
 	for (i = 0; i < r->conf.n_ports; i++)
 		if (r->hold[i].len > 0)
