@@ -376,12 +376,11 @@ int run_clock_poll(struct run *e)
 	if (e->local != NULL)
 		return uet_sync_local_run(e->local);
 	if (e->rt != NULL)
-		return run_rt_poll(e->rt, conf->stop, run_rt_done, e,
-				   conf->rt_linger_ms ? conf->rt_linger_ms
-						      : 1000u,
-				   conf->timeout_ms
-					   ? conf->timeout_ms
-					   : UET_SYNC_TIMEOUT_MS_DEFAULT);
+		return run_rt_poll(
+			e->rt, conf->stop, run_rt_done, e,
+			conf->rt_linger_ms ? conf->rt_linger_ms : 1000u,
+			conf->timeout_ms ? conf->timeout_ms
+					 : UET_SYNC_TIMEOUT_MS_DEFAULT);
 	rc = run_poll(e);
 	/* Lockstep: the BYE must not be lost with the link. */
 	if (rc == 0 && conf->role == UET_RUN_NICS)

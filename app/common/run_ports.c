@@ -98,9 +98,8 @@ int run_open_ports(struct run *e)
 			char name[24];
 
 			snprintf(name, sizeof(name), "l%u", i);
-			rc = uet_port_pair_create(&e->sw_port[i],
-						  &e->nic_port[i], name, 0,
-						  &pc);
+			rc = uet_port_pair_create(
+				&e->sw_port[i], &e->nic_port[i], name, 0, &pc);
 			if (rc < 0) {
 				fprintf(stderr,
 					"%s: cannot create the ports of nic "
@@ -116,8 +115,7 @@ int run_open_ports(struct run *e)
 		return -EINVAL;
 	}
 	for (i = 0; e->has_switch && i < e->hosts; i++) {
-		rc = run_open_port(e, &e->sw_port[i], dev[i], "switch port",
-				   i);
+		rc = run_open_port(e, &e->sw_port[i], dev[i], "switch port", i);
 		if (rc < 0)
 			return rc;
 	}
@@ -148,8 +146,8 @@ void run_linger(struct run *e)
 
 		for (i = 0; i < e->count; i++) {
 			struct uet_port_link l;
-			uint16_t n = uet_port_rx_burst(e->nic_port[i], pkts,
-						       32);
+			uint16_t n =
+				uet_port_rx_burst(e->nic_port[i], pkts, 32);
 
 			rte_pktmbuf_free_bulk(pkts, n);
 			if (uet_port_link(e->nic_port[i], &l) == 0 && l.up)

@@ -59,14 +59,14 @@ struct run {
 	bool pool_derived;   /* derived from the scenario, not run.mbufs */
 	/* Roles (run_models.c). */
 	struct uet_fabric *fabric;
-	struct uet_nic **nic;	 /* hosted NIC i is host first + i */
-	struct run_wl *wl;	 /* a program, or NULL: the messages list */
-	uint32_t n_messages;	 /* the list's or the program's */
-	uint8_t *msg_flags;	 /* by msg_id */
-	uint32_t completed;	 /* messages whose sender completed */
-	uint32_t conf_messages;	 /* messages whose source is hosted */
-	uint32_t arrived;	 /* messages received by hosted NICs */
-	uint32_t to_arrive;	 /* messages whose destination is hosted */
+	struct uet_nic **nic;	/* hosted NIC i is host first + i */
+	struct run_wl *wl;	/* a program, or NULL: the messages list */
+	uint32_t n_messages;	/* the list's or the program's */
+	uint8_t *msg_flags;	/* by msg_id */
+	uint32_t completed;	/* messages whose sender completed */
+	uint32_t conf_messages; /* messages whose source is hosted */
+	uint32_t arrived;	/* messages received by hosted NICs */
+	uint32_t to_arrive;	/* messages whose destination is hosted */
 	/* Outputs (run_outputs.c). */
 	struct run_swrec *swrec;  /* switch-stats and occupancy records */
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
@@ -84,7 +84,7 @@ struct run {
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
 	struct uet_sync_local *local; /* uet-emu's in-process lockstep */
-	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
+	struct run_rt *rt;	      /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
 };
 

@@ -198,13 +198,14 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		senders = hosts;
 	}
 	nics_here = role == UET_RUN_SWITCH ? 0 : count;
-	z->lcores = sc->run.lcores != 0 ? sc->run.lcores : uet_eal_usable_cpus();
+	z->lcores =
+		sc->run.lcores != 0 ? sc->run.lcores : uet_eal_usable_cpus();
 	if (role == UET_RUN_SWITCH)
 		z->lcores = 1;
 	if (z->lcores > UET_CONFIG_LCORES_MAX)
 		z->lcores = UET_CONFIG_LCORES_MAX;
-	z->mbuf_data_bytes = local ? UET_MBUF_SMALL_DATA_BYTES
-				   : UET_MBUF_DATA_BYTES;
+	z->mbuf_data_bytes =
+		local ? UET_MBUF_SMALL_DATA_BYTES : UET_MBUF_DATA_BYTES;
 	out = calloc(hosts, sizeof(*out));
 	in = calloc(hosts, sizeof(*in));
 	rc = out == NULL || in == NULL ? -ENOMEM : peer_counts(sc, out, in);
@@ -235,17 +236,17 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		/* The switch (and, embedded, every NIC) holds frames of
 		 * every window, and at most what the queues on the way
 		 * take. */
-		uint64_t by_buffers =
-			switch_frames(sc) + (local ? (uint64_t)hosts * in_pool
-						   : 0);
+		uint64_t by_buffers = switch_frames(sc) +
+				      (local ? (uint64_t)hosts * in_pool : 0);
 
 		if (by_buffers < by_windows)
 			z->frames = by_buffers;
 	}
 	/* Over real ports every port's rx and tx descriptors hold mbufs. */
 	if (!local)
-		ports_held = (uint64_t)(role == UET_RUN_SWITCH ? hosts : count) *
-			     (2u * UET_PORT_DEFAULT_DESC + 64u);
+		ports_held =
+			(uint64_t)(role == UET_RUN_SWITCH ? hosts : count) *
+			(2u * UET_PORT_DEFAULT_DESC + 64u);
 	mbufs = z->frames * per_frame + ports_held +
 		(uint64_t)(role == UET_RUN_NICS ? nics_here : hosts) *
 			SIZING_CTRL_PER_HOST +
@@ -254,11 +255,10 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	z->derived_mbufs = mbufs > UET_CONFIG_MBUFS_MAX ? UET_CONFIG_MBUFS_MAX
 							: (uint32_t)mbufs;
 	z->mbufs = z->derived ? z->derived_mbufs : sc->run.mbufs;
-	z->pool_bytes =
-		(uint64_t)z->mbufs * uet_port_pool_obj_bytes(z->mbuf_data_bytes);
-	z->eal_mem_mb =
-		(uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
-		(local ? SIZING_EAL_BASE_MB : SIZING_EAL_PORTS_MB);
+	z->pool_bytes = (uint64_t)z->mbufs *
+			uet_port_pool_obj_bytes(z->mbuf_data_bytes);
+	z->eal_mem_mb = (uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
+			(local ? SIZING_EAL_BASE_MB : SIZING_EAL_PORTS_MB);
 	avail = mem_available_bytes();
 	if ((uint64_t)z->eal_mem_mb << 20 > avail) {
 		fprintf(stderr,

@@ -14,10 +14,10 @@
 
 /** The figures, and what they came from. */
 struct run_sizing {
-	uint32_t lcores;	  /**< EAL lcores to ask for */
-	uint32_t mbufs;		  /**< the pool's size (run.mbufs, or derived) */
-	uint32_t derived_mbufs;	  /**< what the scenario derives */
-	bool derived;		  /**< mbufs is derived_mbufs */
+	uint32_t lcores;	/**< EAL lcores to ask for */
+	uint32_t mbufs;		/**< the pool's size (run.mbufs, or derived) */
+	uint32_t derived_mbufs; /**< what the scenario derives */
+	bool derived;		/**< mbufs is derived_mbufs */
 	uint32_t mbuf_data_bytes; /**< data room of each mbuf */
 	uint64_t pool_bytes;	  /**< memory the pool takes */
 	uint32_t eal_mem_mb;	  /**< EAL -m */

@@ -79,7 +79,8 @@ static int run_open_pool(struct run *e)
 	if (e->mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "
-			"%s; set run.mbufs lower or give EAL more memory (-m)\n",
+			"%s; set run.mbufs lower or give EAL more memory "
+			"(-m)\n",
 			e->prog, RUN_POOL_NAME, z.mbufs,
 			z.derived ? "derived from the scenario" : "run.mbufs",
 			rte_strerror(rte_errno));
@@ -144,7 +145,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	if (rc == 0)
 		rc = run_wire_nics(&e);
 	if (rc == 0)
-		rc = res->realtime			? run_open_rt(&e)
+		rc = res->realtime		      ? run_open_rt(&e)
 		     : conf->role == UET_RUN_EMBEDDED ? run_open_local(&e)
 						      : run_open_sync(&e, hash);
 	if (rc < 0)

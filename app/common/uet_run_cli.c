@@ -340,7 +340,8 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
 			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
 			       " windows at once x %" PRIu64
-			       " frames, or the buffers on the way; EAL -m %u\n",
+			       " frames, or the buffers on the way; EAL -m "
+			       "%u\n",
 			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
 			       z.pool_bytes >> 20,
 			       z.derived ? ", derived" : " (run.mbufs)",

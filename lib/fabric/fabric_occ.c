@@ -155,7 +155,8 @@ void uet_fabric_occupancy_flush(struct uet_fabric *fab, uet_time_t end_ps)
 		return;
 	for (q = 0; q < fab->n_parts; q++)
 		fabric_occ_part_sample_before(
-			&fab->parts[q], end_ps == UINT64_MAX ? end_ps : end_ps + 1);
+			&fab->parts[q],
+			end_ps == UINT64_MAX ? end_ps : end_ps + 1);
 	fabric_occ_emit(fab);
 }
 

@@ -125,19 +125,19 @@ struct fabric_occ_row {
 struct fabric_part {
 	struct uet_fabric *fab;
 	uint32_t index;
-	struct uet_evq evq;	    /* this part's events */
-	struct uet_rng rng;	    /* random drops of frames it receives */
-	struct uet_rng ecn_rng;	    /* its ECN marks */
+	struct uet_evq evq;	      /* this part's events */
+	struct uet_rng rng;	      /* random drops of frames it receives */
+	struct uet_rng ecn_rng;	      /* its ECN marks */
 	struct rte_mempool *pfc_pool; /* its pause frames: the pool of the
 				       * last frame it received */
-	int error;		    /* first failure, sticky */
-	uint32_t n_ports;	    /* ports of its switches */
-	uet_time_t window_end_ps;   /* of the window it is running */
-	struct fabric_xbox nic_in;  /* from the NICs, for this window */
+	int error;		      /* first failure, sticky */
+	uint32_t n_ports;	      /* ports of its switches */
+	uet_time_t window_end_ps;     /* of the window it is running */
+	struct fabric_xbox nic_in;    /* from the NICs, for this window */
 	/* To part q: out[w & 1][q], w the window being run; read (and
 	 * emptied) by q in window w + 1. */
 	struct fabric_xbox *out[2];
-	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
+	uet_time_t out_min_ps[2];    /* earliest arrival in out[x] */
 	struct fabric_xframe *merge; /* the window's frames, sorted */
 	uint32_t cap_merge;
 	/* Occupancy samples of its chosen ports (fabric_occ.c). */
@@ -153,6 +153,8 @@ struct fabric_part {
 struct fabric_port {
 	struct uet_fabric *fab;	     /* the owner */
 	struct fabric_part *part;    /* the part its switch is in */
+	uet_time_t delivered_ps;     /* host port: latest arrival given by
+				      * the wiring (a link is FIFO) */
 	uint32_t id;		     /* index in fab->ports; host i's is i */
 	uint32_t sw;		     /* index of its switch */
 	int32_t peer;		     /* the port at the far end, -1: a host */
@@ -358,17 +360,17 @@ struct uet_fabric {
 	struct fabric_routes routes;
 	struct fabric_switch *switches;
 	uint32_t n_switches;
-	uint32_t n_ports;	/* hosts first, then links between switches */
+	uint32_t n_ports; /* hosts first, then links between switches */
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
 	int error; /* the first failure outside a part, sticky */
-	struct fabric_port *ports;    /* n_ports ports */
-	struct fabric_part *parts;    /* n_parts partitions */
+	struct fabric_port *ports; /* n_ports ports */
+	struct fabric_part *parts; /* n_parts partitions */
 	uint32_t n_parts;
-	uint32_t *part_weight; /* ports per part, for sharing among lcores */
-	uint64_t window;       /* windows run so far */
+	uint32_t *part_weight;	 /* ports per part, for sharing among lcores */
+	uint64_t window;	 /* windows run so far */
 	uet_time_t lookahead_ps; /* least delay of a link between parts */
-	struct fabric_links *links;   /* failures and occupancy */
+	struct fabric_links *links; /* failures and occupancy */
 };
 
 /* The events of port p's part, and its time now. */

@@ -369,6 +369,20 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
 			 struct uet_fabric_port_info *info);
 
 /**
+ * Run the fabric on its own (tests, tools) until t: windows of its parts'
+ * lookahead, as lib/sync runs it (one window for one switch). The wiring
+ * of a run uses the component's parts instead.
+ *
+ * @return
+ *   Events run, or a negative errno.
+ */
+int64_t uet_fabric_run_until(struct uet_fabric *fab, uet_time_t t);
+
+/** The virtual time of the part holding port (inside or between that
+ * part's windows). */
+uet_time_t uet_fabric_port_now(const struct uet_fabric *fab, uint32_t port);
+
+/**
  * Events the fabric ran, every part (and its own queue) summed.
  */
 uint64_t uet_fabric_events(const struct uet_fabric *fab);

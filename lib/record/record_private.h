@@ -52,7 +52,7 @@ struct uet_record {
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
 	struct rec_view_buf view[REC_KIND_COUNT];
-	char *vbuf[REC_KIND_COUNT];  /**< stdio buffers, freed after fclose */
+	char *vbuf[REC_KIND_COUNT]; /**< stdio buffers, freed after fclose */
 	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
 	struct rec_nic_prev *nics;
 	size_t n_nics, cap_nics;

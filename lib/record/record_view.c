@@ -15,8 +15,7 @@
 /* A view's first buffer of a kind: a window's rows of one NIC fit. */
 #define REC_VIEW_FIRST_BYTES 4096u
 
-int uet_record_view_create(struct uet_record **viewp,
-			   struct uet_record *parent)
+int uet_record_view_create(struct uet_record **viewp, struct uet_record *parent)
 {
 	struct uet_record *v;
 

@@ -677,9 +677,8 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 		case CO_HELLO:
 			rc = co_broadcast(c, UET_LS_WELCOME, now_ns);
 			if (rc == 0) {
-				c->window_end_ps =
-					window_end(c, c->conf.start_ps,
-						   c->conf.start_ps);
+				c->window_end_ps = window_end(
+					c, c->conf.start_ps, c->conf.start_ps);
 				rc = co_grant(c, now_ns);
 			}
 			break;

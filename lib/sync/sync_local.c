@@ -67,7 +67,7 @@ struct local_nic {
 	uint64_t events;
 	struct sync_error error; /* written by the NIC's lcore only */
 	/* Written by the switch part that holds the NIC's host port: */
-	uet_time_t inbox_min_ps;     /* earliest arrival in the inbox */
+	uet_time_t inbox_min_ps;    /* earliest arrival in the inbox */
 	struct sync_error sw_error; /* the switch's out() to this NIC */
 };
 
@@ -76,11 +76,11 @@ struct local_nic {
 struct local_worker {
 	struct uet_sync_local *l;
 	unsigned int lcore_id;
-	uint32_t first, count;		/* NICs */
+	uint32_t first, count;		 /* NICs */
 	uint32_t part_first, part_count; /* the switch's parts */
 	uint32_t seen_gen;
-	int64_t ran;		/* events its parts ran in the phase */
-	int part_err;		/* first failure of its parts */
+	int64_t ran;  /* events its parts ran in the phase */
+	int part_err; /* first failure of its parts */
 };
 
 enum local_phase {
@@ -220,13 +220,13 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	}
 	if (arrival_ps < l->window_end_ps) {
 		rte_pktmbuf_free(m);
-		return local_fail(&n->sw_error, -ERANGE,
-				  "%s sent a frame on port %u arriving at "
-				  "%" PRIu64 " ps, before the window end %" PRIu64
-				  " ps: the lookahead of %" PRIu64
-				  " ps is broken",
-				  l->conf.sw->name, port, arrival_ps,
-				  l->window_end_ps, l->conf.lookahead_ps);
+		return local_fail(
+			&n->sw_error, -ERANGE,
+			"%s sent a frame on port %u arriving at "
+			"%" PRIu64 " ps, before the window end %" PRIu64
+			" ps: the lookahead of %" PRIu64 " ps is broken",
+			l->conf.sw->name, port, arrival_ps, l->window_end_ps,
+			l->conf.lookahead_ps);
 	}
 	rc = sync_frame_cut_padding(m);
 	if (rc == 0)
@@ -258,8 +258,9 @@ static void nic_deliver(struct local_nic *n)
 		}
 		rc = comp->deliver(comp, 0, f->m, f->arrival_ps);
 		if (rc < 0)
-			local_fail(&n->error, rc, "nic %u: %s refused a frame: %s",
-				   n->index, comp->name, strerror(-rc));
+			local_fail(&n->error, rc,
+				   "nic %u: %s refused a frame: %s", n->index,
+				   comp->name, strerror(-rc));
 	}
 	n->inbox.n = 0;
 	n->inbox_min_ps = UET_TIME_NEVER;
@@ -599,8 +600,8 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	for (i = 0; i < n_workers; i++) {
 		struct local_worker *w = &l->workers[i];
 		uint32_t a = (uint32_t)((uint64_t)conf->n_nics * i / n_workers);
-		uint32_t b =
-			(uint32_t)((uint64_t)conf->n_nics * (i + 1) / n_workers);
+		uint32_t b = (uint32_t)((uint64_t)conf->n_nics * (i + 1) /
+					n_workers);
 
 		w->l = l;
 		w->lcore_id = conf->lcore_ids != NULL ? conf->lcore_ids[i]

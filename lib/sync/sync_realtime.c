@@ -254,9 +254,9 @@ static int rt_run_events(struct uet_sync_realtime *r)
 			return r->error.err;
 		ran = uet_component_run_window(c, t, t + 1);
 		if (ran < 0)
-			return rt_fail(r, (int)ran, "%s cannot run at %" PRIu64
-				       " ps: %s", c->name, t,
-				       strerror((int)-ran));
+			return rt_fail(r, (int)ran,
+				       "%s cannot run at %" PRIu64 " ps: %s",
+				       c->name, t, strerror((int)-ran));
 		for (; ran > 0; ran--) {
 			uet_lateness_add(&r->stats.lateness, now_ps - t);
 			r->stats.events++;

@@ -110,7 +110,7 @@ static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 		o->port = port;
 		o->tag = f.ip.id;
 		o->arrival_ps = arrival_ps;
-		o->now_ps = uet_evq_now(&env->c->evq);
+		o->now_ps = uet_fabric_port_now(env->fab, port);
 	}
 	env->n_out_total++;
 	rte_pktmbuf_free(m);
@@ -248,7 +248,7 @@ static inline void ft_deliver(struct ft_env *env, uint16_t port,
 /* Run every pending event. */
 static inline void ft_run(struct ft_env *env)
 {
-	ck_assert_int_ge(uet_evq_run_until(&env->c->evq, UET_TIME_NEVER), 0);
+	ck_assert_int_ge(uet_fabric_run_until(env->fab, UET_TIME_NEVER), 0);
 }
 
 /* A port's counters. */

@@ -32,7 +32,7 @@ static uint64_t drop_run(uint32_t ppm, uint64_t seed, bool *passed)
 	conf.seed = seed;
 	ft_open_pool(&env, &conf);
 	for (i = 0; i < DROP_FRAMES; i++) {
-		ck_assert_int_ge(uet_evq_run_until(&env.c->evq, t), 0);
+		ck_assert_int_ge(uet_fabric_run_until(env.fab, t), 0);
 		ft_deliver(&env, 0,
 			   ft_frame(&env, 0, 1, FT_PAYLOAD_SMALL, (uint16_t)i),
 			   t);

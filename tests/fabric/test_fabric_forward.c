@@ -265,9 +265,9 @@ START_TEST(test_frame_delivered_early_is_held_until_its_arrival)
 	ft_deliver(&env, 6, ft_frame(&env, 6, 7, FT_PAYLOAD_BIG, 1), FT_T0_PS);
 	ft_deliver(&env, 6, ft_frame(&env, 6, 7, FT_PAYLOAD_BIG, 2),
 		   3 * FT_T0_PS);
-	ck_assert_int_ge(uet_evq_run_until(&env.c->evq, FT_T0_PS), 0);
+	ck_assert_int_ge(uet_fabric_run_until(env.fab, FT_T0_PS), 0);
 	ck_assert_uint_eq(ft_stats(&env, 6).rx_frames, 0);
-	ck_assert_int_ge(uet_evq_run_until(&env.c->evq, 3 * FT_T0_PS), 0);
+	ck_assert_int_ge(uet_fabric_run_until(env.fab, 3 * FT_T0_PS), 0);
 	ck_assert_uint_eq(ft_stats(&env, 6).rx_frames, 1);
 	ck_assert_uint_eq(env.n_out, 1);
 	ft_run(&env);
@@ -291,7 +291,7 @@ START_TEST(test_deliver_rejects_bad_port_and_time_and_frees_the_frame)
 	ck_assert_int_eq(env.c->deliver(env.c, 0, ft_frame(&env, 0, 1, 64, 3),
 					FT_T0_PS - 1),
 			 -EINVAL);
-	ck_assert_int_ge(uet_evq_run_until(&env.c->evq, 2 * FT_T0_PS), 0);
+	ck_assert_int_ge(uet_fabric_run_until(env.fab, 2 * FT_T0_PS), 0);
 	/* Earlier than the fabric's time. */
 	ck_assert_int_eq(env.c->deliver(env.c, 1, ft_frame(&env, 1, 0, 64, 4),
 					2 * FT_T0_PS - 1),
@@ -315,7 +315,7 @@ START_TEST(test_destroy_frees_every_frame_held)
 	ft_deliver(&env, 1, ft_frame(&env, 1, 3, FT_PAYLOAD_BIG, 2), FT_T0_PS);
 	ft_deliver(&env, 2, ft_frame(&env, 2, 3, FT_PAYLOAD_BIG, 3),
 		   2 * FT_T0_PS);
-	ck_assert_int_ge(uet_evq_run_until(&env.c->evq, FT_T0_PS + 1), 0);
+	ck_assert_int_ge(uet_fabric_run_until(env.fab, FT_T0_PS + 1), 0);
 	ck_assert_uint_eq(ft_stats(&env, 3).queue_bytes, 2 * FT_WIRE_BIG);
 	ck_assert_uint_eq(rte_mempool_in_use_count(env.mp), 3);
 	ft_close(&env);

@@ -43,7 +43,7 @@ static int pt_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
 	o = &env->out[env->n++];
 	memset(o, 0, sizeof(*o));
 	o->port = port;
-	o->now_ps = uet_evq_now(&env->ft.c->evq);
+	o->now_ps = uet_fabric_port_now(env->ft.fab, port);
 	o->arrival_ps = arrival_ps;
 	ck_assert_int_eq(uet_frame_parse(buf, rte_pktmbuf_pkt_len(m), &f, NULL),
 			 0);

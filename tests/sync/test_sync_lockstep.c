@@ -131,7 +131,7 @@ static void run_mesh(struct rte_mempool *mp, const char *tag, bool reverse,
 {
 	struct uet_sync_participant *order[MAX_NICS];
 	uint32_t i, round = 0;
-	int rc = UET_SYNC_RUNNING;
+	int rc;
 
 	env_open(e, mp, tag, 4, 1 * US, 1500 * NS, 1);
 	for (i = 0; i < 4; i++) {
