@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
@@ -22,6 +23,10 @@
 /* Wall ms a memif client waits for its server's answer before giving up
  * (the handshake takes about a millisecond on an idle host). */
 #define UET_MEMIF_CONNECT_MS 1000u
+/* How long a memif client waits for its server's socket to appear: the
+ * server process may still be starting its EAL (tries x wait = 10 s). */
+#define ETHDEV_MEMIF_START_TRIES 1000
+#define ETHDEV_MEMIF_START_WAIT_US 10000u
 /* Ethernet header and FCS: what ethdev adds to the MTU for a frame length. */
 #define UET_PORT_L2_OVERHEAD_BYTES (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
@@ -108,6 +113,15 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		return ret;
 	}
 	ret = rte_eth_dev_start(p->port_id);
+	/* A memif client refuses to start until its server has made the
+	 * socket; processes started together race for it, so wait a while
+	 * (bounded) rather than fail the run. */
+	for (int tries = 0; ret < 0 && tries < ETHDEV_MEMIF_START_TRIES &&
+			    strncmp(p->name, "net_memif", 9) == 0;
+	     tries++) {
+		rte_delay_us_sleep(ETHDEV_MEMIF_START_WAIT_US);
+		ret = rte_eth_dev_start(p->port_id);
+	}
 	if (ret < 0) {
 		UET_LOG(ERROR, DRIVERS, "port %s: start failed: %s", p->name,
 			rte_strerror(-ret));
