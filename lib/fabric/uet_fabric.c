@@ -254,6 +254,9 @@ int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
 	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
 	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
 	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
+	conf->queue_time_ps = sc->derived.queue_time_ps;
+	conf->ecn_kmin_ppm = sc->derived.ecn_kmin_ppm;
+	conf->ecn_kmax_ppm = sc->derived.ecn_kmax_ppm;
 	conf->link_down_blackhole =
 		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
 	/* Checked by the configuration: a bad list leaves PFC off. */
