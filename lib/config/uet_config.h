@@ -301,6 +301,7 @@ enum uet_auto_attr {
 	UET_AUTO_QUEUE_LIMIT,	      /**< switch.queue_limit */
 	UET_AUTO_ECN_KMIN,	      /**< switch.ECNKmin */
 	UET_AUTO_ECN_KMAX,	      /**< switch.ECNKmax */
+	UET_AUTO_SWITCH_TRIMMING,     /**< switch.TrimmingEnabled */
 	UET_AUTO_COUNT,
 };
 

@@ -360,11 +360,12 @@ static const struct uet_attr attrs[] = {
 	 "false: DSCP / 8",
 	 "every NIC is a UET NIC, so the policy that knows their roles", NULL,
 	 0, FIELD(sw.uet_policy_enabled)},
-	{"switch", "TrimmingEnabled", UET_ATTR_BOOL, "false", 0, 1, "",
+	{"switch", "TrimmingEnabled", UET_ATTR_BOOL, "auto", 0, 1, "",
 	 "trim a trimmable packet that cannot be queued to its headers and "
 	 "send it in TC1",
-	 "drop tail unless a scenario asks for trimming", NULL, 0,
-	 FIELD(sw.trimming_enabled)},
+	 "auto: on when the NICs mark packets trimmable (nic.TrimmingEnabled) "
+	 "and the switch may trim (UET policy, PFC off); else drop tail",
+	 NULL, 0, FIELD(sw.trimming_enabled)},
 	{"switch", "Scheduler", UET_ATTR_ENUM, "strict", 0, 1, "",
 	 "how a port picks its next class: strict priority (highest TC "
 	 "first) or weighted round robin",

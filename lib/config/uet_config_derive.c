@@ -2,11 +2,11 @@
 /*
  * Values derived from the fabric when a scenario loads. The attributes whose
  * default is auto (the tiers' rates and delays, InitialBaseRTT,
- * InitialRetransmitTimeout, NsccTargetQdelay, queue_limit, ECNKmin and
- * ECNKmax) get their value here, written into their own fields, so the NIC
- * and the fabric read them as they read a value the file set; and here is
- * the text --print-config prints beside each (docs/congestion-control.md,
- * "Defaults derived from the fabric").
+ * InitialRetransmitTimeout, NsccTargetQdelay, the switch's TrimmingEnabled,
+ * queue_limit, ECNKmin and ECNKmax) get their value here, written into their
+ * own fields, so the NIC and the fabric read them as they read a value the file
+ * set; and here is the text --print-config prints beside each
+ * (docs/congestion-control.md, "Defaults derived from the fabric").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -50,6 +50,8 @@ static const struct {
 	 UET_AUTO_QUEUE_LIMIT},
 	{offsetof(struct uet_scenario, sw.ecn_kmin_bytes), UET_AUTO_ECN_KMIN},
 	{offsetof(struct uet_scenario, sw.ecn_kmax_bytes), UET_AUTO_ECN_KMAX},
+	{offsetof(struct uet_scenario, sw.trimming_enabled),
+	 UET_AUTO_SWITCH_TRIMMING},
 };
 
 int cfg_auto_attr(const struct uet_attr *a)
@@ -267,6 +269,16 @@ static void derive_auto(struct uet_scenario *s)
 			s->nic.trimming_enabled
 				? s->pds.initial_base_rtt_ps * 3 / 4
 				: s->pds.initial_base_rtt_ps;
+	/* NICs that mark their packets trimmable ask for trimming switches,
+	 * where a switch may trim at all (the UET policy, no lossless
+	 * class: the rule of uet_config_rules.c). */
+	if (is_auto(s, UET_AUTO_SWITCH_TRIMMING)) {
+		uint8_t pfc = 0;
+
+		(void)uet_config_pfc_class_mask(s->sw.pfc_classes, &pfc);
+		s->sw.trimming_enabled = s->nic.trimming_enabled &&
+					 s->sw.uet_policy_enabled && pfc == 0;
+	}
 	/* One BDP with trimming (a full queue trims, and the NACK brings the
 	 * packet back within an RTT); drop tail gets five, as the reference
 	 * gives it, so that bursts are queued rather than timed out. */
@@ -480,6 +492,11 @@ int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
 			put(buf, len, &at, ", of its own on every port");
 		break;
 	}
+	case UET_AUTO_SWITCH_TRIMMING:
+		put(buf, len, &at,
+		    "nic.TrimmingEnabled, under UETPolicyEnabled with no "
+		    "PFCClasses");
+		break;
 	case UET_AUTO_COUNT:
 		return -EINVAL;
 	}

@@ -22,8 +22,7 @@
 static const char fat_tree[] =
 	"topology: {kind: fat-tree, k: 4, link_rate: 100Gbps, link_delay: "
 	"1us}\n"
-	"nic: {DataRate: 100Gbps, Delay: 1us, TrimmingEnabled: true}\n"
-	"switch: {TrimmingEnabled: true}\n";
+	"nic: {DataRate: 100Gbps, Delay: 1us, TrimmingEnabled: true}\n";
 
 static void load_ok(struct uet_scenario *s, const char *yaml)
 {
@@ -161,6 +160,7 @@ START_TEST(test_derive_single_switch_400g_500ns)
 			  2171200 + 5 * 2171200 + 2 * 84040 + 66371);
 	ck_assert_uint_eq(s.pds.initial_retransmit_timeout_ps, 13261651);
 	ck_assert_uint_eq(s.derived.fixed_window_bytes, 162840);
+	ck_assert(!s.sw.trimming_enabled);
 	load_ok(&s, "switch: {TrimmingEnabled: true}\n");
 	ck_assert_uint_eq(s.sw.queue_limit_bytes, 108560);
 	ck_assert_uint_eq(s.sw.ecn_kmin_bytes, 21712);
@@ -170,6 +170,29 @@ START_TEST(test_derive_single_switch_400g_500ns)
 	/* The same with the NIC trimming: three quarters of the RTT. */
 	load_ok(&s, "nic: {TrimmingEnabled: true}\n");
 	ck_assert_uint_eq(s.pds.nscc_target_qdelay_ps, 1628400);
+}
+END_TEST
+
+/* The switch trims for NICs that mark trimmable, where it may: under the
+ * UET policy and with PFC off; a value in the file wins. */
+START_TEST(test_derive_switch_trims_for_trimming_nics)
+{
+	struct uet_scenario s;
+
+	load_ok(&s, "nic: {TrimmingEnabled: true}\n");
+	ck_assert(is_auto(&s, UET_AUTO_SWITCH_TRIMMING));
+	ck_assert(s.sw.trimming_enabled);
+	ck_assert_uint_eq(s.sw.queue_limit_bytes, 108560);
+	load_ok(&s, "nic: {TrimmingEnabled: true}\n"
+		    "switch: {PFCClasses: \"0\"}\n");
+	ck_assert(!s.sw.trimming_enabled);
+	load_ok(&s, "nic: {TrimmingEnabled: true}\n"
+		    "switch: {UETPolicyEnabled: false}\n");
+	ck_assert(!s.sw.trimming_enabled);
+	load_ok(&s, "nic: {TrimmingEnabled: true}\n"
+		    "switch: {TrimmingEnabled: false}\n");
+	ck_assert(!s.sw.trimming_enabled);
+	ck_assert_uint_eq(s.sw.queue_limit_bytes, 542800);
 }
 END_TEST
 
@@ -256,7 +279,7 @@ START_TEST(test_derive_explicit_value_wins)
 		 "link_delay: 1us, agg_core_rate: auto}\n"
 		 "nic: {DataRate: 100Gbps, Delay: 1us, TrimmingEnabled: true}\n"
 		 "pds: {InitialBaseRTT: auto}\n"
-		 "switch: {TrimmingEnabled: true, queue_limit: auto, "
+		 "switch: {TrimmingEnabled: auto, queue_limit: auto, "
 		 "ECNKmax: auto}\n");
 	load_ok(&b, yaml);
 	ck_assert(uet_scenario_equal(&a, &b));
@@ -343,6 +366,7 @@ static Suite *config_derive_suite(void)
 	tcase_add_test(tc, test_derive_fat_tree_rto_full_queue_every_hop);
 	tcase_add_test(tc, test_derive_tiers_follow_link_rate_and_delay);
 	tcase_add_test(tc, test_derive_single_switch_400g_500ns);
+	tcase_add_test(tc, test_derive_switch_trims_for_trimming_nics);
 	tcase_add_test(tc, test_derive_leaf_spine_path);
 	tcase_add_test(tc, test_derive_per_port_where_rates_differ);
 	tcase_add_test(tc, test_derive_explicit_value_wins);
