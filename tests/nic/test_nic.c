@@ -119,18 +119,49 @@ START_TEST(test_ack_cadence_n4_nth_only_64_acks)
 END_TEST
 
 /* N = 4 from the first packet, no flag on the last: the message's last
- * three packets draw no ACK; their timers recover them, and the
- * retransmissions count toward the cadence. */
-START_TEST(test_ack_cadence_unflagged_tail_recovered_by_rto)
+ * three packets carry no request, and no later packet can; the receiver
+ * acknowledges the last one when it arrives (uet_pds_rx_acknowledges),
+ * so 64 + 1 ACKs and no timeout. */
+START_TEST(test_ack_cadence_unflagged_tail_acked_at_last_packet)
 {
+	cadence(4, true, false, 65);
+}
+END_TEST
+
+/*
+ * N = 4 and the last packet flagged, 8 packets: AR on the 1st, 5th and
+ * 8th. The 7th is held on a slower path (dropped here, its copy delivered
+ * 5 us later, after the last packet's ACK). No later request can cover
+ * it: the receiver acknowledges it on arrival, the message completes then
+ * and no timer expires (before, it waited for its 20 us timeout).
+ */
+START_TEST(test_ack_late_packet_after_last_acknowledged)
+{
+	const uet_time_t late_ps = 5 * UET_PS_PER_US;
 	struct h h;
 
 	h_init(&h);
 	h.sc.pds.ack_request_every_nth_packet = 4;
-	h.sc.pds.ack_request_last_packet = false;
-	run_one_message(&h, 256 * 4096);
-	ck_assert_uint_gt(h_stats(&h, 0).transport.rto_expiries, 0);
-	ck_assert_uint_gt(h.count[0][H_DATA], 256);
+	h.keep = true;
+	h.keep_data = 6;
+	h.drop_data[h.ndrop_data++] = 6;
+	h_start(&h);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
+	h_run(&h, late_ps);
+	ck_assert_ptr_nonnull(h.kept);
+	ck_assert_uint_eq(h.count[1][H_ACK], 3);
+	ck_assert_uint_eq(h.completed[0], 0);
+	h_deliver(&h, 1, h.kept, late_ps);
+	h.kept = NULL;
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.completed[0], 1);
+	ck_assert_uint_eq(h.count[1][H_ACK], 4);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_eq(h.count[0][H_DATA], 8);
+	/* Completed one round trip after the late packet, not at 20 us. */
+	ck_assert_uint_lt(h.last_completed_ps, late_ps + 2 * UET_PS_PER_US);
+	h_check_invariants(&h);
 	h_fini(&h);
 }
 END_TEST
@@ -383,8 +414,29 @@ static unsigned int csv_rows(const char *dir, const char *file)
 	return n - 1; /* the header */
 }
 
+/* uet-transport-stats.csv rows of the NIC whose address is ip, as the
+ * file's second column writes it. */
+static unsigned int stats_rows_of(const char *dir, uint32_t ip)
+{
+	char path[512], line[1024], nic[32];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(nic, sizeof(nic), ",%u.%u.%u.%u,", ip >> 24, (ip >> 16) & 255,
+		 (ip >> 8) & 255, ip & 255);
+	snprintf(path, sizeof(path), "%s/uet-transport-stats.csv", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, nic) != NULL)
+			n++;
+	fclose(f);
+	return n;
+}
+
 /* Records: every PDC and message event, one monitor row per packet sent
- * or received, one flow row with the receiver's arrival time. */
+ * or received, one flow row with the receiver's arrival time, and stats
+ * rows of both NICs (the receiver's start at its first arrival). */
 START_TEST(test_records_events_monitor_flows)
 {
 	char dir[] = "/tmp/uet_nic_rec_XXXXXX";
@@ -414,7 +466,8 @@ START_TEST(test_records_events_monitor_flows)
 	 * the CLOSE's reception has no row. */
 	ck_assert_uint_eq(csv_rows(dir, "uet-monitor.csv"), 9);
 	ck_assert_uint_eq(csv_rows(dir, "flows.csv"), 1);
-	ck_assert_uint_gt(csv_rows(dir, "uet-transport-stats.csv"), 0);
+	ck_assert_uint_gt(stats_rows_of(dir, h_ip(0)), 0);
+	ck_assert_uint_gt(stats_rows_of(dir, h_ip(1)), 0);
 	snprintf(path, sizeof(path), "%s/flows.csv", dir);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
@@ -512,7 +565,9 @@ static Suite *nic_suite(void)
 	tcase_add_test(tc, test_ack_cadence_defaults_256_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_first_last_65_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_nth_only_64_acks);
-	tcase_add_test(tc, test_ack_cadence_unflagged_tail_recovered_by_rto);
+	tcase_add_test(tc,
+		       test_ack_cadence_unflagged_tail_acked_at_last_packet);
+	tcase_add_test(tc, test_ack_late_packet_after_last_acknowledged);
 	tcase_add_test(tc, test_segmentation_sizes);
 	tcase_add_test(tc, test_one_mib_every_byte_verified);
 	tcase_add_test(tc, test_messages_in_flight_groups_on);
