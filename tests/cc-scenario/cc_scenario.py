@@ -110,7 +110,12 @@ def print_config(emu, scenario):
             continue
         m = re.match(r'^  (\w+): (.*?)(\s+#.*)?$', line)
         if m and section is not None:
-            section[m.group(1)] = m.group(2).strip('"')
+            value = m.group(2).strip('"')
+            # A derived value: 'auto  # VALUE[ bytes] = how'.
+            d = re.match(r'^\s+#\s*(\S+)( bytes)? = ', m.group(3) or '')
+            if value == 'auto' and d:
+                value = d.group(1)
+            section[m.group(1)] = value
     return conf, msgs
 
 
