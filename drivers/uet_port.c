@@ -31,6 +31,27 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
 				       UET_MBUF_ROOM_BYTES, socket_id);
 }
 
+struct rte_mempool *uet_port_pool_create_room(const char *name,
+					      unsigned nb_mbufs,
+					      unsigned data_bytes,
+					      int socket_id)
+{
+	unsigned cache = RTE_MIN(256u, nb_mbufs / 4);
+
+	return rte_pktmbuf_pool_create(name, nb_mbufs, cache, 0,
+				       (uint16_t)(data_bytes +
+						  RTE_PKTMBUF_HEADROOM),
+				       socket_id);
+}
+
+size_t uet_port_pool_obj_bytes(unsigned data_bytes)
+{
+	/* The mempool's per-object header, the mbuf, headroom and room,
+	 * each cache-line aligned. */
+	return RTE_CACHE_LINE_ROUNDUP(64 + sizeof(struct rte_mbuf) +
+				      RTE_PKTMBUF_HEADROOM + data_bytes);
+}
+
 uint16_t uet_port_rx_burst(struct uet_port *port, struct rte_mbuf **pkts,
 			   uint16_t n)
 {
@@ -148,11 +169,12 @@ void uet_port_close(struct uet_port *port)
 	free(port);
 }
 
-/* "--lcores=0@(a,b,...)": the main lcore may run on every CPU this process
- * may use. "-l 0" would pin it to CPU 0, and then a uet-switch and its
- * uet-nic processes, each started with the default, all share CPU 0 while
- * the others idle: in realtime that made events run milliseconds late. */
-static int eal_lcores_arg(char *buf, size_t len)
+/* "--lcores=(0-N)@(a,b,...)": every lcore may run on every CPU this
+ * process may use. "-l 0" would pin it to CPU 0, and then a uet-switch
+ * and its uet-nic processes, each started with the default, all share
+ * CPU 0 while the others idle: in realtime that made events run
+ * milliseconds late. */
+static int eal_lcores_arg(char *buf, size_t len, unsigned int lcores)
 {
 	cpu_set_t set;
 	size_t n;
@@ -160,7 +182,10 @@ static int eal_lcores_arg(char *buf, size_t len)
 
 	if (sched_getaffinity(0, sizeof(set), &set) != 0)
 		return -errno;
-	ret = snprintf(buf, len, "--lcores=0@(");
+	if (lcores <= 1)
+		ret = snprintf(buf, len, "--lcores=0@(");
+	else
+		ret = snprintf(buf, len, "--lcores=(0-%u)@(", lcores - 1);
 	if (ret < 0 || (size_t)ret >= len)
 		return -ENAMETOOLONG;
 	n = (size_t)ret;
@@ -180,18 +205,31 @@ static int eal_lcores_arg(char *buf, size_t len)
 	return 0;
 }
 
-int uet_eal_init_default(const char *prefix)
+unsigned int uet_eal_usable_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+int uet_eal_init_sized(const char *prefix, unsigned int lcores,
+		       unsigned int mem_mb)
 {
 	char file_prefix[128];
-	char lcores[1024];
+	char lcores_arg[1024];
+	char mem[16];
 	char *argv[] = {
 		"uetemu",
 		"--no-huge",
 		"-m",
-		"512",
+		mem,
 		"--no-pci",
 		"--no-shconf",
-		lcores,
+		lcores_arg,
 		"--log-level=*:warning",
 		"--no-telemetry",
 		file_prefix,
@@ -200,17 +238,23 @@ int uet_eal_init_default(const char *prefix)
 	int argc = (int)RTE_DIM(argv) - 1;
 	int ret;
 
-	if (prefix == NULL || prefix[0] == '\0')
+	if (prefix == NULL || prefix[0] == '\0' || mem_mb == 0)
 		return -EINVAL;
 	ret = snprintf(file_prefix, sizeof(file_prefix), "--file-prefix=%s",
 		       prefix);
 	if (ret < 0 || (size_t)ret >= sizeof(file_prefix))
 		return -ENAMETOOLONG;
-	ret = eal_lcores_arg(lcores, sizeof(lcores));
+	snprintf(mem, sizeof(mem), "%u", mem_mb);
+	ret = eal_lcores_arg(lcores_arg, sizeof(lcores_arg), lcores);
 	if (ret < 0)
 		return ret;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		return rte_errno ? -rte_errno : -EINVAL;
 	return 0;
+}
+
+int uet_eal_init_default(const char *prefix)
+{
+	return uet_eal_init_sized(prefix, 1, 512);
 }

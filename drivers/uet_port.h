@@ -25,6 +25,19 @@
 /** Data room passed to rte_pktmbuf_pool_create (headroom included). */
 #define UET_MBUF_ROOM_BYTES (UET_MBUF_DATA_BYTES + RTE_PKTMBUF_HEADROOM)
 
+/**
+ * Bytes of data room of a pool that never receives from a real port (the
+ * embedded run): the model builds every frame's headers in one segment
+ * (a data frame's 102, a control frame or a lockstep control frame of at
+ * most 254) and chains payload as external buffers, so 256 is enough and
+ * an mbuf takes 512 bytes instead of 8,448.
+ */
+#define UET_MBUF_SMALL_DATA_BYTES 256u
+
+/** Rx and tx descriptors of an ethdev port unless its conf says; each
+ * holds an mbuf of the port's pool. */
+#define UET_PORT_DEFAULT_DESC 1024u
+
 /** MTU asked of every port; lowered to what the PMD allows. */
 #define UET_PORT_MTU_BYTES 9000u
 
@@ -118,6 +131,25 @@ struct uet_port_stats {
  */
 struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
 					 int socket_id);
+
+/**
+ * Create an mbuf pool with data_bytes of data room after the headroom
+ * (UET_MBUF_DATA_BYTES for pools that receive from real ports,
+ * UET_MBUF_SMALL_DATA_BYTES for the embedded run).
+ *
+ * @return
+ *   The pool, or NULL with rte_errno set.
+ */
+struct rte_mempool *uet_port_pool_create_room(const char *name,
+					      unsigned nb_mbufs,
+					      unsigned data_bytes,
+					      int socket_id);
+
+/**
+ * Bytes one mbuf of such a pool takes in memory (object header, mbuf,
+ * headroom and data room), for sizing EAL memory.
+ */
+size_t uet_port_pool_obj_bytes(unsigned data_bytes);
 
 /**
  * Open a port from a device string and start it: a vdev
@@ -320,5 +352,21 @@ void uet_port_close(struct uet_port *port);
  *   0 or a negative errno.
  */
 int uet_eal_init_default(const char *prefix);
+
+/**
+ * Initialise EAL without hugepages for an application: as
+ * uet_eal_init_default() but with lcores lcores (0 or 1: one lcore that
+ * may run on every CPU the process may use; more: lcores 0..lcores-1,
+ * each of which may run on every such CPU, so that there may be more
+ * lcores than CPUs) and mem_mb MB of memory (-m).
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int uet_eal_init_sized(const char *prefix, unsigned int lcores,
+		       unsigned int mem_mb);
+
+/** CPUs this process may run on (its affinity mask), at least 1. */
+unsigned int uet_eal_usable_cpus(void);
 
 #endif /* UET_PORT_H */

@@ -19,7 +19,6 @@
 #include "uet_port_priv.h"
 #include "uet_log.h"
 
-#define UET_PORT_DEFAULT_DESC 1024u
 /* Wall ms a memif client waits for its server's answer before giving up
  * (the handshake takes about a millisecond on an idle host). */
 #define UET_MEMIF_CONNECT_MS 1000u

@@ -93,14 +93,6 @@ uet_time_t uet_pcie_ack_hold_ps(const struct uet_pcie_params *params,
 	return uet_pcie_serialization_ps(params, bytes);
 }
 
-uint16_t uet_pcie_service_time_steps(uet_time_t hold_ps)
-{
-	uet_time_t steps = hold_ps / UET_PCIE_SERVICE_STEP_PS;
-
-	return steps > UET_PCIE_SERVICE_STEPS_MAX ? UET_PCIE_SERVICE_STEPS_MAX
-						  : (uint16_t)steps;
-}
-
 int uet_pcie_init(struct uet_pcie *pcie, const struct uet_pcie_params *params)
 {
 	static const struct uet_pcie_params defaults = UET_PCIE_PARAMS_DEFAULTS;

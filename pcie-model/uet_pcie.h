@@ -21,12 +21,6 @@
 extern "C" {
 #endif
 
-/** Picoseconds in one step of the service time an ACK carries (128 ns). */
-#define UET_PCIE_SERVICE_STEP_PS ((uet_time_t)128000)
-
-/** Largest service time, in steps, that the ACK's 16-bit field holds. */
-#define UET_PCIE_SERVICE_STEPS_MAX UINT16_MAX
-
 /** Parameters of one PCIe link. */
 struct uet_pcie_params {
 	/** Rate of one lane, bits/s (payload rate after encoding). */
@@ -199,17 +193,6 @@ uet_time_t uet_pcie_transfer_ps(const struct uet_pcie_params *params,
  */
 uet_time_t uet_pcie_ack_hold_ps(const struct uet_pcie_params *params,
 				uint64_t bytes);
-
-/**
- * The service time as the ACK carries it: whole 128 ns steps of the hold,
- * rounded down, saturated to the 16-bit field.
- *
- * @param hold_ps
- *   The hold from uet_pcie_ack_hold_ps().
- * @return
- *   Steps of 128 ns.
- */
-uint16_t uet_pcie_service_time_steps(uet_time_t hold_ps);
 
 /**
  * Initialise a link: both directions idle at time 0, counters zero, an

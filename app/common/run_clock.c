@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_lcore.h>
+
 #include "uet_fabric.h"
 #include "uet_host_addr.h"
 #include "uet_nic.h"
@@ -56,7 +58,53 @@ static int on_window(void *arg, uet_time_t window_end_ps)
 		return run_wl_error(e->wl);
 	if (e->wl != NULL && run_wl_error(e->wl) < 0)
 		return run_wl_error(e->wl);
-	return e->cap_err;
+	if (e->cap_err < 0)
+		return e->cap_err;
+	/* The posts just made wrote rows: they go before the next window's. */
+	return run_flush_nic_records(e);
+}
+
+/*
+ * A frame a NIC could not build for want of an mbuf is a frame the model
+ * never sent: stop the run, naming the pool and the key, rather than let
+ * it recover (or stall) on a loss the scenario did not ask for.
+ */
+static int check_pool(struct run *e, uet_time_t window_end_ps)
+{
+	char vt[UET_UNITS_FMT_LEN];
+	uint32_t i;
+
+	for (i = 0; i < e->count; i++) {
+		if (uet_nic_mbuf_failures(e->nic[i]) == 0)
+			continue;
+		uet_time_format(window_end_ps, vt, sizeof(vt));
+		fprintf(stderr,
+			"%s: the mbuf pool %s (%u mbufs, %s) ran dry before "
+			"%s of virtual time: nic %u could not build a frame. "
+			"More frames were in flight than it holds; set "
+			"run.mbufs above %u (docs/performance.md, "
+			"\"Sizing\")\n",
+			e->prog, RUN_POOL_NAME, e->pool_mbufs,
+			e->pool_derived ? "derived from the scenario"
+					: "run.mbufs",
+			vt, e->first + i, e->pool_mbufs);
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+/* uet-emu, after every NIC ran the window: their rows, in host order. */
+static int on_nics_done(void *arg, uet_time_t window_end_ps)
+{
+	int rc = check_pool(arg, window_end_ps);
+
+	return rc < 0 ? rc : run_flush_nic_records(arg);
+}
+
+/* uet-nic, after each of its NICs' windows. */
+static int on_nic_window(void *arg, uet_time_t window_end_ps)
+{
+	return check_pool(arg, window_end_ps);
 }
 
 static void on_progress(void *arg, const struct uet_sync_progress *p)
@@ -126,6 +174,8 @@ int run_open_sync(struct run *e, uint64_t hash)
 			.scenario_hash = hash,
 			.timeout_ms = e->conf->timeout_ms,
 			.startup_timeout_ms = e->conf->startup_timeout_ms,
+			.window_fn = on_nic_window,
+			.window_arg = e,
 		};
 
 		uet_host_mac(h, pc.mac);
@@ -134,6 +184,60 @@ int run_open_sync(struct run *e, uint64_t hash)
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * uet-emu: the in-process lockstep over every EAL lcore (run.lcores asked
+ * the EAL for them), the NICs spread over them in host order.
+ */
+int run_open_local(struct run *e)
+{
+	const struct uet_scenario *sc = e->sc;
+	struct uet_sync_local_conf lc = {
+		.sw = uet_fabric_component(e->fabric),
+		.n_nics = e->count,
+		.start_ps = 0,
+		.end_ps = sc->run.end_ps,
+		.nics_done_fn = on_nics_done,
+		.window_fn = on_window,
+		.window_arg = e,
+		.progress_fn = sc->run.progress ? on_progress : NULL,
+		.progress_arg = e,
+		.progress_interval_ms = 1000,
+		.stop = e->conf->stop,
+	};
+	unsigned int ids[RTE_MAX_LCORE], id;
+	struct uet_component **comps;
+	uint32_t n = 0, i;
+	int rc;
+
+	rc = run_lookahead(e, &lc.lookahead_ps);
+	if (rc < 0)
+		return rc;
+	comps = calloc(e->count, sizeof(*comps));
+	if (comps == NULL)
+		return -ENOMEM;
+	for (i = 0; i < e->count; i++)
+		comps[i] = uet_nic_component(e->nic[i]);
+	ids[n++] = rte_get_main_lcore();
+	RTE_LCORE_FOREACH_WORKER(id)
+	{
+		ids[n++] = id;
+	}
+	/* A connection matrix's triggers tie ranks together through the
+	 * workload engine: such runs take their NICs in host order on one
+	 * lcore, so that trigger counts build up in the same order. */
+	if (e->wl != NULL && run_wl_ties_ranks(e->wl))
+		n = 1;
+	lc.nics = comps;
+	lc.lcore_ids = ids;
+	lc.n_lcores = n;
+	rc = uet_sync_local_create(&e->local, &lc);
+	free(comps);
+	/* Rows written while the run was set up (the posts) come first. */
+	if (rc == 0)
+		rc = run_flush_nic_records(e);
+	return rc;
 }
 
 /* Realtime: the ports, then one realtime role per hosted component, on a
@@ -269,6 +373,8 @@ int run_clock_poll(struct run *e)
 	int rc;
 
 	e->start_ns = run_wall_ns();
+	if (e->local != NULL)
+		return uet_sync_local_run(e->local);
 	if (e->rt != NULL)
 		return run_rt_poll(e->rt, conf->stop, run_rt_done, e,
 				   conf->rt_linger_ms ? conf->rt_linger_ms
@@ -291,7 +397,9 @@ void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
 
 	if (rc < 0) {
 		const char *why =
-			e->co != NULL ? uet_sync_coordinator_error(e->co) : "";
+			e->co != NULL	   ? uet_sync_coordinator_error(e->co)
+			: e->local != NULL ? uet_sync_local_error(e->local)
+					   : "";
 
 		fprintf(stderr, "%s: the run stopped: %s\n", e->prog,
 			why[0] != '\0' ? why : strerror(-rc));
@@ -308,7 +416,9 @@ void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
 				e->prog);
 		return;
 	}
-	if (e->co != NULL)
+	if (e->local != NULL)
+		uet_sync_local_stats(e->local, &st);
+	else if (e->co != NULL)
 		uet_sync_coordinator_stats(e->co, &st);
 	else
 		uet_sync_participant_stats(e->pa[0], &st);
@@ -322,6 +432,7 @@ void run_close_clock(struct run *e)
 	uint32_t i;
 
 	run_rt_free(e->rt);
+	uet_sync_local_free(e->local);
 	uet_sync_coordinator_free(e->co);
 	for (i = 0; e->pa != NULL && i < e->count; i++)
 		uet_sync_participant_free(e->pa[i]);

@@ -13,6 +13,7 @@
 #include "uet_fabric.h"
 #include "uet_host_addr.h"
 #include "uet_nic.h"
+#include "uet_run_params.h"
 #include "uet_ses.h"
 #include "run_private.h"
 #include "run_workload.h"
@@ -105,10 +106,15 @@ int run_workload_open(struct run *e, struct uet_run_result *res)
 	return e->msg_flags == NULL ? -ENOMEM : 0;
 }
 
+/*
+ * A message's completions. In uet-emu the NICs run on several lcores, so
+ * the flags and counts are updated atomically (their order does not
+ * matter: each flag is set once, each count only grows).
+ */
 static void on_completion(void *ctx, const struct uet_ses_completion *c)
 {
 	struct run *e = ctx;
-	uint8_t bit;
+	uint8_t bit, old;
 
 	if (c->msg_id >= e->n_messages)
 		return;
@@ -120,28 +126,33 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 		break;
 	case UET_SES_ARRIVED:
 		bit = RUN_MSG_ARRIVED;
-		if (!(e->msg_flags[c->msg_id] & bit) && e->wl == NULL &&
-		    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
-			e->arrived++;
 		break;
 	case UET_SES_COMPLETED:
 		bit = RUN_MSG_COMPLETED;
-		if (!(e->msg_flags[c->msg_id] & bit))
-			e->completed++;
 		break;
 	default:
 		return;
 	}
-	e->msg_flags[c->msg_id] |= bit;
+	old = __atomic_fetch_or(&e->msg_flags[c->msg_id], bit,
+				__ATOMIC_RELAXED);
+	if (old & bit)
+		return;
+	if (bit == RUN_MSG_ARRIVED && e->wl == NULL &&
+	    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
+		__atomic_fetch_add(&e->arrived, 1, __ATOMIC_RELAXED);
+	if (bit == RUN_MSG_COMPLETED)
+		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
 }
 
-/* The switch: run here, or (NICs only) made to ask it the downlink rates. */
+/* The switch, where this process runs it. */
 int run_wire_switch(struct run *e)
 {
 	struct uet_fabric_conf fc;
 	int rc;
 
-	rc = uet_fabric_conf_from_scenario(e->sc, &fc);
+	if (!e->has_switch)
+		return 0;
+	rc = uet_run_fabric_conf(e->sc, &fc);
 	if (rc == 0)
 		rc = uet_fabric_create(&e->fabric, &fc);
 	if (rc < 0) {
@@ -149,7 +160,7 @@ int run_wire_switch(struct run *e)
 			strerror(-rc));
 		return rc;
 	}
-	return e->has_switch ? run_outputs_attach_switch(e) : 0;
+	return run_outputs_attach_switch(e);
 }
 
 /*
@@ -173,23 +184,23 @@ int run_wire_nics(struct run *e)
 		return -ENOMEM;
 	for (i = 0; i < e->count; i++) {
 		uint32_t h = e->first + i;
+		struct uet_nic_params params;
 		struct uet_nic_conf nc = {
-			.scenario = sc,
+			.params = &params,
 			.index = h,
 			.ip = uet_host_ipv4(h),
-			.switch_downlink_bps =
-				uet_fabric_downlink_rate_bps(e->fabric, h),
 			.mempool = e->mp,
-			.record = e->rec,
+			.record = run_nic_record(e, i),
 			.arrivals = e->arrivals,
 			.pattern = e->pattern,
 			.seed = sc->run.seed,
-			.spraying = false,
 		};
 
 		uet_host_mac(h, nc.mac);
 		memcpy(nc.switch_mac, run_switch_mac, sizeof(nc.switch_mac));
-		rc = uet_nic_create(&e->nic[i], &nc);
+		rc = uet_run_nic_params(sc, h, &params);
+		if (rc == 0)
+			rc = uet_nic_create(&e->nic[i], &nc);
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot create nic %u: %s\n",
 				e->prog, h, strerror(-rc));

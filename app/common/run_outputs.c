@@ -81,6 +81,18 @@ int run_open_outputs(struct run *e)
 			return rc;
 		}
 	}
+	/* In one process the NICs may run on several lcores: each writes its
+	 * own view, flushed in host order between the windows' phases. */
+	if (e->conf->role == UET_RUN_EMBEDDED && e->rec != NULL) {
+		e->nic_rec = calloc(e->count, sizeof(*e->nic_rec));
+		if (e->nic_rec == NULL)
+			return -ENOMEM;
+		for (i = 0; i < e->count; i++) {
+			rc = uet_record_view_create(&e->nic_rec[i], e->rec);
+			if (rc < 0)
+				return rc;
+		}
+	}
 	if (e->has_switch && sc->records.enable_pcap) {
 		e->cap = calloc(e->hosts, sizeof(*e->cap));
 		if (e->cap == NULL)
@@ -101,6 +113,22 @@ int run_open_outputs(struct run *e)
 	rc = uet_ses_pattern_create(&e->pattern);
 	if (rc == 0 && e->n_messages > 0)
 		rc = uet_ses_arrivals_create(&e->arrivals, e->n_messages);
+	return rc;
+}
+
+struct uet_record *run_nic_record(const struct run *e, uint32_t i)
+{
+	return e->nic_rec != NULL ? e->nic_rec[i] : e->rec;
+}
+
+int run_flush_nic_records(struct run *e)
+{
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
+		if (uet_record_view_flush(e->nic_rec[i]) < 0)
+			rc = -EIO;
 	return rc;
 }
 
@@ -173,6 +201,11 @@ void run_close_outputs(struct run *e)
 	run_swrec_free(e->swrec);
 	for (i = 0; e->cap != NULL && i < e->hosts; i++)
 		uet_capture_close(e->cap[i]);
+	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
+		if (uet_record_close(e->nic_rec[i]) < 0)
+			fprintf(stderr, "%s: writing the records failed\n",
+				e->prog);
+	free(e->nic_rec);
 	if (uet_record_close(e->rec) < 0)
 		fprintf(stderr, "%s: writing the records failed\n", e->prog);
 	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&

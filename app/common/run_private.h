@@ -32,9 +32,13 @@ struct uet_ses_arrivals;
 struct uet_ses_pattern;
 struct uet_sync_coordinator;
 struct uet_sync_participant;
+struct uet_sync_local;
 struct run_rt;
 struct run_swrec;
 struct run_wl;
+
+/* The mbuf pool's name, in messages. */
+#define RUN_POOL_NAME "uet_run_pool"
 
 /* Message flags, one byte per workload message. */
 #define RUN_MSG_SENT 0x1u
@@ -51,6 +55,8 @@ struct run {
 	uint32_t first;	 /* first hosted NIC */
 	uint32_t count;	 /* hosted NICs */
 	struct rte_mempool *mp;
+	uint32_t pool_mbufs; /* its size */
+	bool pool_derived;   /* derived from the scenario, not run.mbufs */
 	/* Roles (run_models.c). */
 	struct uet_fabric *fabric;
 	struct uet_nic **nic;	 /* hosted NIC i is host first + i */
@@ -66,6 +72,9 @@ struct run {
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
 	struct uet_record *rec;
+	/* uet-emu: NIC i's view of rec (its rows wait there until the
+	 * window ends, then go in host order), else NULL: rec itself. */
+	struct uet_record **nic_rec;
 	struct uet_ses_arrivals *arrivals;
 	struct uet_ses_pattern *pattern;
 	/* Ports (run_ports.c). */
@@ -74,6 +83,7 @@ struct run {
 	/* Clock (run_clock.c). */
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
+	struct uet_sync_local *local; /* uet-emu's in-process lockstep */
 	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
 };
@@ -101,6 +111,10 @@ void run_models_close(struct run *e);
 /* run_outputs.c */
 int run_open_outputs(struct run *e);
 int run_outputs_attach_switch(struct run *e);
+/* NIC i's records: its view in uet-emu, else the records. */
+struct uet_record *run_nic_record(const struct run *e, uint32_t i);
+/* Every view's rows into the files, in host order. */
+int run_flush_nic_records(struct run *e);
 void run_close_outputs(struct run *e);
 
 /* run_ports.c */
@@ -111,6 +125,7 @@ void run_close_ports(struct run *e);
 /* run_clock.c */
 int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
 int run_open_sync(struct run *e, uint64_t hash);
+int run_open_local(struct run *e);
 int run_open_rt(struct run *e);
 int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);

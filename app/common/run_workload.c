@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,10 @@ struct run_wl {
 	struct run_wl_post *held; /* posts for run_wl_flush() */
 	uint32_t n_held, cap_held;
 	struct uet_event wake; /* in the switch's queue: the next window */
+	/* Completions come from NICs on several lcores (uet-emu): one at a
+	 * time through the engine. A rank's decisions depend on its own
+	 * completions only, so their order across ranks does not matter. */
+	pthread_mutex_t lock;
 	int err;
 };
 
@@ -139,6 +144,7 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 		return -ENOMEM;
 	w->sc = sc;
 	w->running_rank = RUN_WL_NO_RANK;
+	pthread_mutex_init(&w->lock, NULL);
 	if (sc->workload.chakra[0] != '\0') {
 		rc = algos_from_scenario(sc, &al);
 		if (rc == 0)
@@ -263,9 +269,13 @@ void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 	struct uet_wl_msg_info info;
 	int rc;
 
-	if (w->eng == NULL || w->err != 0 ||
-	    (c->kind != UET_SES_SENT && c->kind != UET_SES_ARRIVED))
+	if (c->kind != UET_SES_SENT && c->kind != UET_SES_ARRIVED)
 		return;
+	pthread_mutex_lock(&w->lock);
+	if (w->eng == NULL || w->err != 0) {
+		pthread_mutex_unlock(&w->lock);
+		return;
+	}
 	/* SENT comes from the source's NIC, ARRIVED from the
 	 * destination's: posts for any other NIC wait for the flush. */
 	rc = uet_wl_engine_msg_info(w->eng, c->msg_id, &info);
@@ -285,6 +295,37 @@ void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 			c->msg_id, strerror(-rc));
 		w->err = rc;
 	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank)
+{
+	const struct uet_wl_rank *rk;
+	uint8_t *seen;
+	uint32_t i, n = 0;
+
+	if (rank >= w->prog.n_ranks)
+		return 0;
+	rk = &w->prog.ranks[rank];
+	seen = calloc(w->prog.n_ranks, 1);
+	if (seen == NULL)
+		return w->prog.n_ranks;
+	for (i = 0; i < rk->n_nodes; i++) {
+		const struct uet_wl_node *nd = &rk->nodes[i];
+
+		if (nd->op == UET_WL_SEND && nd->peer < w->prog.n_ranks &&
+		    !seen[nd->peer]) {
+			seen[nd->peer] = 1;
+			n++;
+		}
+	}
+	free(seen);
+	return n;
+}
+
+bool run_wl_ties_ranks(const struct run_wl *w)
+{
+	return w->prog.n_triggers > 0;
 }
 
 int run_wl_error(const struct run_wl *w)
@@ -392,6 +433,7 @@ void run_wl_free(struct run_wl *w)
 {
 	if (w == NULL)
 		return;
+	pthread_mutex_destroy(&w->lock);
 	uet_wl_engine_free(w->eng);
 	uet_wl_program_free(&w->prog);
 	free(w->held);

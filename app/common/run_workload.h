@@ -78,6 +78,17 @@ int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q);
 void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c);
 
 /** 0, or the first error of the engine (a run should stop on it). */
+/** Distinct ranks rank sends to over the program (its windows that can
+ * be open at once). */
+uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank);
+
+/**
+ * Whether one rank's completions can change another rank's state (a
+ * connection matrix's triggers): then the NICs must run in host order on
+ * one lcore for the run to be the same whatever the lcores.
+ */
+bool run_wl_ties_ranks(const struct run_wl *w);
+
 int run_wl_error(const struct run_wl *w);
 
 /** Whether every rank's graph has finished. */

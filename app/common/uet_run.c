@@ -11,11 +11,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_errno.h>
 #include <rte_mempool.h>
 
 #include "uet_port.h"
 #include "run_private.h"
 #include "run_realtime.h"
+#include "run_sizing.h"
 #include "run_switch_records.h"
 #include "run_workload.h"
 
@@ -52,21 +54,35 @@ int uet_run_parse_range(const char *s, uint32_t *first, uint32_t *count)
 	return 0;
 }
 
-/* The mbuf pool every hosted role takes frames from. */
+/* The mbuf pool every hosted role takes frames from, sized from the
+ * scenario (run_sizing.c) unless the caller did. */
 static int run_open_pool(struct run *e)
 {
-	/* Frames in flight are bounded by the NICs' windows and the switch
-	 * queues; 2,048 per link hosted here covers the default ones, within
-	 * -m 512 (a pool is touched page by page as it is made). */
-	unsigned int nb_mbufs = (e->has_switch ? e->hosts : e->count) * 2048u +
-				4095u;
+	const struct uet_run_conf *conf = e->conf;
+	struct run_sizing z;
+	int rc;
 
-	if (nb_mbufs > 32767u)
-		nb_mbufs = 32767u;
-	e->mp = uet_port_pool_create("uet_run_pool", nb_mbufs, SOCKET_ID_ANY);
+	if (conf->mbufs != 0) {
+		z.mbufs = conf->mbufs;
+		z.mbuf_data_bytes = conf->mbuf_data_bytes;
+		z.derived = conf->mbufs_derived;
+	} else {
+		rc = run_size(e->sc, conf->role, e->first, e->count, e->prog,
+			      &z);
+		if (rc < 0)
+			return rc;
+	}
+	e->pool_mbufs = z.mbufs;
+	e->pool_derived = z.derived;
+	e->mp = uet_port_pool_create_room(RUN_POOL_NAME, z.mbufs,
+					  z.mbuf_data_bytes, SOCKET_ID_ANY);
 	if (e->mp == NULL) {
-		fprintf(stderr, "%s: out of memory (mbuf pool of %u)\n",
-			e->prog, nb_mbufs);
+		fprintf(stderr,
+			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "
+			"%s; set run.mbufs lower or give EAL more memory (-m)\n",
+			e->prog, RUN_POOL_NAME, z.mbufs,
+			z.derived ? "derived from the scenario" : "run.mbufs",
+			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
 	return 0;
@@ -128,7 +144,9 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	if (rc == 0)
 		rc = run_wire_nics(&e);
 	if (rc == 0)
-		rc = res->realtime ? run_open_rt(&e) : run_open_sync(&e, hash);
+		rc = res->realtime			? run_open_rt(&e)
+		     : conf->role == UET_RUN_EMBEDDED ? run_open_local(&e)
+						      : run_open_sync(&e, hash);
 	if (rc < 0)
 		goto out;
 

@@ -81,6 +81,14 @@ struct uet_run_conf {
 	 * has arrived (a peer may still retransmit); 0: 1000.
 	 */
 	uint32_t rt_linger_ms;
+	/**
+	 * The mbuf pool's size and data room (the CLI sizes the run before
+	 * EAL starts, run_sizing.h); 0: uet_run() sizes it.
+	 */
+	uint32_t mbufs;
+	uint32_t mbuf_data_bytes;
+	/** Whether mbufs was derived (else run.mbufs set it), for messages. */
+	bool mbufs_derived;
 };
 
 /** What a run ended with (counted over the roles this process hosts). */

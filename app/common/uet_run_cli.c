@@ -2,6 +2,7 @@
 /* The command line shared by uet-emu, uet-switch and uet-nic: arguments,
  * the scenario, EAL, signals, the run, the exit status. */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "uet_config.h"
 #include "uet_port.h"
 #include "uet_run_cli.h"
+#include "run_sizing.h"
 
 /*
  * Set by SIGINT and SIGTERM, read by the poll loop: the one piece of
@@ -303,6 +305,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	struct uet_run_conf conf = {.prog = prog, .role = role};
 	struct cli c = {.timeout_ms = 0};
 	struct uet_run_result res;
+	struct run_sizing z;
 	struct uet_scenario sc;
 	struct sigaction sa;
 	int app_first = 1, eal_argc = 0;
@@ -328,9 +331,35 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	}
 	if (c.print_config) {
 		rc = uet_scenario_print_config(&sc, stdout);
+		if (rc == 0 &&
+		    run_size(&sc, role, role == UET_RUN_NICS ? c.nic_first : 0,
+			     role == UET_RUN_NICS	? c.nic_count
+			     : role == UET_RUN_EMBEDDED ? sc.topology.hosts
+							: 0,
+			     prog, &z) == 0)
+			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
+			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
+			       " windows at once x %" PRIu64
+			       " frames, or the buffers on the way; EAL -m %u\n",
+			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
+			       z.pool_bytes >> 20,
+			       z.derived ? ", derived" : " (run.mbufs)",
+			       z.groups, z.window_frames, z.eal_mem_mb);
 		uet_scenario_free(&sc);
 		free(c.ports);
 		return rc < 0 ? UET_RUN_EXIT_INCOMPLETE : 0;
+	}
+	/* The pool, EAL's memory and the lcores follow from the scenario. */
+	rc = run_size(&sc, role, role == UET_RUN_NICS ? c.nic_first : 0,
+		      role == UET_RUN_NICS	 ? c.nic_count
+		      : role == UET_RUN_EMBEDDED ? sc.topology.hosts
+						 : 0,
+		      prog, &z);
+	if (rc < 0) {
+		uet_scenario_free(&sc);
+		free(c.ports);
+		return rc == -ENOMEM ? UET_RUN_EXIT_INCOMPLETE
+				     : UET_RUN_EXIT_USAGE;
 	}
 	if (eal_argc > 1) {
 		rc = rte_eal_init(eal_argc, argv) < 0 ? -rte_errno : 0;
@@ -338,7 +367,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 		char prefix[64];
 
 		snprintf(prefix, sizeof(prefix), "%s-%d", prog, (int)getpid());
-		rc = uet_eal_init_default(prefix);
+		rc = uet_eal_init_sized(prefix, z.lcores, z.eal_mem_mb);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: EAL initialisation failed: %s\n", prog,
@@ -354,6 +383,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	sigaction(SIGTERM, &sa, NULL);
 
 	conf.sc = &sc;
+	conf.mbufs = z.mbufs;
+	conf.mbuf_data_bytes = z.mbuf_data_bytes;
+	conf.mbufs_derived = z.derived;
 	conf.nic_first = c.nic_first;
 	conf.nic_count = c.nic_count;
 	conf.port_devargs = c.ports;

@@ -31,6 +31,8 @@ extern "C" {
 #define UET_CONFIG_MESSAGES_MAX (1u << 20)
 /** Header bytes on the wire around a data payload (the page's "+ 106"). */
 #define UET_CONFIG_WIRE_HEADER_BYTES 106
+/** Traffic classes of a link (switch.PFCClasses, WrrWeights). */
+#define UET_CONFIG_TCS 8
 /** Largest Ethernet frame the NIC sends, so RdmaDataMSS <= 9000 - 106. */
 #define UET_CONFIG_MTU_BYTES 9000
 
@@ -70,7 +72,14 @@ struct uet_run_config {
 	uet_time_t end_ps;	/**< Virtual time limit of the run, ps. */
 	char out[UET_CONFIG_PATH_MAX]; /**< Folder the records go to. */
 	bool progress; /**< Print progress lines while running. */
+	uint32_t lcores; /**< Worker lcores; 0: one per usable CPU. */
+	uint32_t mbufs;	 /**< Pool size; 0: derived from the scenario. */
 };
+
+/** Most lcores run.lcores may ask for (DPDK's RTE_MAX_LCORE is 128). */
+#define UET_CONFIG_LCORES_MAX 64u
+/** Most mbufs run.mbufs may ask for (about 48 GiB of 768-byte mbufs). */
+#define UET_CONFIG_MBUFS_MAX (64u * 1024u * 1024u)
 
 /** Most entries topology.failures may hold. */
 #define UET_CONFIG_FAILURES_MAX 32
@@ -342,6 +351,12 @@ struct uet_scenario_derived {
 	uint64_t fixed_window_bytes;
 	/** Lockstep lookahead: the smallest NIC Delay, ps. */
 	uet_time_t lookahead_ps;
+	/** switch.PFCClasses read once: bit c for lossless class c (0: PFC
+	 * off). */
+	uint8_t pfc_class_mask;
+	/** switch.WrrWeights read once: frames each class sends per turn,
+	 * TC0 first, missing ones 1. */
+	uint8_t wrr_weight[UET_CONFIG_TCS];
 };
 
 /** A whole scenario. Initialise with uet_scenario_defaults() or a load. */
@@ -510,6 +525,19 @@ int uet_config_print_doc_table(FILE *f);
  *   0, or -EINVAL (not a list of classes 0 to 7, or NULL).
  */
 int uet_config_pfc_class_mask(const char *text, uint8_t *mask);
+
+/**
+ * The weights of switch.WrrWeights: one to eight integers 1 to 255
+ * separated by commas, TC0 first; the classes not named weigh 1.
+ *
+ * @param text
+ *   The attribute's value.
+ * @param weight
+ *   Out: UET_CONFIG_TCS weights (all 1 on -EINVAL).
+ * @return
+ *   0, or -EINVAL (not such a list, or NULL).
+ */
+int uet_config_wrr_weights(const char *text, uint8_t weight[UET_CONFIG_TCS]);
 
 #ifdef __cplusplus
 }

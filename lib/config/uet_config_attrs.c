@@ -88,6 +88,16 @@ static const struct uet_attr attrs[] = {
 	{"run", "progress", UET_ATTR_BOOL, "true", 0, 1, "",
 	 "print progress lines while the run goes",
 	 "long runs should show they are alive", NULL, 0, FIELD(run.progress)},
+	{"run", "lcores", UET_ATTR_UINT, "0", 0, UET_CONFIG_LCORES_MAX, "",
+	 "worker lcores the NICs and the switches run on (uet-emu, "
+	 "uet-nic); 0: one per CPU the process may use",
+	 "every CPU busy; results are the same for any count", NULL, 0,
+	 FIELD(run.lcores)},
+	{"run", "mbufs", UET_ATTR_UINT, "0", 0, UET_CONFIG_MBUFS_MAX, "",
+	 "frame buffers (mbufs) of the process's pool; 0: derived from "
+	 "the scenario (hosts, windows, pools)",
+	 "the derivation covers every frame the windows let in flight",
+	 NULL, 0, FIELD(run.mbufs)},
 
 	/* topology */
 	{"topology", "kind", UET_ATTR_ENUM, "single-switch", 0, 2, "",

@@ -272,13 +272,10 @@ static void derive_auto(struct uet_scenario *s)
 	/* NICs that mark their packets trimmable ask for trimming switches,
 	 * where a switch may trim at all (the UET policy, no lossless
 	 * class: the rule of uet_config_rules.c). */
-	if (is_auto(s, UET_AUTO_SWITCH_TRIMMING)) {
-		uint8_t pfc = 0;
-
-		(void)uet_config_pfc_class_mask(s->sw.pfc_classes, &pfc);
+	if (is_auto(s, UET_AUTO_SWITCH_TRIMMING))
 		s->sw.trimming_enabled = s->nic.trimming_enabled &&
-					 s->sw.uet_policy_enabled && pfc == 0;
-	}
+					 s->sw.uet_policy_enabled &&
+					 d->pfc_class_mask == 0;
 	/* One BDP with trimming (a full queue trims, and the NACK brings the
 	 * packet back within an RTT); drop tail gets five, as the reference
 	 * gives it, so that bursts are queued rather than timed out. */
@@ -311,6 +308,11 @@ static void derive_auto(struct uet_scenario *s)
 
 void cfg_derive(struct uet_scenario *s)
 {
+	/* The lists, read once here for the models (the rules reject a bad
+	 * one; it reads as PFC off and equal weights meanwhile). */
+	(void)uet_config_pfc_class_mask(s->sw.pfc_classes,
+					&s->derived.pfc_class_mask);
+	(void)uet_config_wrr_weights(s->sw.wrr_weights, s->derived.wrr_weight);
 	derive_auto(s);
 	/* 1.5 x DataRate x InitialBaseRTT when no window is set. */
 	if (s->pds.fixed_window_bytes != 0) {

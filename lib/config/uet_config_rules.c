@@ -292,27 +292,13 @@ static int check_workload(struct cfg_ctx *c)
 /* WrrWeights: up to 8 comma-separated integers, each 1..255. */
 static int check_wrr_weights(struct cfg_ctx *c)
 {
-	const char *p = c->s->sw.wrr_weights;
-	unsigned int n = 0;
+	uint8_t weight[UET_CONFIG_TCS];
 
-	for (;;) {
-		unsigned long v = 0;
-		unsigned int digits = 0;
-
-		while (*p >= '0' && *p <= '9' && digits < 4) {
-			v = v * 10 + (unsigned long)(*p - '0');
-			p++;
-			digits++;
-		}
-		if (digits == 0 || v == 0 || v > 255 || ++n > 8 ||
-		    (*p != ',' && *p != '\0'))
-			return fail_attr(c, "switch", "WrrWeights",
-					 "must be 1 to 8 weights of 1 to 255, "
-					 "separated by commas");
-		if (*p == '\0')
-			return 0;
-		p++;
-	}
+	if (uet_config_wrr_weights(c->s->sw.wrr_weights, weight) < 0)
+		return fail_attr(c, "switch", "WrrWeights",
+				 "must be 1 to 8 weights of 1 to 255, "
+				 "separated by commas");
+	return 0;
 }
 
 /*

@@ -266,3 +266,35 @@ int uet_config_pfc_class_mask(const char *text, uint8_t *mask)
 			return -EINVAL;
 	}
 }
+
+int uet_config_wrr_weights(const char *text, uint8_t weight[UET_CONFIG_TCS])
+{
+	unsigned int n = 0, tc;
+
+	if (weight == NULL)
+		return -EINVAL;
+	for (tc = 0; tc < UET_CONFIG_TCS; tc++)
+		weight[tc] = 1;
+	if (text == NULL)
+		return -EINVAL;
+	for (;;) {
+		unsigned long v = 0;
+		unsigned int digits = 0;
+
+		while (*text >= '0' && *text <= '9' && digits < 4) {
+			v = v * 10 + (unsigned long)(*text - '0');
+			text++;
+			digits++;
+		}
+		if (digits == 0 || v == 0 || v > 255 || n == UET_CONFIG_TCS ||
+		    (*text != ',' && *text != '\0'))
+			break;
+		weight[n++] = (uint8_t)v;
+		if (*text == '\0')
+			return 0;
+		text++;
+	}
+	for (tc = 0; tc < UET_CONFIG_TCS; tc++)
+		weight[tc] = 1;
+	return -EINVAL;
+}

@@ -48,6 +48,18 @@ static void fabric_admit_drop(struct fabric_port *p, unsigned int tc,
  * (trimmed on the last hop on a port facing a NIC). Returns the new wire
  * bytes, or a negative errno when m cannot be trimmed (not a UET request).
  */
+/* Bytes of a frame's first segment a trim reads: Ethernet, the IPv4
+ * header (its IHL says how long), UDP and the longest PDS header. */
+static uint32_t trim_hdr_bytes(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t ihl_bytes = 60;
+
+	if (rte_pktmbuf_data_len(m) > UET_ETH_HDR_BYTES)
+		ihl_bytes = (uint32_t)(p[UET_ETH_HDR_BYTES] & 0x0fu) * 4u;
+	return UET_ETH_HDR_BYTES + ihl_bytes + 8u + UET_PDS_MAX_BYTES;
+}
+
 static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 {
 	const struct uet_dscp_map *map = &p->fab->conf.dscp;
@@ -55,15 +67,29 @@ static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 		map->codepoint[p->faces_nic ? UET_DSCP_TRIMMED_LASTHOP
 					    : UET_DSCP_TRIMMED];
 	const uint32_t len = rte_pktmbuf_pkt_len(m);
+	struct rte_mbuf *rest;
 	int new_len;
 
-	if (!rte_pktmbuf_is_contiguous(m) && rte_pktmbuf_linearize(m) < 0)
+	/* A NIC's data frame is a header mbuf chained to its payload: the
+	 * trim reads and rewrites only the headers, so they must be whole
+	 * in the first segment, and the payload segments just go. */
+	if (rte_pktmbuf_data_len(m) < len &&
+	    rte_pktmbuf_data_len(m) < trim_hdr_bytes(m) &&
+	    rte_pktmbuf_linearize(m) < 0)
 		return -ENOMEM;
 	new_len = uet_frame_trim(rte_pktmbuf_mtod(m, uint8_t *), len, dscp);
 	if (new_len < 0)
 		return new_len;
-	if (rte_pktmbuf_trim(m, (uint16_t)(len - (uint32_t)new_len)) < 0)
+	if ((uint32_t)new_len > rte_pktmbuf_data_len(m))
 		return -EINVAL;
+	rest = m->next;
+	if (rest != NULL) {
+		m->next = NULL;
+		m->nb_segs = 1;
+		rte_pktmbuf_free(rest);
+	}
+	m->data_len = (uint16_t)new_len;
+	m->pkt_len = (uint32_t)new_len;
 	return new_len + UET_ETH_FCS_BYTES;
 }
 
@@ -75,7 +101,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 				 ? uet_dscp_role_of(&conf->dscp, dscp)
 				 : -ENOENT;
 	const unsigned int tc =
-		uet_fabric_classify(conf->uet_policy, &conf->dscp, dscp);
+		uet_dscp_class(conf->uet_policy, &conf->dscp, dscp);
 	int trimmed_bytes;
 
 	fabric_port_settle_now(p);
@@ -110,11 +136,11 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	p->stats.trim_frames++;
 	p->stats.tc[tc].trim_frames++;
 	/* 3. The trimmed header is offered to TC1 under the plain limit. */
-	if (fabric_admit_fits(p, UET_FABRIC_TC_TRIMMED, (uint32_t)trimmed_bytes,
+	if (fabric_admit_fits(p, UET_TC_TRIMMED, (uint32_t)trimmed_bytes,
 			      fabric_admit_limit_bytes(p, UET_DSCP_TRIMMED)))
-		return fabric_port_join(p, UET_FABRIC_TC_TRIMMED, m,
+		return fabric_port_join(p, UET_TC_TRIMMED, m,
 					(uint32_t)trimmed_bytes, ingress);
 	p->stats.drop_trim_frames++;
-	fabric_admit_drop(p, UET_FABRIC_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
+	fabric_admit_drop(p, UET_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
 	return 0;
 }

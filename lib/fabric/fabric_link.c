@@ -224,7 +224,7 @@ bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
 	l = &fab->links->port[p->id];
 	if (!l->down)
 		return false;
-	tc = uet_fabric_classify(fab->conf.uet_policy, &fab->conf.dscp, dscp);
+	tc = uet_dscp_class(fab->conf.uet_policy, &fab->conf.dscp, dscp);
 	l->down_drop_frames[tc]++;
 	l->down_drop_bytes[tc] += wire_bytes;
 	rte_pktmbuf_free(m);

@@ -40,12 +40,6 @@ static uet_time_t fabric_pfc_now(const struct fabric_port *p)
 	return uet_evq_now(&p->fab->comp.evq);
 }
 
-static uint16_t fabric_pfc_quanta(const struct uet_fabric_conf *conf)
-{
-	return conf->pfc_pause_quanta == 0 ? UINT16_MAX
-					   : conf->pfc_pause_quanta;
-}
-
 static void fabric_pfc_fail(struct uet_fabric *fab, int err)
 {
 	if (fab->error == 0) {
@@ -93,8 +87,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 {
 	struct uet_fabric *fab = p->fab;
 	struct fabric_entry e = {.ingress = FABRIC_NO_PORT};
-	struct uet_pfc pfc = {.class_enable = classes};
-	unsigned int tc;
+	struct uet_pfc pfc = {0};
 	char *buf;
 	int len;
 
@@ -111,9 +104,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 	pfc.src[3] = 0x01;
 	pfc.src[4] = (uint8_t)(p->id >> 8);
 	pfc.src[5] = (uint8_t)p->id;
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-		if (classes >> tc & 1u)
-			pfc.quanta[tc] = quanta;
+	uet_pfc_set_classes(&pfc, classes, quanta);
 	buf = rte_pktmbuf_append(e.m, UET_PFC_FRAME_BYTES);
 	len = buf == NULL ? -ENOSPC
 			  : uet_pfc_build((uint8_t *)buf, UET_PFC_FRAME_BYTES,
@@ -136,15 +127,16 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
  * passed, so that a long congestion keeps the upstream paused. */
 static void fabric_pfc_xoff(struct fabric_port *p, uint8_t classes)
 {
-	const uint16_t quanta = fabric_pfc_quanta(&p->fab->conf);
-	const uet_time_t half = uet_pfc_quanta_to_ps(quanta, p->rate_bps) / 2;
+	const uint16_t quanta =
+		uet_pfc_pause_quanta(p->fab->conf.pfc_pause_quanta);
+	const uet_time_t refresh_ps =
+		fabric_pfc_now(p) + uet_pfc_refresh_ps(quanta, p->rate_bps);
 	unsigned int tc;
 
 	fabric_pfc_send(p, classes, quanta);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 		if (classes >> tc & 1u)
-			p->pfc.refresh_ps[tc] =
-				fabric_pfc_now(p) + (half == 0 ? 1 : half);
+			p->pfc.refresh_ps[tc] = refresh_ps;
 	p->pfc.xoff |= classes;
 	fabric_pfc_arm(p);
 }
@@ -207,33 +199,23 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 
 	p->stats.tc[tc].paused_ps += fabric_pfc_paused_open(p, tc, now);
 	f->paused_since_ps[tc] = now;
-	f->paused_until_ps[tc] = pause_ps > UET_TIME_NEVER - 1 - now
-					 ? UET_TIME_NEVER - 1
-					 : now + pause_ps;
+	f->paused_until_ps[tc] = uet_pfc_pause_end_ps(now, pause_ps);
 }
 
-bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
+void fabric_pfc_receive(struct fabric_port *in, const struct uet_pfc *pfc)
 {
-	uint8_t copy[UET_PFC_BYTES];
-	const uint8_t *buf;
-	struct uet_pfc pfc;
 	bool pause = false;
 	unsigned int tc;
 
-	if (rte_pktmbuf_pkt_len(m) < UET_PFC_BYTES)
-		return false;
-	buf = rte_pktmbuf_read(m, 0, UET_PFC_BYTES, copy);
-	if (buf == NULL || uet_pfc_parse(buf, UET_PFC_BYTES, &pfc, NULL) < 0)
-		return false;
 	/* The quanta are 512 bit times at this link's rate. Only lossless
 	 * classes are paused; the frame is taken and counted anyway. */
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		if (!(pfc.class_enable >> tc & 1u))
+		if (!(pfc->class_enable >> tc & 1u))
 			continue;
-		pause |= pfc.quanta[tc] != 0;
+		pause |= pfc->quanta[tc] != 0;
 		if (fabric_pfc_lossless(&in->fab->conf, tc))
 			fabric_pfc_pause(in, tc,
-					 uet_pfc_quanta_to_ps(pfc.quanta[tc],
+					 uet_pfc_quanta_to_ps(pfc->quanta[tc],
 							      in->rate_bps));
 	}
 	if (pause)
@@ -242,7 +224,6 @@ bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m)
 		in->stats.pfc_rx_xon_frames++;
 	fabric_pfc_arm(in);
 	fabric_port_kick(in);
-	return true;
 }
 
 bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc)

@@ -12,6 +12,7 @@
 #include "uet_event.h"
 #include "uet_fabric.h"
 #include "uet_rng.h"
+#include "uet_wire_pfc.h"
 
 /* One frame held by the fabric. */
 struct fabric_entry {
@@ -179,9 +180,9 @@ void fabric_pfc_ingress_add(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes);
 void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes);
-/* A MAC control frame received on port in: true if it is PFC (its
- * pauses now apply to in's egress), false if not (drop it). */
-bool fabric_pfc_receive(struct fabric_port *in, const struct rte_mbuf *m);
+/* A PFC frame received on port in: its pauses now apply to in's
+ * egress. */
+void fabric_pfc_receive(struct fabric_port *in, const struct uet_pfc *pfc);
 /* Whether class tc of egress port p is paused now. */
 bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc);
 /* ps class tc of egress port p has been paused, the running pause

@@ -14,8 +14,8 @@
 #include <rte_mbuf.h>
 
 #include "fabric_private.h"
-#include "uet_config.h"
 #include "uet_wire.h"
+#include "uet_wire_mbuf.h"
 
 /* What a received frame is to the switch. */
 enum fabric_class {
@@ -24,71 +24,44 @@ enum fabric_class {
 	FABRIC_CLASS_MALFORMED, /* anything else */
 };
 
-/* IPv4 protocol number of UDP. */
-#define FABRIC_IPPROTO_UDP 17
-
-/* Bytes read to classify a frame: Ethernet and the longest IPv4 header. */
-#define FABRIC_HDR_BYTES (UET_ETH_HDR_BYTES + 60)
-
 /*
  * Classify a frame and find its wire size: the frame and its FCS, less a
  * lockstep trailer after the IP datagram (modeled sizes never count it).
- * Only the headers are read, through rte_pktmbuf_read, so a frame in
- * several segments is read right too.
+ * lib/wire's mbuf reader reads Ethernet, IPv4 and UDP (the switch needs
+ * no PDS), in place where the headers are in the first segment.
  */
 static enum fabric_class fabric_classify(const struct rte_mbuf *m,
+					 struct uet_frame *f,
 					 struct uet_fabric_flow *flow,
-					 uint8_t *dscp, uint32_t *wire_bytes)
+					 uint32_t *wire_bytes)
 {
-	uint8_t copy[FABRIC_HDR_BYTES];
-	const uint32_t len = rte_pktmbuf_pkt_len(m);
-	const uint32_t n = RTE_MIN(len, (uint32_t)sizeof(copy));
-	const uint8_t *buf = rte_pktmbuf_read(m, 0, n, copy);
-	struct uet_eth_hdr eth;
-	struct uet_ipv4_hdr ip;
-	uint32_t ip_end;
+	static const struct uet_wire_cfg cfg = {
+		.udp_dport = UET_UDP_PORT_UET,
+		.depth = UET_FRAME_DEPTH_UDP,
+	};
 
-	*wire_bytes = len + UET_ETH_FCS_BYTES;
-	if (buf == NULL || uet_eth_parse(buf, n, &eth, NULL) < 0)
-		return FABRIC_CLASS_MALFORMED;
-	if (eth.ethertype == UET_ETHERTYPE_MAC_CONTROL ||
-	    eth.ethertype == UET_ETHERTYPE_LOCKSTEP)
-		return FABRIC_CLASS_CONTROL;
-	if (eth.ethertype != UET_ETHERTYPE_IPV4)
-		return FABRIC_CLASS_MALFORMED;
-	/* The total length is checked against the whole frame, while the
-	 * parser reads only the header (IHL * 4 <= 60 bytes, all copied). */
-	if (uet_ipv4_parse(buf + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
-			   &ip, NULL) < 0)
-		return FABRIC_CLASS_MALFORMED;
-	flow->src_ipv4 = ip.src;
-	flow->dst_ipv4 = ip.dst;
-	flow->protocol = ip.protocol;
-	*dscp = ip.dscp;
-	ip_end = UET_ETH_HDR_BYTES + ip.total_length_bytes;
-	/* The UDP ports, in the first fragment only, for the flow hash. */
-	if (ip.protocol == FABRIC_IPPROTO_UDP && ip.frag_offset == 0 &&
-	    ip_end >= UET_ETH_HDR_BYTES + ip.ihl * 4u + 4) {
-		uint8_t ports[4];
-		const uint8_t *u =
-			rte_pktmbuf_read(m, UET_ETH_HDR_BYTES + ip.ihl * 4u,
-					 sizeof(ports), ports);
-
-		if (u != NULL) {
-			flow->src_port = (uint16_t)(u[0] << 8 | u[1]);
-			flow->dst_port = (uint16_t)(u[2] << 8 | u[3]);
+	/* A reject says only how far the layers went: a switch routes any
+	 * valid IPv4 header, whatever follows it. */
+	(void)uet_frame_parse_mbuf(&cfg, m, f, NULL);
+	*wire_bytes = (f->has_trailer ? (uint32_t)f->ip_end
+				      : rte_pktmbuf_pkt_len(m)) +
+		      UET_ETH_FCS_BYTES;
+	if (f->has_ipv4) {
+		flow->src_ipv4 = f->ip.src;
+		flow->dst_ipv4 = f->ip.dst;
+		flow->protocol = f->ip.protocol;
+		/* The UDP ports, of an unfragmented datagram, for the
+		 * flow hash. */
+		if (f->has_udp) {
+			flow->src_port = f->udp.sport;
+			flow->dst_port = f->udp.dport;
 		}
+		return FABRIC_CLASS_IPV4;
 	}
-	if (len - ip_end >= UET_LS_TRAILER_BYTES) {
-		uint8_t magic[4];
-		const uint8_t *tail =
-			rte_pktmbuf_read(m, ip_end, sizeof(magic), magic);
-
-		if (tail != NULL &&
-		    memcmp(tail, UET_LS_TRAILER_MAGIC, sizeof(magic)) == 0)
-			*wire_bytes = ip_end + UET_ETH_FCS_BYTES;
-	}
-	return FABRIC_CLASS_IPV4;
+	if (f->eth.ethertype == UET_ETHERTYPE_MAC_CONTROL ||
+	    f->eth.ethertype == UET_ETHERTYPE_LOCKSTEP)
+		return FABRIC_CLASS_CONTROL;
+	return FABRIC_CLASS_MALFORMED;
 }
 
 /* Record the first internal failure; lib/sync reads it after a window. */
@@ -108,14 +81,16 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	const uet_time_t now = uet_evq_now(&fab->comp.evq);
 	struct uet_fabric_port_stats *st = &in->stats;
 	struct uet_fabric_flow flow = {0};
-	uint8_t dscp = 0;
+	struct uet_frame f;
+	uint8_t dscp;
 	uint32_t wire_bytes;
 	enum fabric_class cls;
 	int port;
 	int ret;
 
 	/* 1. Received: count and show it. */
-	cls = fabric_classify(m, &flow, &dscp, &wire_bytes);
+	cls = fabric_classify(m, &f, &flow, &wire_bytes);
+	dscp = f.has_ipv4 ? f.ip.dscp : 0;
 	/* The switch's own pause frames come from the pool its frames do. */
 	fab->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
@@ -129,7 +104,9 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* 2. A PFC frame pauses this port's egress; other control frames
 	 * are the sync layer's, and never meant for the switch. */
 	if (cls == FABRIC_CLASS_CONTROL) {
-		if (!fabric_pfc_receive(in, m))
+		if (f.kind == UET_FRAME_PFC)
+			fabric_pfc_receive(in, &f.l2.pfc);
+		else
 			st->drop_control_frames++;
 		rte_pktmbuf_free(m);
 		return;
@@ -182,90 +159,6 @@ static int fabric_deliver(struct uet_component *c, uint16_t port,
 		return -EINVAL;
 	}
 	return fabric_port_arrive(&fab->ports[port], m, arrival_ps);
-}
-
-/* switch.WrrWeights ("4,1,..."), already checked by the configuration:
- * TC0 first, missing weights 1. */
-static void fabric_conf_wrr_weights(const char *text,
-				    uint8_t weight[UET_FABRIC_TCS])
-{
-	unsigned int tc;
-
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		unsigned long v = 0;
-
-		while (*text >= '0' && *text <= '9')
-			v = v * 10 + (unsigned long)(*text++ - '0');
-		weight[tc] = (uint8_t)(v == 0 || v > 255 ? 1 : v);
-		if (*text == ',')
-			text++;
-	}
-}
-
-int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
-				  struct uet_fabric_conf *conf)
-{
-	const struct uet_nic_config *nic;
-
-	if (sc == NULL || conf == NULL)
-		return -EINVAL;
-	memset(conf, 0, sizeof(*conf));
-	switch (sc->topology.kind) {
-	case UET_TOPOLOGY_LEAF_SPINE:
-		conf->topo = UET_FABRIC_TOPO_LEAF_SPINE;
-		break;
-	case UET_TOPOLOGY_FAT_TREE:
-		conf->topo = UET_FABRIC_TOPO_FAT_TREE;
-		break;
-	default:
-		conf->topo = UET_FABRIC_TOPO_SINGLE;
-		break;
-	}
-	conf->hosts = sc->topology.hosts;
-	conf->leaves = sc->topology.leaves;
-	conf->spines = sc->topology.spines;
-	conf->hosts_per_leaf = sc->topology.hosts_per_leaf;
-	conf->k = sc->topology.k;
-	conf->tier1_rate_bps = sc->topology.leaf_spine_rate_bps;
-	conf->tier1_delay_ps = sc->topology.leaf_spine_delay_ps;
-	conf->tier2_rate_bps = sc->topology.agg_core_rate_bps;
-	conf->tier2_delay_ps = sc->topology.agg_core_delay_ps;
-	conf->link_rate_bps = sc->topology.link_rate_bps;
-	conf->link_delay_ps = sc->topology.link_delay_ps;
-	conf->queue_limit_bytes = sc->sw.queue_limit_bytes;
-	conf->drop_rate_ppm = sc->sw.drop_rate_ppm;
-	conf->seed = sc->run.seed;
-	conf->uet_policy = sc->sw.uet_policy_enabled;
-	nic = &sc->nic;
-	conf->dscp.codepoint[UET_DSCP_NO_TRIM] = nic->dscp_no_trim;
-	conf->dscp.codepoint[UET_DSCP_TRIMMABLE] = nic->dscp_trimmable;
-	conf->dscp.codepoint[UET_DSCP_TRIMMABLE_RTX] =
-		nic->dscp_trimmable_retransmit;
-	conf->dscp.codepoint[UET_DSCP_CONTROL] = nic->dscp_control;
-	conf->dscp.codepoint[UET_DSCP_TRIMMED] = nic->dscp_trimmed;
-	conf->dscp.codepoint[UET_DSCP_TRIMMED_LASTHOP] =
-		nic->dscp_trimmed_last_hop;
-	conf->trimming = sc->sw.trimming_enabled;
-	conf->sched = sc->sw.scheduler == UET_SWITCH_SCHED_WRR
-			      ? UET_FABRIC_SCHED_WRR
-			      : UET_FABRIC_SCHED_STRICT;
-	fabric_conf_wrr_weights(sc->sw.wrr_weights, conf->wrr_weight);
-	conf->ecn = sc->sw.ecn_enabled;
-	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
-	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
-	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
-	conf->queue_time_ps = sc->derived.queue_time_ps;
-	conf->ecn_kmin_ppm = sc->derived.ecn_kmin_ppm;
-	conf->ecn_kmax_ppm = sc->derived.ecn_kmax_ppm;
-	conf->link_down_blackhole =
-		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
-	/* Checked by the configuration: a bad list leaves PFC off. */
-	(void)uet_config_pfc_class_mask(sc->sw.pfc_classes, &conf->pfc_classes);
-	conf->pfc_xoff_bytes = sc->sw.pfc_xoff_bytes;
-	conf->pfc_xon_bytes = sc->sw.pfc_xon_bytes;
-	conf->pfc_headroom_bytes = sc->sw.pfc_headroom_bytes;
-	conf->pfc_pause_quanta = (uint16_t)sc->sw.pfc_pause_quanta;
-	return 0;
 }
 
 int uet_fabric_create(struct uet_fabric **fabp,

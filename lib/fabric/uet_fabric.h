@@ -28,7 +28,6 @@ extern "C" {
 #endif
 
 struct rte_mbuf;
-struct uet_scenario;
 
 /** The fabric; opaque. Its first member is its struct uet_component. */
 struct uet_fabric;
@@ -45,15 +44,8 @@ struct uet_fabric;
  */
 #define UET_FABRIC_ECN_RNG_STREAM UINT64_C(0x45434e)
 
-/** Traffic classes of a switch port (DSCP / 8 gives 0..7). */
-#define UET_FABRIC_TCS 8
-
-/** Traffic classes under the UET policy (UETPolicyEnabled true). */
-enum uet_fabric_uet_tc {
-	UET_FABRIC_TC_DATA = 0,	   /**< every packet not below */
-	UET_FABRIC_TC_TRIMMED = 1, /**< trimmed and trimmed-on-last-hop */
-	UET_FABRIC_TC_CONTROL = 2, /**< ACKs, NACKs, probes */
-};
+/** Traffic classes of a switch port (lib/wire's uet_dscp_class()). */
+#define UET_FABRIC_TCS UET_TC_COUNT
 
 /** How a port picks the traffic class it sends next. */
 enum uet_fabric_sched {
@@ -231,39 +223,6 @@ struct uet_fabric_port_stats {
 typedef void (*uet_fabric_capture_fn)(void *ctx, uint16_t port,
 				      const struct rte_mbuf *m,
 				      uet_time_t time_ps, bool to_host);
-
-/**
- * The traffic class of a packet with a codepoint. Under the UET policy:
- * control TC2, trimmed and trimmed-on-last-hop TC1, every other codepoint
- * (a codepoint no role has included) TC0. Otherwise DSCP / 8.
- *
- * @param uet_policy
- *   UETPolicyEnabled.
- * @param map
- *   Codepoint of each role; read only under the UET policy.
- * @param dscp
- *   The packet's codepoint, 0..63.
- * @return
- *   The class, 0..7.
- */
-unsigned int uet_fabric_classify(bool uet_policy,
-				 const struct uet_dscp_map *map, uint8_t dscp);
-
-/**
- * Fill a fabric configuration from a loaded scenario: topology.hosts,
- * topology.link_rate_bps, topology.link_delay_ps, the switch: section
- * (queue limit, random drop, UET policy, trimming, scheduler, ECN), the
- * NICs' codepoints and run.seed.
- *
- * @param sc
- *   The scenario.
- * @param conf
- *   Out: the configuration.
- * @return
- *   0, -EINVAL if an argument is NULL.
- */
-int uet_fabric_conf_from_scenario(const struct uet_scenario *sc,
-				  struct uet_fabric_conf *conf);
 
 /**
  * Create a fabric at virtual time 0: its switches and their ports, the

@@ -27,9 +27,8 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	uint16_t opaque = nic->next_probe_opaque++;
 	uint32_t slot = opaque % NIC_PROBE_SLOTS;
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_CP;
@@ -39,22 +38,16 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 	h.u.cp.spdcid = pdc->id;
 	h.u.cp.dpdcid = pdc->peer_pdc;
 	h.u.cp.payload = pdc->tx.base_psn;
-	mon.entropy = uet_lb_next_entropy(&pdc->group->lb, nic_now(nic));
-	m = nic_frame_ctrl(nic, pdc->dst_ip, mon.entropy, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, pdc->dst_ip,
+			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
+			  &h, NIC_FRAME_PROBE, &it) < 0)
 		return;
-	}
 	nic->probes[slot].group = pdc->group;
 	nic->probes[slot].opaque = opaque;
 	nic->probes[slot].sent_ps = UET_TIME_NEVER;
-	mon.pkt = UET_MON_PROBE;
-	mon.pdc = pdc->id;
-	mon.psn = h.u.cp.psn;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	it.psn = slot; /* the sent hook stamps the slot */
 	nic->st.transport.probes_sent++;
-	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_PROBE, slot,
-			 &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot)
@@ -87,9 +80,8 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
  * receiver with a CP CLOSE so that it can close its side. */
 static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 {
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	memset(&h, 0, sizeof(h));
 	h.type = UET_PDS_TYPE_CP;
@@ -97,18 +89,12 @@ static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 	h.u.cp.psn = pdc->tx.next_psn;
 	h.u.cp.spdcid = pdc->id;
 	h.u.cp.dpdcid = pdc->peer_pdc;
-	mon.entropy = uet_lb_next_entropy(&pdc->group->lb, nic_now(nic));
-	m = nic_frame_ctrl(nic, pdc->dst_ip, mon.entropy, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, pdc->dst_ip,
+			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
+			  &h, NIC_FRAME_CLOSE, &it) < 0)
 		return;
-	}
-	mon.pkt = UET_MON_PROBE; /* a control packet; the CSV has no CLOSE */
-	mon.pdc = pdc->id;
-	mon.psn = h.u.cp.psn;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
 	nic->st.closes_sent++;
-	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_CLOSE, 0, &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 /** What the retire callback gathers from one ACK. */
@@ -203,15 +189,47 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	}
 }
 
+/*
+ * A packet is lost: trimmed on the way (last_hop: at the receiver's
+ * port) or its timer expired. The one reaction to both: out of the
+ * group's window, congestion control's reaction and its cc-trace row, the
+ * balancer told what happened on the packet's path, and the transmit
+ * process restarted for the retransmission lib/pds has queued.
+ */
+enum nic_loss {
+	NIC_LOSS_TRIMMED,
+	NIC_LOSS_TRIMMED_LASTHOP,
+	NIC_LOSS_TIMEOUT,
+};
+
+static void loss_react(struct uet_nic *nic, struct nic_group *g,
+		       uint32_t nominal, uint16_t entropy, enum nic_loss loss,
+		       enum uet_lb_feedback lbf)
+{
+	const uet_time_t now = nic_now(nic);
+	const uint64_t w0 = g->cc.window_bytes;
+	const enum uet_cc_reason r0 = g->cc.last_reason;
+
+	nic_in_flight_sub(nic, g, nominal);
+	if (loss == NIC_LOSS_TIMEOUT)
+		uet_cc_on_timeout(&g->cc, now, nominal);
+	else
+		uet_cc_on_trim(&g->cc, now, nominal,
+			       loss == NIC_LOSS_TRIMMED_LASTHOP,
+			       g->in_flight_bytes);
+	nic_record_cc(nic, g, loss == NIC_LOSS_TIMEOUT ? "timeout" : "trim", w0,
+		      r0);
+	uet_lb_feedback(&g->lb, entropy, lbf, now);
+	nic_transmit_on_feedback(nic, g);
+}
+
 void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_nack *n = &f->pds.u.nack;
 	const struct uet_pds_tx_packet *pkt;
 	struct nic_pdc *pdc;
-	enum uet_cc_reason r0;
 	uint32_t nominal;
 	uint16_t entropy;
-	uint64_t w0;
 	bool last_hop = n->nack_code == UET_NACK_TRIMMED_LASTHOP;
 	bool marked = (f->pds.flags & UET_PDS_NACK_F_M) != 0;
 	enum uet_lb_feedback lbf;
@@ -232,12 +250,6 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	if (uet_pds_tx_nack(&pdc->tx, n->nack_psn) != 1)
 		return;
 	pdc->trims++;
-	nic_in_flight_sub(nic, pdc->group, nominal);
-	w0 = pdc->group->cc.window_bytes;
-	r0 = pdc->group->cc.last_reason;
-	uet_cc_on_trim(&pdc->group->cc, nic_now(nic), nominal, last_hop,
-		       pdc->group->in_flight_bytes);
-	nic_record_cc(nic, pdc->group, "trim", w0, r0);
 	/* A trim on the way blames the path. A last-hop trim is the
 	 * receiver's port overflowing (incast), so the path is judged by its
 	 * CE mark alone, as an ACK would judge it (cc-and-multipath 1.2). */
@@ -245,8 +257,8 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 		lbf = UET_LB_TRIMMED;
 	else
 		lbf = marked ? UET_LB_ECN : UET_LB_TRIMMED_LASTHOP;
-	uet_lb_feedback(&pdc->group->lb, entropy, lbf, nic_now(nic));
-	nic_transmit_on_feedback(nic, pdc->group);
+	loss_react(nic, pdc->group, nominal, entropy,
+		   last_hop ? NIC_LOSS_TRIMMED_LASTHOP : NIC_LOSS_TRIMMED, lbf);
 }
 
 static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
@@ -256,9 +268,7 @@ static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
 	const struct uet_pds_tx_packet *pkt;
 	uint32_t psn = t->psn, count = t->count, nominal;
-	enum uet_cc_reason r0;
 	uint16_t entropy;
-	uint64_t w0;
 
 	(void)q;
 	(void)ev;
@@ -278,13 +288,8 @@ static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	}
 	nic->st.transport.rto_expiries++;
 	pdc->timeouts++;
-	nic_in_flight_sub(nic, pdc->group, nominal);
-	w0 = pdc->group->cc.window_bytes;
-	r0 = pdc->group->cc.last_reason;
-	uet_cc_on_timeout(&pdc->group->cc, nic_now(nic), nominal);
-	nic_record_cc(nic, pdc->group, "timeout", w0, r0);
-	uet_lb_feedback(&pdc->group->lb, entropy, UET_LB_TIMEOUT, nic_now(nic));
-	nic_transmit_on_feedback(nic, pdc->group);
+	loss_react(nic, pdc->group, nominal, entropy, NIC_LOSS_TIMEOUT,
+		   UET_LB_TIMEOUT);
 }
 
 void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,

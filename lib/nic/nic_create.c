@@ -98,16 +98,13 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	struct uet_nic *nic;
 	int rc;
 
-	if (nicp == NULL || conf == NULL || conf->scenario == NULL ||
-	    conf->mempool == NULL)
+	if (nicp == NULL || conf == NULL || conf->mempool == NULL ||
+	    uet_nic_params_check(conf->params) < 0)
 		return -EINVAL;
 	nic = calloc(1, sizeof(*nic));
 	if (nic == NULL)
 		return -ENOMEM;
-	rc = nic_params_from_scenario(&nic->p, conf->scenario,
-				      conf->switch_downlink_bps);
-	if (rc < 0)
-		goto fail_free;
+	nic->p = *conf->params;
 	rc = uet_evq_init(&nic->comp.evq);
 	if (rc < 0)
 		goto fail_free;
@@ -124,14 +121,14 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	nic->monitor_on = nic->rec != NULL && uet_record_monitor_on(nic->rec);
 	nic->arrivals = conf->arrivals;
 	nic->seed = conf->seed;
-	nic->spraying = conf->spraying;
 	uet_rng_seed(&nic->rng, conf->seed,
 		     UINT64_C(0x4e4943) << 32 | conf->index);
 	uet_wire_cfg_default(&nic->wire);
 	nic->wire.udp_dport = nic->p.udp_dport;
 	nic->next_new_id = 1;
-	uet_event_init(&nic->tx_ev, nic_transmit_process, nic);
-	uet_event_init(&nic->port_ev, nic_port_end, nic);
+	nic_pools_init(&nic->pools, &nic->p);
+	nic_sched_init(nic);
+	nic_port_init(nic, nic_tx_sent);
 	uet_event_init(&nic->stats_ev, nic_stats_event, nic);
 	nic_pfc_init(nic);
 	rc = uet_pcie_init(&nic->pcie, &nic->p.pcie);
@@ -177,7 +174,7 @@ void uet_nic_destroy(struct uet_nic *nic)
 	nic->monitor_on = false;
 	cancel_pending_posts(nic);
 	nic_pdcs_fini(nic);
-	nic_txqs_fini(nic);
+	nic_port_fini(nic);
 	uet_evq_fini(&nic->comp.evq);
 	nic_tev_pool_fini(nic);
 	uet_pcie_fini(&nic->pcie);
@@ -204,9 +201,13 @@ void uet_nic_stats(const struct uet_nic *nic, struct uet_nic_stats *stats)
 	nic_stats_fill(nic, stats);
 }
 
+uint64_t uet_nic_mbuf_failures(const struct uet_nic *nic)
+{
+	return nic->st.mbuf_failures;
+}
+
 bool uet_nic_idle(const struct uet_nic *nic)
 {
 	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&
-	       !nic->port_busy && nic->txq[NIC_TC_DATA].count == 0 &&
-	       nic->txq[NIC_TC_CONTROL].count == 0 && nic->pfc_txq.count == 0;
+	       nic_port_idle(nic);
 }

@@ -132,8 +132,8 @@ fail:
 	return NULL;
 }
 
-struct rte_mbuf *nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip,
-				uint16_t entropy, const struct uet_pds_hdr *h)
+static struct rte_mbuf *ctrl_mbuf(struct uet_nic *nic, uint32_t dst_ip,
+				  uint16_t entropy, const struct uet_pds_hdr *h)
 {
 	size_t pds_bytes = uet_pds_hdr_bytes(h->type);
 	struct uet_frame_addr a;
@@ -155,6 +155,62 @@ struct rte_mbuf *nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip,
 		return NULL;
 	}
 	return m;
+}
+
+/* The monitor row of a control frame, from its header. */
+static void ctrl_monitor(const struct uet_pds_hdr *h,
+			 struct uet_monitor_row *mon)
+{
+	switch (h->type) {
+	case UET_PDS_TYPE_ACK_CC: {
+		const struct uet_pds_ack_info info = {
+			.cack_psn = h->u.ack.cack_psn,
+			.sack_psn_offset = h->u.ack.sack_psn_offset,
+		};
+
+		mon->pkt = UET_MON_ACK;
+		mon->pdc = h->u.ack.spdcid;
+		mon->retx = (h->flags & UET_PDS_ACK_F_RETX) != 0;
+		mon->cack_psn = info.cack_psn;
+		mon->sack_base_psn = uet_pds_sack_base_psn(&info);
+		mon->sack_bitmap = h->u.ack.sack_bitmap;
+		mon->service_time = h->u.ack.cc.nscc.service_time;
+		break;
+	}
+	case UET_PDS_TYPE_NACK:
+		mon->pkt = UET_MON_NACK;
+		mon->pdc = h->u.nack.spdcid;
+		mon->psn = h->u.nack.nack_psn;
+		mon->nack_code = h->u.nack.nack_code;
+		break;
+	default:
+		/* A CP: the CSV's PROBE row stands for CLOSE too. */
+		mon->pkt = UET_MON_PROBE;
+		mon->pdc = h->u.cp.spdcid;
+		mon->psn = h->u.cp.psn;
+		break;
+	}
+}
+
+int nic_ctrl_item(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
+		  const struct uet_pds_hdr *h, enum nic_frame_kind kind,
+		  struct nic_txq_item *it)
+{
+	memset(it, 0, sizeof(*it));
+	it->m = ctrl_mbuf(nic, dst_ip, entropy, h);
+	if (it->m == NULL) {
+		nic->st.mbuf_failures++;
+		return -ENOMEM;
+	}
+	it->kind = (uint8_t)kind;
+	it->wire_bytes =
+		uet_wire_bytes_of_ip(UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES +
+				     (uint32_t)uet_pds_hdr_bytes(h->type));
+	ctrl_monitor(h, &it->mon);
+	it->mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
+	it->mon.entropy = entropy;
+	it->mon.wire_bytes = it->wire_bytes;
+	return 0;
 }
 
 /* Called when the last reference to the pattern's shared-info goes: only

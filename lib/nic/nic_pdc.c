@@ -29,14 +29,9 @@ static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 		.nscc_initial_window_bytes = nic->p.nscc_initial_window_bytes,
 		.trimming = nic->p.trimming_enabled,
 	};
-	/* The scenario's balancer; the entropy range is the dynamic port
-	 * range (uet_lb_params_default), out of the well-known ports. */
-	struct uet_lb_params lbp = nic->p.lb;
-
-	/* A NIC created with spraying forced (the NIC tests) sprays
-	 * obliviously whatever the scenario says. */
-	if (nic->spraying)
-		lbp.algo = UET_LB_OBLIVIOUS;
+	/* The NIC's balancer; its entropy range is the dynamic port range
+	 * (uet_lb_params_default), out of the well-known ports. */
+	const struct uet_lb_params lbp = nic->p.lb;
 
 	if (g == NULL)
 		return NULL;

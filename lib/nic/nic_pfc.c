@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "nic_private.h"
-#include "uet_fabric.h"
 
 /* Wire bytes of a pause frame: 60 bytes and the FCS. */
 #define NIC_PFC_WIRE_BYTES (UET_PFC_FRAME_BYTES + UET_ETH_FCS_BYTES)
@@ -26,7 +25,7 @@ static void nic_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 
 static bool nic_pfc_lossless(const struct uet_nic *nic, unsigned int tc)
 {
-	return tc < 8 && (nic->p.pfc_classes >> tc & 1u);
+	return tc < UET_TC_COUNT && (nic->p.pfc_classes >> tc & 1u);
 }
 
 void nic_pfc_init(struct uet_nic *nic)
@@ -37,9 +36,9 @@ void nic_pfc_init(struct uet_nic *nic)
 
 	uet_event_init(&nic->pfc.ev, nic_pfc_on_event, nic);
 	for (i = 0; i < sizeof(data_roles) / sizeof(data_roles[0]); i++) {
-		const unsigned int tc = uet_fabric_classify(
-			nic->p.uet_policy, &nic->p.dscp,
-			nic->p.dscp.codepoint[data_roles[i]]);
+		const unsigned int tc =
+			uet_dscp_class(nic->p.uet_policy, &nic->p.dscp,
+				       nic->p.dscp.codepoint[data_roles[i]]);
 
 		if (nic_pfc_lossless(nic, tc))
 			nic->pfc.data_classes |= (uint8_t)(1u << tc);
@@ -54,7 +53,7 @@ static void nic_pfc_arm(struct uet_nic *nic)
 	uet_time_t next = UET_TIME_NEVER;
 	unsigned int tc;
 
-	for (tc = 0; tc < 8; tc++)
+	for (tc = 0; tc < UET_TC_COUNT; tc++)
 		if (nic->pfc.paused_until_ps[tc] > now &&
 		    nic->pfc.paused_until_ps[tc] < next)
 			next = nic->pfc.paused_until_ps[tc];
@@ -78,7 +77,7 @@ void nic_pfc_receive(struct uet_nic *nic, const struct uet_pfc *pfc)
 
 	/* Quanta are 512 bit times at the port's rate; only lossless
 	 * classes are paused. */
-	for (tc = 0; tc < 8; tc++) {
+	for (tc = 0; tc < UET_TC_COUNT; tc++) {
 		uet_time_t ps;
 
 		if (!(pfc->class_enable >> tc & 1u))
@@ -88,9 +87,7 @@ void nic_pfc_receive(struct uet_nic *nic, const struct uet_pfc *pfc)
 			continue;
 		ps = uet_pfc_quanta_to_ps(pfc->quanta[tc],
 					  nic->p.port_rate_bps);
-		nic->pfc.paused_until_ps[tc] = ps > UET_TIME_NEVER - 1 - now
-						       ? UET_TIME_NEVER - 1
-						       : now + ps;
+		nic->pfc.paused_until_ps[tc] = uet_pfc_pause_end_ps(now, ps);
 	}
 	if (pause)
 		nic->st.pfc_rx_xoff_frames++;
@@ -111,7 +108,7 @@ bool nic_pfc_may_send(const struct uet_nic *nic, const struct rte_mbuf *m)
 	/* Every frame the NIC queues is IPv4, its headers in the first
 	 * segment. */
 	dscp = rte_pktmbuf_mtod(m, const uint8_t *)[NIC_PFC_TOS_OFFSET] >> 2;
-	tc = uet_fabric_classify(nic->p.uet_policy, &nic->p.dscp, dscp);
+	tc = uet_dscp_class(nic->p.uet_policy, &nic->p.dscp, dscp);
 	return !nic_pfc_lossless(nic, tc) ||
 	       nic_now(nic) >= nic->pfc.paused_until_ps[tc];
 }
@@ -120,9 +117,8 @@ bool nic_pfc_may_send(const struct uet_nic *nic, const struct rte_mbuf *m)
  * other frame. */
 static void nic_pfc_send(struct uet_nic *nic, uint16_t quanta)
 {
-	struct uet_pfc pfc = {.class_enable = nic->pfc.data_classes};
+	struct uet_pfc pfc = {0};
 	struct nic_txq_item it = {0};
-	unsigned int tc;
 	char *buf;
 
 	it.m = rte_pktmbuf_alloc(nic->mp);
@@ -131,15 +127,13 @@ static void nic_pfc_send(struct uet_nic *nic, uint16_t quanta)
 		return;
 	}
 	memcpy(pfc.src, nic->mac, sizeof(pfc.src));
-	for (tc = 0; tc < 8; tc++)
-		if (pfc.class_enable >> tc & 1u)
-			pfc.quanta[tc] = quanta;
+	uet_pfc_set_classes(&pfc, nic->pfc.data_classes, quanta);
 	it.wire_bytes = NIC_PFC_WIRE_BYTES;
 	it.kind = NIC_FRAME_PFC;
 	buf = rte_pktmbuf_append(it.m, UET_PFC_FRAME_BYTES);
 	if (buf == NULL ||
 	    uet_pfc_build((uint8_t *)buf, UET_PFC_FRAME_BYTES, &pfc) < 0 ||
-	    nic_txq_push(&nic->pfc_txq, &it) < 0) {
+	    nic_port_queue_pause(nic, &it) < 0) {
 		rte_pktmbuf_free(it.m);
 		nic->st.mbuf_failures++;
 		return;
@@ -151,27 +145,20 @@ static void nic_pfc_send(struct uet_nic *nic, uint16_t quanta)
 	nic_port_kick(nic);
 }
 
-static uint16_t nic_pfc_quanta(const struct uet_nic *nic)
-{
-	return nic->p.pfc_pause_quanta == 0 ? UINT16_MAX
-					    : nic->p.pfc_pause_quanta;
-}
-
 static void nic_pfc_xoff(struct uet_nic *nic)
 {
-	const uint16_t quanta = nic_pfc_quanta(nic);
-	const uet_time_t half =
-		uet_pfc_quanta_to_ps(quanta, nic->p.port_rate_bps) / 2;
+	const uint16_t quanta = uet_pfc_pause_quanta(nic->p.pfc_pause_quanta);
 
 	nic_pfc_send(nic, quanta);
 	nic->pfc.xoff = true;
-	nic->pfc.refresh_ps = nic_now(nic) + (half == 0 ? 1 : half);
+	nic->pfc.refresh_ps =
+		nic_now(nic) + uet_pfc_refresh_ps(quanta, nic->p.port_rate_bps);
 	nic_pfc_arm(nic);
 }
 
 void nic_pfc_pool_changed(struct uet_nic *nic)
 {
-	const uint64_t used = nic->ingress_used_bytes[NIC_TC_DATA];
+	const uint64_t used = nic_ingress_used(&nic->pools, NIC_TC_DATA);
 
 	if (nic->pfc.data_classes == 0)
 		return;

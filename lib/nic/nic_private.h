@@ -12,11 +12,11 @@
 
 #include <rte_mbuf.h>
 
-#include "nic_params.h"
 #include "uet_cc.h"
 #include "uet_component.h"
 #include "uet_lb.h"
 #include "uet_nic.h"
+#include "uet_nic_params.h"
 #include "uet_pcie.h"
 #include "uet_pds.h"
 #include "uet_record.h"
@@ -36,10 +36,6 @@
 #define NIC_TEV_CHUNK 512u
 /** Bytes of a doorbell with its WQE, host to NIC. */
 #define NIC_DOORBELL_BYTES 64u
-/** Wire size of an ACK_CC frame: 14 + 20 + 8 + 32 + 4. */
-#define NIC_ACK_WIRE_BYTES 78u
-/** Wire size of a NACK or CP frame: 14 + 20 + 8 + 16 + 4. */
-#define NIC_CTRL_WIRE_BYTES 62u
 /** Traffic classes: data and control, with the default classes. */
 #define NIC_TC_DATA 0
 #define NIC_TC_CONTROL 1
@@ -52,7 +48,7 @@ struct nic_group;
 struct nic_pfc {
 	/** Class c of the link starts no frame before this time: the
 	 * switch paused it. */
-	uet_time_t paused_until_ps[8];
+	uet_time_t paused_until_ps[UET_TC_COUNT];
 	uint8_t data_classes;  /**< lossless classes of the data codepoints:
 				* what a full data ingress pool pauses */
 	bool xoff;	       /**< the NIC has paused them at the switch */
@@ -109,19 +105,19 @@ enum nic_tev_kind {
  * transmit-count guard says whether it still matters.
  */
 struct nic_tev {
-	struct uet_event ev;	    /**< embedded event */
-	struct uet_nic *nic;	    /**< owner */
-	struct nic_tev *next_free;  /**< free list link */
-	struct rte_mbuf *m;	    /**< RX, ACK_HOLD: the frame */
-	uint32_t psn;		    /**< FETCH, RTO: the packet */
-	uint32_t count;		    /**< RTO: the transmission it guards */
-	uint32_t bytes;		    /**< INGRESS_FREE: bytes; ACK_HOLD: wire */
-	uint32_t pdc_gen;	    /**< generation of pdc */
-	uint16_t pdc;		    /**< FETCH, RTO: the PDC */
-	uint8_t kind;		    /**< enum nic_tev_kind */
-	uint8_t tc;		    /**< INGRESS_FREE: traffic class */
-	bool in_use;		    /**< taken from the pool */
-	struct uet_monitor_row mon; /**< ACK_HOLD: its monitor row */
+	struct uet_event ev;	   /**< embedded event */
+	struct uet_nic *nic;	   /**< owner */
+	struct nic_tev *next_free; /**< free list link */
+	struct rte_mbuf *m;	   /**< RX: the frame */
+	uint32_t psn;		   /**< FETCH, RTO: the packet */
+	uint32_t count;		   /**< RTO: the transmission it guards */
+	uint32_t bytes;		   /**< INGRESS_FREE: bytes; ACK_HOLD: wire */
+	uint32_t pdc_gen;	   /**< generation of pdc */
+	uint16_t pdc;		   /**< FETCH, RTO: the PDC */
+	uint8_t kind;		   /**< enum nic_tev_kind */
+	uint8_t tc;		   /**< INGRESS_FREE: traffic class */
+	bool in_use;		   /**< taken from the pool */
+	struct nic_txq_item ack;   /**< ACK_HOLD: the ACK, for the port */
 };
 
 /** One chunk of pooled events. */
@@ -196,10 +192,47 @@ struct nic_payload {
 	rte_iova_t iova;			/**< of pattern->bytes */
 };
 
+/**
+ * The buffers (nic_pool.c owns these fields): bytes each holds, its size,
+ * and its peak for the stats.
+ */
+struct nic_pools {
+	uint64_t egress_bytes;		      /**< data class reservations */
+	uint64_t egress_cap_bytes;	      /**< EgressPoolSize */
+	uint64_t egress_peak_bytes;	      /**< highest egress_bytes seen */
+	uint64_t prefetch_bytes;	      /**< prefetch buffer */
+	uint64_t prefetch_cap_bytes;	      /**< PrefetchBufferSize */
+	uint64_t prefetch_peak_bytes;	      /**< highest prefetch_bytes */
+	uint64_t ingress_bytes[NIC_TC_COUNT]; /**< by class, IP bytes */
+	uint64_t ingress_cap_bytes;	      /**< IngressPoolSize, each */
+};
+
+/** The transmit scheduler's state (nic_sched.c owns these fields). */
+struct nic_sched {
+	struct nic_group *q_head, *q_tail; /**< groups ready to send */
+	struct uet_event tx_ev;		   /**< the transmit process runs */
+	bool egress_stalled;		   /**< stopped on a full egress pool */
+	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
+};
+
+/** Told when a frame's serialization has ended (after it left). */
+typedef void (*nic_port_sent_fn)(struct uet_nic *nic,
+				 const struct nic_txq_item *it);
+
+/** The egress queues and the port (nic_port.c owns these fields). */
+struct nic_port {
+	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
+	struct nic_txq pfc_txq;		  /**< own pause frames, sent first */
+	bool busy;			  /**< a frame is serializing */
+	struct nic_txq_item on_port;	  /**< that frame */
+	struct uet_event ev;		  /**< its serialization ends */
+	nic_port_sent_fn sent;		  /**< then this is told */
+};
+
 /** The NIC. */
 struct uet_nic {
 	struct uet_component comp; /**< first: what lib/sync runs */
-	struct nic_params p;	   /**< attributes */
+	struct uet_nic_params p;   /**< parameters */
 	uint32_t index, ip;	   /**< host number, IPv4 (host order) */
 	uint8_t mac[6], switch_mac[6];
 	struct rte_mempool *mp;		   /**< frames */
@@ -210,7 +243,6 @@ struct uet_nic {
 	struct uet_ses_callbacks cb;	   /**< completions */
 	struct uet_rng rng;		   /**< start PSNs */
 	uint64_t seed;		  /**< scenario seed (entropy streams) */
-	bool spraying;		  /**< force oblivious spraying */
 	struct uet_pcie pcie;	  /**< the host link */
 	struct uet_wire_cfg wire; /**< parser settings */
 	/* PDCs. */
@@ -228,21 +260,10 @@ struct uet_nic {
 	struct nic_group *group_hash[NIC_GROUP_HASH_BUCKETS];
 	struct nic_group *groups; /**< every group */
 	uint64_t next_group_seq;
-	struct nic_group *q_head, *q_tail; /**< groups ready to send */
-	struct uet_event tx_ev;		   /**< the transmit process runs */
-	bool egress_stalled;		   /**< stopped on a full egress pool */
-	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
-	/* Buffers. */
-	uint64_t egress_used_bytes;   /**< data class reservations */
-	uint64_t prefetch_used_bytes; /**< prefetch buffer */
-	uint64_t ingress_used_bytes[NIC_TC_COUNT]; /**< by class */
-	/* Port. */
-	struct nic_txq txq[NIC_TC_COUNT]; /**< egress queues by class */
-	struct nic_txq pfc_txq;		  /**< own pause frames, sent first */
-	struct nic_pfc pfc;		  /**< pauses sent and honoured */
-	bool port_busy;			  /**< a frame is serializing */
-	struct nic_txq_item on_port;	  /**< that frame */
-	struct uet_event port_ev;	  /**< its serialization ends */
+	struct nic_sched sched; /**< the transmit scheduler */
+	struct nic_pools pools; /**< the buffers */
+	struct nic_port port;	/**< egress queues and the port */
+	struct nic_pfc pfc;	/**< pauses sent and honoured */
 	/* ACKs. */
 	uet_time_t last_ack_release_ps; /**< ACKs leave in order */
 	struct nic_probe_slot probes[NIC_PROBE_SLOTS];
@@ -272,14 +293,34 @@ struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 void nic_pdc_rx_hash_add(struct nic_pdc *pdc);
 void nic_pdcs_fini(struct uet_nic *nic);
 
+/* nic_pool.c: the buffers. */
+void nic_pools_init(struct nic_pools *pl, const struct uet_nic_params *p);
+bool nic_egress_room(const struct nic_pools *pl, uint32_t wire_bytes);
+void nic_egress_reserve(struct nic_pools *pl, uint32_t wire_bytes);
+/* Returns true when the pool is at half its size or less. */
+bool nic_egress_release(struct nic_pools *pl, uint32_t wire_bytes);
+bool nic_prefetch_room(const struct nic_pools *pl, uint32_t wire_bytes);
+void nic_prefetch_reserve(struct nic_pools *pl, uint32_t wire_bytes);
+/* Returns true when the buffer is at half its size or less. */
+bool nic_prefetch_release(struct nic_pools *pl, uint32_t wire_bytes);
+bool nic_ingress_charge(struct nic_pools *pl, int tc, uint32_t ip_bytes);
+void nic_ingress_release(struct nic_pools *pl, int tc, uint32_t ip_bytes);
+/* Bytes class tc's ingress pool holds. */
+static inline uint64_t nic_ingress_used(const struct nic_pools *pl, int tc)
+{
+	return pl->ingress_bytes[tc];
+}
+/* The pools' gauges and peaks into a stats snapshot. */
+void nic_pools_stats(const struct nic_pools *pl, struct uet_nic_stats *out);
+
 /* nic_sched.c: the transmit scheduler, segmentation and the fetch. */
+void nic_sched_init(struct uet_nic *nic);
 void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g);
 void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g);
 void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g);
 void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps);
 void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g);
-void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg);
-void nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes);
+void nic_tx_sent(struct uet_nic *nic, const struct nic_txq_item *it);
 bool nic_group_has_work(const struct nic_group *g);
 
 /* nic_frame.c: frames as mbufs. */
@@ -287,20 +328,28 @@ struct rte_mbuf *nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc,
 				uint32_t psn,
 				const struct uet_pds_tx_packet *pkt, bool ar,
 				bool retx, uint8_t dscp);
-struct rte_mbuf *nic_frame_ctrl(struct uet_nic *nic, uint32_t dst_ip,
-				uint16_t entropy, const struct uet_pds_hdr *h);
+/* A control frame (ACK_CC, NACK or CP) built from its PDS header, to dst_ip
+ * with entropy, as an egress item of kind: the mbuf, its wire size and its
+ * monitor row from the header (an ACK's row leaves psn, the PSN it
+ * acknowledges, to the caller: the header has it only as a 16-bit
+ * offset). Returns 0, or -ENOMEM (counted as an mbuf failure). */
+int nic_ctrl_item(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
+		  const struct uet_pds_hdr *h, enum nic_frame_kind kind,
+		  struct nic_txq_item *it);
 int nic_payload_create(struct uet_nic *nic,
 		       const struct uet_ses_pattern *shared);
 void nic_payload_release(struct nic_payload *payload);
 
 /* nic_port.c: egress queues and the port. */
-int nic_txq_push(struct nic_txq *q, const struct nic_txq_item *item);
+void nic_port_init(struct uet_nic *nic, nic_port_sent_fn sent);
+int nic_port_queue(struct uet_nic *nic, int tc, const struct nic_txq_item *it);
+int nic_port_queue_pause(struct uet_nic *nic, const struct nic_txq_item *it);
 void nic_port_kick(struct uet_nic *nic);
-void nic_port_end(struct uet_evq *q, struct uet_event *ev, void *arg);
-void nic_txqs_fini(struct uet_nic *nic);
-void nic_send_control(struct uet_nic *nic, struct rte_mbuf *m,
-		      uint32_t wire_bytes, enum nic_frame_kind kind,
-		      uint32_t tag, const struct uet_monitor_row *mon);
+bool nic_port_idle(const struct uet_nic *nic);
+void nic_port_fini(struct uet_nic *nic);
+/* Queue a control item on the control class (freed and counted if the
+ * queue cannot take it). */
+void nic_port_send_ctrl(struct uet_nic *nic, const struct nic_txq_item *it);
 
 /* nic_pfc.c: 802.1Qbb priority flow control at the port. */
 void nic_pfc_init(struct uet_nic *nic);

@@ -133,10 +133,7 @@ void nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out)
 	out->transport.in_flight_bytes = 0;
 	for (g = nic->groups; g != NULL; g = g->all_next)
 		out->transport.in_flight_bytes += g->in_flight_bytes;
-	out->transport.egress_pool_used_bytes = nic->egress_used_bytes;
-	out->transport.ingress_pool_used_bytes =
-		nic->ingress_used_bytes[NIC_TC_DATA] +
-		nic->ingress_used_bytes[NIC_TC_CONTROL];
+	nic_pools_stats(&nic->pools, out);
 	out->transport.pdcs_open =
 		nic->st.transport.pdcs_created - nic->st.transport.pdcs_closed;
 }

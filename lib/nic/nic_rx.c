@@ -2,99 +2,19 @@
 /*
  * Receiving a packet (the page's "Receiving a packet", "Trimmed packets
  * and NACKs" and the receiver's half of "Acknowledgements"): every arrival
- * parsed with lib/wire, then the page's five steps, one function each.
+ * parsed by lib/wire's mbuf reader, then the page's five steps, one
+ * function each.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nic_private.h"
-
-/* Header bytes read into a contiguous view: more than the longest header
- * stack (14 + 60 + 8 + 40 + 44 = 166). Headers only: payload is never
- * copied. */
-#define NIC_HDR_VIEW_BYTES 192u
-
-/* Parse a frame whose headers sit in view[0..vlen) and whose whole length
- * is len > vlen (a chained mbuf): the same layers as uet_frame_parse, each
- * reading only its own header from the view. */
-static int parse_chained(const struct uet_nic *nic, const uint8_t *view,
-			 size_t vlen, size_t len, struct uet_frame *f)
-{
-	size_t l4, off, udp_end;
-	int rc;
-
-	memset(f, 0, sizeof(*f));
-	if (uet_eth_parse(view, vlen, &f->eth, NULL) < 0)
-		return -EBADMSG;
-	if (f->eth.ethertype != UET_ETHERTYPE_IPV4)
-		return 0;
-	rc = uet_ipv4_parse(view + UET_ETH_HDR_BYTES, len - UET_ETH_HDR_BYTES,
-			    &f->ip, NULL);
-	if (rc < 0)
-		return rc;
-	f->has_ipv4 = true;
-	l4 = UET_ETH_HDR_BYTES + (size_t)rc;
-	f->ip_end = UET_ETH_HDR_BYTES + f->ip.total_length_bytes;
-	if (f->ip.mf || f->ip.frag_offset != 0 ||
-	    f->ip.protocol != UET_IPPROTO_UDP)
-		return 0;
-	if (uet_udp_parse(view + l4, f->ip_end - l4, &f->udp, NULL) < 0)
-		return -EBADMSG;
-	f->has_udp = true;
-	if (f->udp.dport != nic->wire.udp_dport)
-		return 0;
-	f->kind = UET_FRAME_UET;
-	f->pds_offset = l4 + UET_UDP_HDR_BYTES;
-	udp_end = f->ip_end;
-	rc = uet_pds_parse(view + f->pds_offset, udp_end - f->pds_offset,
-			   &f->pds, NULL);
-	if (rc < 0)
-		return rc;
-	off = f->pds_offset + (size_t)rc;
-	if (f->pds.type != UET_PDS_TYPE_NACK &&
-	    f->pds.type != UET_PDS_TYPE_NACK_CCX &&
-	    f->pds.type != UET_PDS_TYPE_CP && f->pds.next_hdr != UET_SES_NONE) {
-		if (off == udp_end && uet_pds_type_is_req(f->pds.type)) {
-			f->trimmed = true;
-		} else {
-			rc = uet_ses_parse(f->pds.next_hdr, view + off,
-					   udp_end - off, &f->ses, NULL);
-			if (rc < 0)
-				return rc;
-			f->has_ses = true;
-			f->ses_offset = off;
-			off += (size_t)rc;
-		}
-	}
-	f->payload_offset = off;
-	f->payload_bytes = udp_end - off;
-	return 0;
-}
-
-static int rx_parse(const struct uet_nic *nic, const struct rte_mbuf *m,
-		    struct uet_frame *f)
-{
-	uint8_t buf[NIC_HDR_VIEW_BYTES];
-	size_t len = rte_pktmbuf_pkt_len(m);
-	size_t vlen = len < sizeof(buf) ? len : sizeof(buf);
-	const uint8_t *view = rte_pktmbuf_read(m, 0, (uint32_t)vlen, buf);
-
-	if (view == NULL)
-		return -EBADMSG;
-	if (rte_pktmbuf_data_len(m) == len)
-		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
-	if (len == vlen)
-		return uet_frame_parse_cfg(&nic->wire, view, len, f, NULL);
-	return parse_chained(nic, view, vlen, len, f);
-}
+#include "uet_wire_mbuf.h"
 
 static void ingress_release_now(struct uet_nic *nic, int tc, uint32_t bytes)
 {
-	if (bytes > nic->ingress_used_bytes[tc])
-		nic->ingress_used_bytes[tc] = 0;
-	else
-		nic->ingress_used_bytes[tc] -= bytes;
+	nic_ingress_release(&nic->pools, tc, bytes);
 	if (tc == NIC_TC_DATA)
 		nic_pfc_pool_changed(nic);
 }
@@ -113,9 +33,8 @@ static void ingress_release_event(struct uet_evq *q, struct uet_event *ev,
 /* Step 1: the ingress pool of the packet's class, at its IP size. */
 static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 {
-	if (nic->ingress_used_bytes[tc] + ip_bytes > nic->p.ingress_pool_bytes)
+	if (!nic_ingress_charge(&nic->pools, tc, ip_bytes))
 		return false;
-	nic->ingress_used_bytes[tc] += ip_bytes;
 	if (tc == NIC_TC_DATA)
 		nic_pfc_pool_changed(nic);
 	return true;
@@ -173,9 +92,8 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 			    const struct uet_frame *f, bool last_hop)
 {
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	nic->st.transport.trimmed_received++;
 	memset(&h, 0, sizeof(h));
@@ -188,19 +106,11 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 	h.u.nack.spdcid = pdc != NULL ? pdc->id : 0;
 	h.u.nack.dpdcid = f->pds.u.req.spdcid;
 	/* The NACK carries the trimmed packet's entropy back. */
-	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_NACK,
+			  &it) < 0)
 		return;
-	}
-	mon.pkt = UET_MON_NACK;
-	mon.pdc = h.u.nack.spdcid;
-	mon.psn = h.u.nack.nack_psn;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	mon.entropy = f->udp.sport;
-	mon.nack_code = h.u.nack.nack_code;
 	nic->st.transport.nacks_sent++;
-	nic_send_control(nic, m, NIC_CTRL_WIRE_BYTES, NIC_FRAME_NACK, 0, &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 /* Check every delivered byte against the pattern, segment by segment. */
@@ -307,14 +217,13 @@ static void ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
-	struct uet_monitor_row mon = t->mon;
-	struct rte_mbuf *m = t->m;
+	const struct nic_txq_item it = t->ack;
 
 	(void)q;
 	(void)ev;
 	nic_tev_put(t);
 	nic->st.transport.acks_sent++;
-	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_ACK, 0, &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
@@ -345,7 +254,7 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
 	h.u.ack.sack_psn_offset = info.sack_psn_offset;
 	h.u.ack.sack_bitmap = info.sack_bitmap;
-	h.u.ack.cc.nscc.service_time = uet_pcie_service_time_steps(hold_ps);
+	h.u.ack.cc.nscc.service_time = uet_pds_service_time_steps(hold_ps);
 	h.u.ack.cc.nscc.rcvd_bytes =
 		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
 	h.u.ack.cc.nscc.ooo_count =
@@ -354,23 +263,12 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 	if (t == NULL)
 		return;
 	/* The ACK's source port carries the acknowledged packet's entropy. */
-	t->m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (t->m == NULL) {
-		nic->st.mbuf_failures++;
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_ACK,
+			  &t->ack) < 0) {
 		nic_tev_put(t);
 		return;
 	}
-	memset(&t->mon, 0, sizeof(t->mon));
-	t->mon.pkt = UET_MON_ACK;
-	t->mon.pdc = pdc->id;
-	t->mon.psn = f->pds.u.req.psn;
-	t->mon.retx = (h.flags & UET_PDS_ACK_F_RETX) != 0;
-	t->mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	t->mon.entropy = f->udp.sport;
-	t->mon.cack_psn = info.cack_psn;
-	t->mon.sack_base_psn = uet_pds_sack_base_psn(&info);
-	t->mon.sack_bitmap = info.sack_bitmap;
-	t->mon.service_time = h.u.ack.cc.nscc.service_time;
+	t->ack.mon.psn = f->pds.u.req.psn;
 	if (release_ps < nic->last_ack_release_ps)
 		release_ps = nic->last_ack_release_ps;
 	nic->last_ack_release_ps = release_ps;
@@ -436,7 +334,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		return;
 	}
 	/* Bytes waiting for the data class's PCIe link, this packet in. */
-	hold_bytes = nic->ingress_used_bytes[NIC_TC_DATA];
+	hold_bytes = nic_ingress_used(&nic->pools, NIC_TC_DATA);
 	pdc = receive_find_pdc(nic, f);
 	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0,
 		   trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
@@ -489,9 +387,8 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 {
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
-	struct uet_monitor_row mon = {0};
+	struct nic_txq_item it;
 	struct uet_pds_hdr h;
-	struct rte_mbuf *m;
 
 	if (pdc != NULL && (pdc->is_tx || pdc->peer_ip != f->ip.src ||
 			    pdc->peer_pdc != cp->spdcid))
@@ -514,20 +411,12 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 	h.u.ack.spdcid = pdc != NULL ? pdc->id : 0;
 	h.u.ack.dpdcid = cp->spdcid;
 	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
-	m = nic_frame_ctrl(nic, f->ip.src, f->udp.sport, &h);
-	if (m == NULL) {
-		nic->st.mbuf_failures++;
+	/* Its row names no PSN (psn 0): a probe acknowledges none. */
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_PROBE_ACK,
+			  &it) < 0)
 		return;
-	}
-	mon.pkt = UET_MON_ACK;
-	mon.pdc = h.u.ack.spdcid;
-	mon.dscp = nic->p.dscp.codepoint[UET_DSCP_CONTROL];
-	mon.entropy = f->udp.sport;
-	mon.cack_psn = h.u.ack.cack_psn;
-	mon.sack_base_psn = h.u.ack.cack_psn;
 	nic->st.transport.acks_sent++;
-	nic_send_control(nic, m, NIC_ACK_WIRE_BYTES, NIC_FRAME_PROBE_ACK, 0,
-			 &mon);
+	nic_port_send_ctrl(nic, &it);
 }
 
 static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
@@ -543,7 +432,7 @@ static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	/* An arrival starts the stats rows too: a NIC that only receives
 	 * has them. */
 	nic_stats_start(nic);
-	if (rx_parse(nic, m, &f) < 0) {
+	if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
 		nic->st.transport.malformed_frames++;
 	} else if (f.kind == UET_FRAME_PFC) {
 		nic_pfc_receive(nic, &f.l2.pfc);

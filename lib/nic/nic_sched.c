@@ -28,12 +28,12 @@ void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
 		return;
 	g->queued = true;
 	g->q_next = NULL;
-	g->q_prev = nic->q_tail;
-	if (nic->q_tail != NULL)
-		nic->q_tail->q_next = g;
+	g->q_prev = nic->sched.q_tail;
+	if (nic->sched.q_tail != NULL)
+		nic->sched.q_tail->q_next = g;
 	else
-		nic->q_head = g;
-	nic->q_tail = g;
+		nic->sched.q_head = g;
+	nic->sched.q_tail = g;
 }
 
 void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
@@ -42,12 +42,12 @@ void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
 		return;
 	g->queued = true;
 	g->q_prev = NULL;
-	g->q_next = nic->q_head;
-	if (nic->q_head != NULL)
-		nic->q_head->q_prev = g;
+	g->q_next = nic->sched.q_head;
+	if (nic->sched.q_head != NULL)
+		nic->sched.q_head->q_prev = g;
 	else
-		nic->q_tail = g;
-	nic->q_head = g;
+		nic->sched.q_tail = g;
+	nic->sched.q_head = g;
 }
 
 void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
@@ -57,11 +57,11 @@ void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
 	if (g->q_prev != NULL)
 		g->q_prev->q_next = g->q_next;
 	else
-		nic->q_head = g->q_next;
+		nic->sched.q_head = g->q_next;
 	if (g->q_next != NULL)
 		g->q_next->q_prev = g->q_prev;
 	else
-		nic->q_tail = g->q_prev;
+		nic->sched.q_tail = g->q_prev;
 	g->queued = false;
 	g->q_next = g->q_prev = NULL;
 }
@@ -85,9 +85,11 @@ bool nic_group_has_work(const struct nic_group *g)
 
 void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps)
 {
-	if (uet_event_pending(&nic->tx_ev) && nic->tx_ev.time_ps <= at_ps)
+	struct uet_event *ev = &nic->sched.tx_ev;
+
+	if (uet_event_pending(ev) && ev->time_ps <= at_ps)
 		return;
-	uet_evq_schedule(&nic->comp.evq, &nic->tx_ev, at_ps);
+	uet_evq_schedule(&nic->comp.evq, ev, at_ps);
 }
 
 void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
@@ -96,19 +98,17 @@ void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g)
 	 * a stopped scheduler tries again. */
 	if (g != NULL && !g->queued && nic_group_has_work(g))
 		nic_group_enqueue_head(nic, g);
-	if (nic->q_head != NULL)
+	if (nic->sched.q_head != NULL)
 		nic_transmit_start(nic, nic_now(nic));
 }
 
-void nic_egress_release(struct uet_nic *nic, uint32_t wire_bytes)
+/* An egress reservation goes back (the packet left, or was never
+ * built); a scheduler stopped on a full pool tries again at the latest
+ * when the pool drains to half its size or less. */
+static void egress_release(struct uet_nic *nic, uint32_t wire_bytes)
 {
-	if (wire_bytes > nic->egress_used_bytes)
-		nic->egress_used_bytes = 0;
-	else
-		nic->egress_used_bytes -= wire_bytes;
-	/* At the latest when the pool drains to half its size or less. */
-	if (nic->egress_stalled &&
-	    nic->egress_used_bytes * 2 <= nic->p.egress_pool_bytes)
+	if (nic_egress_release(&nic->pools, wire_bytes) &&
+	    nic->sched.egress_stalled)
 		nic_transmit_start(nic, nic_now(nic));
 }
 
@@ -120,36 +120,16 @@ static bool window_room(const struct nic_group *g, uint32_t nominal_bytes)
 						  uet_cc_window_bytes(&g->cc);
 }
 
-static bool egress_room(const struct uet_nic *nic, uint32_t wire_bytes)
-{
-	return nic->egress_used_bytes == 0 ||
-	       nic->egress_used_bytes + wire_bytes <= nic->p.egress_pool_bytes;
-}
-
-static bool prefetch_room(const struct uet_nic *nic, uint32_t wire_bytes)
-{
-	return nic->prefetch_used_bytes == 0 ||
-	       nic->prefetch_used_bytes + wire_bytes <= nic->p.prefetch_bytes;
-}
-
-static void egress_reserve(struct uet_nic *nic, uint32_t wire_bytes)
-{
-	nic->egress_used_bytes += wire_bytes;
-	if (nic->egress_used_bytes > nic->st.egress_pool_peak_bytes)
-		nic->st.egress_pool_peak_bytes = nic->egress_used_bytes;
-}
-
 /* Prefetch space goes back at commit; at half or less, groups that left
  * on a full prefetch buffer come back at the tail and transmit restarts. */
 static void prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
 {
 	struct nic_group *g;
 
-	nic->prefetch_used_bytes -= wire_bytes;
-	if (!nic->prefetch_stalled ||
-	    nic->prefetch_used_bytes * 2 > nic->p.prefetch_bytes)
+	if (!nic_prefetch_release(&nic->pools, wire_bytes) ||
+	    !nic->sched.prefetch_stalled)
 		return;
-	nic->prefetch_stalled = false;
+	nic->sched.prefetch_stalled = false;
 	for (g = nic->groups; g != NULL; g = g->all_next)
 		if (!g->queued && g->tx_pdcs > 0 && nic_group_has_work(g))
 			nic_group_enqueue_tail(nic, g);
@@ -192,7 +172,7 @@ static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
 		/* Counted; the packet's timer never starts, so it is
 		 * recovered only if a NACK names it. */
 		nic->st.mbuf_failures++;
-		nic_egress_release(nic, it.wire_bytes);
+		egress_release(nic, it.wire_bytes);
 		return;
 	}
 	it.psn = psn;
@@ -207,13 +187,11 @@ static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
 	it.mon.dscp = dscp;
 	it.mon.entropy = entropy;
 	it.mon.wire_bytes = it.wire_bytes;
-	if (nic_txq_push(&nic->txq[NIC_TC_DATA], &it) < 0) {
+	if (nic_port_queue(nic, NIC_TC_DATA, &it) < 0) {
 		rte_pktmbuf_free(it.m);
 		nic->st.mbuf_failures++;
-		nic_egress_release(nic, it.wire_bytes);
-		return;
+		egress_release(nic, it.wire_bytes);
 	}
-	nic_port_kick(nic);
 }
 
 /* Step 3, first kind: the oldest waiting retransmission. It reads nothing
@@ -229,10 +207,10 @@ static enum step_result send_retransmission(struct uet_nic *nic,
 	wire = uet_data_wire_bytes(pkt->payload_bytes);
 	if (!window_room(pdc->group, pkt->nominal_bytes))
 		return STEP_WINDOW_FULL;
-	if (!egress_room(nic, wire))
+	if (!nic_egress_room(&nic->pools, wire))
 		return STEP_POOL_FULL;
 	pdc->group->in_flight_bytes += pkt->nominal_bytes;
-	egress_reserve(nic, wire);
+	nic_egress_reserve(&nic->pools, wire);
 	pdc->retransmits++;
 	nic->st.transport.retransmits++;
 	commit_to_egress(nic, pdc, psn, true);
@@ -253,10 +231,10 @@ static enum step_result send_prefetched(struct uet_nic *nic,
 	wire = uet_data_wire_bytes(pkt->payload_bytes);
 	if (!window_room(pdc->group, pkt->nominal_bytes))
 		return STEP_WINDOW_FULL;
-	if (!egress_room(nic, wire))
+	if (!nic_egress_room(&nic->pools, wire))
 		return STEP_POOL_FULL;
 	pdc->group->in_flight_bytes += pkt->nominal_bytes;
-	egress_reserve(nic, wire);
+	nic_egress_reserve(&nic->pools, wire);
 	pdc->commit_psn++;
 	pdc->prefetch_ready--;
 	prefetch_release(nic, wire);
@@ -283,12 +261,12 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 	nominal = uet_data_ip_bytes(seg.payload_bytes);
 	wire = uet_data_wire_bytes(seg.payload_bytes);
 	if (nic->p.prefetch_enable) {
-		if (!prefetch_room(nic, wire))
+		if (!nic_prefetch_room(&nic->pools, wire))
 			return STEP_PREFETCH_FULL;
 	} else {
 		if (!window_room(pdc->group, nominal))
 			return STEP_WINDOW_FULL;
-		if (!egress_room(nic, wire))
+		if (!nic_egress_room(&nic->pools, wire))
 			return STEP_POOL_FULL;
 	}
 	ts.payload_bytes = seg.payload_bytes;
@@ -309,12 +287,10 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 		pdc->eom_taken = true;
 	}
 	if (nic->p.prefetch_enable) {
-		nic->prefetch_used_bytes += wire;
-		if (nic->prefetch_used_bytes > nic->st.prefetch_peak_bytes)
-			nic->st.prefetch_peak_bytes = nic->prefetch_used_bytes;
+		nic_prefetch_reserve(&nic->pools, wire);
 	} else {
 		pdc->group->in_flight_bytes += nominal;
-		egress_reserve(nic, wire);
+		nic_egress_reserve(&nic->pools, wire);
 	}
 	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes, &arrival_ps);
 	nic->st.transport.pcie_read_bytes += seg.payload_bytes;
@@ -397,16 +373,16 @@ static enum step_result group_step(struct uet_nic *nic, struct nic_group *g)
 	return prefetch_full ? STEP_PREFETCH_FULL : STEP_NOTHING;
 }
 
-void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct uet_nic *nic = arg;
 	struct nic_group *g;
 
 	(void)q;
 	(void)ev;
-	nic->egress_stalled = false;
+	nic->sched.egress_stalled = false;
 	/* Step 1: the group at the head of the queue. */
-	while ((g = nic->q_head) != NULL) {
+	while ((g = nic->sched.q_head) != NULL) {
 		switch (g->tx_pdcs > 0 ? group_step(nic, g) : STEP_NOTHING) {
 		case STEP_SENT:
 			/* Step 4: back to the tail if it has more. */
@@ -416,7 +392,7 @@ void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 			break;
 		case STEP_POOL_FULL:
 			/* Stop with the group at the head. */
-			nic->egress_stalled = true;
+			nic->sched.egress_stalled = true;
 			nic->st.egress_pool_stalls++;
 			return;
 		case STEP_WINDOW_FULL:
@@ -425,12 +401,57 @@ void nic_transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 			break;
 		case STEP_PREFETCH_FULL:
 			nic->st.prefetch_stalls++;
-			nic->prefetch_stalled = true;
+			nic->sched.prefetch_stalled = true;
 			nic_group_dequeue(nic, g);
 			break;
 		default:
 			nic_group_dequeue(nic, g);
 			break;
 		}
+	}
+}
+
+void nic_sched_init(struct uet_nic *nic)
+{
+	uet_event_init(&nic->sched.tx_ev, transmit_process, nic);
+}
+
+/* A data packet's serialization has ended: release its reservation, start
+ * its timer, and count its first transmission toward the message's
+ * transmit completion. */
+static void data_sent(struct uet_nic *nic, const struct nic_txq_item *it)
+{
+	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, it->pdc, it->pdc_gen);
+	const struct uet_pds_tx_packet *pkt;
+
+	egress_release(nic, it->wire_bytes);
+	nic->st.transport.data_pkts_sent++;
+	if (pdc == NULL)
+		return;
+	pkt = uet_pds_tx_packet(&pdc->tx, it->psn);
+	nic->st.transport.data_payload_bytes_sent +=
+		pkt != NULL ? pkt->payload_bytes : 0;
+	if (uet_pds_tx_sent(&pdc->tx, it->psn, nic_now(nic)) == 0)
+		nic_rto_start(nic, pdc, it->psn, pkt->transmit_count,
+			      nic_now(nic));
+	if (it->kind == NIC_FRAME_DATA &&
+	    uet_ses_msg_tx_first_sent(&pdc->msg, nic_now(nic)))
+		nic_complete(nic, UET_SES_SENT, pdc);
+}
+
+/* The port's sent hook: what the transmit side does once a frame has
+ * left. */
+void nic_tx_sent(struct uet_nic *nic, const struct nic_txq_item *it)
+{
+	switch (it->kind) {
+	case NIC_FRAME_DATA:
+	case NIC_FRAME_DATA_RETX:
+		data_sent(nic, it);
+		break;
+	case NIC_FRAME_PROBE:
+		nic_probe_sent(nic, it->psn);
+		break;
+	default:
+		break;
 	}
 }

@@ -27,13 +27,13 @@ extern "C" {
 #endif
 
 struct rte_mempool;
-struct uet_scenario;
 struct uet_nic;
+struct uet_nic_params;
 
 /** How one NIC is set up. */
 struct uet_nic_conf {
-	/** The scenario (nic.*, pds.*, records.*); read at create only. */
-	const struct uet_scenario *scenario;
+	/** Its parameters (uet_nic_params.h); copied at create. */
+	const struct uet_nic_params *params;
 	/** The NIC's index (the host number; also the SES initiator). */
 	uint32_t index;
 	/** The NIC's IPv4 address, host order. */
@@ -42,9 +42,6 @@ struct uet_nic_conf {
 	uint8_t mac[6];
 	/** The rack switch's MAC: every frame is addressed to it. */
 	uint8_t switch_mac[6];
-	/** The rack switch's downlink rate, bps: the port runs at
-	 * min(DataRate, this). 0 means DataRate. */
-	uint64_t switch_downlink_bps;
 	/** Frames come from here (header mbufs and payload mbufs). */
 	struct rte_mempool *mempool;
 	/** Records; NULL for none. */
@@ -56,9 +53,6 @@ struct uet_nic_conf {
 	const struct uet_ses_pattern *pattern;
 	/** Scenario seed (start PSNs, entropy streams). */
 	uint64_t seed;
-	/** Force oblivious spraying (true, the NIC tests' setting), or use
-	 * the scenario's pds.LoadBalancing (false). */
-	bool spraying;
 };
 
 /** Counters the tests and the stats rows read; see struct
@@ -114,7 +108,8 @@ struct uet_nic_stats {
  * @param conf
  *   Its setup; copied (the pointers it holds must outlive the NIC).
  * @return
- *   0; -EINVAL for a missing scenario or mempool or an unusable value;
+ *   0; -EINVAL for missing parameters or mempool or an unusable value
+ *   (uet_nic_params_check());
  *   -ENOMEM.
  */
 int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf);
@@ -170,6 +165,12 @@ int uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
  */
 void uet_nic_set_callbacks(struct uet_nic *nic,
 			   const struct uet_ses_callbacks *cb);
+
+/**
+ * Frames the NIC could not build because its mbuf pool was empty (also in
+ * uet_nic_stats()); cheap, for a check after every window.
+ */
+uint64_t uet_nic_mbuf_failures(const struct uet_nic *nic);
 
 /**
  * Read the NIC's counters.

@@ -190,15 +190,3 @@ bool uet_pds_rx_no_gap_through(const struct uet_pds_rx *rx, uint32_t psn)
 {
 	return psn - rx->start_psn < rx->next_expected_psn - rx->start_psn;
 }
-
-bool uet_pds_rx_has(const struct uet_pds_rx *rx, uint32_t psn)
-{
-	uint32_t offset;
-
-	if (uet_pds_psn_diff(psn, rx->next_expected_psn) < 0)
-		return true;
-	offset = psn - rx->next_expected_psn;
-	if (offset >= rx->capacity_psns)
-		return false;
-	return rx_bit_test(rx->received_bits, rx->capacity_psns - 1, psn);
-}

@@ -63,17 +63,6 @@ const struct uet_pds_tx_packet *uet_pds_tx_packet(const struct uet_pds_tx *tx,
 	return tx_lookup(tx, psn);
 }
 
-int uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
-				uint64_t timer_handle)
-{
-	struct uet_pds_tx_packet *pkt = tx_lookup(tx, psn);
-
-	if (pkt == NULL || pkt->state == UET_PDS_TX_RETIRED)
-		return -ENOENT;
-	pkt->timer_handle = timer_handle;
-	return 0;
-}
-
 /* Records are indexed by psn modulo the capacity: move the window's records
  * to their slots in an array twice as large. Rare and amortised. */
 static int tx_grow(struct uet_pds_tx *tx)

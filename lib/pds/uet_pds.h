@@ -271,10 +271,6 @@ static inline uint32_t uet_pds_rx_cack_psn(const struct uet_pds_rx *rx)
  */
 bool uet_pds_rx_no_gap_through(const struct uet_pds_rx *rx, uint32_t psn);
 
-/** Whether psn has been received (at or below the cumulative ACK, or SACKed).
- */
-bool uet_pds_rx_has(const struct uet_pds_rx *rx, uint32_t psn);
-
 /* ------------------------------------------------------------------------ */
 /* Sending side of a PDC (pds_tx.c).                                        */
 
@@ -310,8 +306,6 @@ struct uet_pds_tx_packet {
 	uint64_t msg_tag;
 	/** Send time of the latest transmission, ps of virtual time. */
 	uet_time_t sent_ps;
-	/** Slot for the NIC's timer handle; this code never reads it. */
-	uint64_t timer_handle;
 	/** Payload bytes. */
 	uint32_t payload_bytes;
 	/** Nominal size (payload + 88), bytes: what counts in flight. */
@@ -545,15 +539,6 @@ int uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn);
  */
 const struct uet_pds_tx_packet *uet_pds_tx_packet(const struct uet_pds_tx *tx,
 						  uint32_t psn);
-
-/**
- * Store the NIC's timer handle in a packet's record.
- *
- * @return
- *   0, or -ENOENT if psn is not outstanding.
- */
-int uet_pds_tx_set_timer_handle(struct uet_pds_tx *tx, uint32_t psn,
-				uint64_t timer_handle);
 
 /** Packets taken and not retired. */
 static inline uint32_t uet_pds_tx_outstanding(const struct uet_pds_tx *tx)

@@ -80,7 +80,12 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps)
 
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 {
-	return rec_line_fwrite(rec->f[k], l);
+	if (rec->parent == NULL)
+		return rec_line_fwrite(rec->f[k], l);
+	rec_line_bytes(l, "\n", 1);
+	if (l->len > sizeof(l->buf))
+		return -EIO;
+	return rec_view_append(rec, k, l);
 }
 
 int rec_line_fwrite(FILE *f, struct rec_line *l)

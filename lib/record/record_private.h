@@ -35,9 +35,23 @@ struct rec_nic_prev {
 	struct uet_transport_stats prev; /**< last row written for it */
 };
 
+/** Rows a view holds for one kind until it is flushed into its parent. */
+struct rec_view_buf {
+	char *bytes;
+	size_t len, cap;
+};
+
 struct uet_record {
 	struct uet_record_conf conf; /**< out_dir not kept (caller's) */
-	FILE *f[REC_KIND_COUNT];     /**< NULL when the kind is off */
+	/**
+	 * NULL when the kind is off. A view shares its parent's pointers
+	 * (so the *_on() tests agree) but never writes through them.
+	 */
+	FILE *f[REC_KIND_COUNT];
+	/** A view: the records its rows go to when flushed; else NULL. */
+	struct uet_record *parent;
+	/** A view: its rows since the last flush, by kind. */
+	struct rec_view_buf view[REC_KIND_COUNT];
 	char *vbuf[REC_KIND_COUNT];  /**< stdio buffers, freed after fclose */
 	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
 	struct rec_nic_prev *nics;
@@ -66,6 +80,11 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps);
  * @return 0, or -EIO if the line did not fit or stdio failed.
  */
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l);
+/** Append a line to a view's buffer of kind k; 0 or -ENOMEM. */
+int rec_view_append(struct uet_record *view, enum rec_kind k,
+		    const struct rec_line *l);
+/** Flush a view into its parent and free it (uet_record_close). */
+int rec_view_close(struct uet_record *view);
 /** The same to a file of its own (the switch records). */
 int rec_line_fwrite(FILE *f, struct rec_line *l);
 

@@ -195,6 +195,8 @@ int uet_record_flush(struct uet_record *rec)
 
 	if (rec == NULL)
 		return 0;
+	if (rec->parent != NULL)
+		return uet_record_view_flush(rec);
 	for (k = 0; k < REC_KIND_COUNT; k++) {
 		if (rec->f[k] == NULL)
 			continue;
@@ -210,6 +212,8 @@ int uet_record_close(struct uet_record *rec)
 
 	if (rec == NULL)
 		return 0;
+	if (rec->parent != NULL)
+		return rec_view_close(rec);
 	for (k = 0; k < REC_KIND_COUNT; k++) {
 		if (rec->f[k] != NULL) {
 			if (ferror(rec->f[k]))

@@ -199,8 +199,40 @@ struct uet_record;
  */
 int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c);
 
-/** Flush and close every file; safe on NULL. @return 0 or -EIO. */
+/** Flush and close every file (a view: flush it into its parent and free
+ * it; close the views before their parent); safe on NULL. @return 0 or
+ * -EIO. */
 int uet_record_close(struct uet_record *rec);
+
+/**
+ * A view of the records for one writer (one NIC): the same row functions
+ * take it, but its rows wait in memory until uet_record_view_flush()
+ * appends them to the parent's files. Writers on several lcores each
+ * write their own view, and the wiring flushes the views in a fixed order
+ * (host order) at every window boundary, so the files hold the rows in
+ * the order a single thread would have written them. A view also keeps
+ * its own previous stats rows (the ivl_ columns), so it must carry the
+ * rows of the same NICs for the whole run.
+ *
+ * @param viewp
+ *   Set to the new view.
+ * @param parent
+ *   The open records (not a view). Must outlive the view.
+ * @return
+ *   0, -EINVAL, -ENOMEM.
+ */
+int uet_record_view_create(struct uet_record **viewp,
+			   struct uet_record *parent);
+
+/**
+ * Append a view's rows to its parent's files, in the order they were
+ * written, and empty it. Not thread-safe with respect to the parent: call
+ * it from one thread at a time.
+ *
+ * @return
+ *   0, or -EIO when a file could not take them.
+ */
+int uet_record_view_flush(struct uet_record *view);
 
 /** Flush every file now (records written so far are complete files). */
 int uet_record_flush(struct uet_record *rec);

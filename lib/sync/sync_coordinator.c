@@ -302,7 +302,7 @@ static int co_rx_ctrl(struct uet_sync_coordinator *c, struct co_port *p,
 	char name[128];
 
 	c->stats.ctrl_frames_rx++;
-	if (sync_ctrl_parse(m, &h, &reason) < 0)
+	if (sync_ctrl_parse(m, &h, NULL, &reason) < 0)
 		return co_fail(c, -EPROTO, UET_LS_ABORT_PROTOCOL,
 			       "malformed control frame from %s: %s",
 			       who(p, name, sizeof(name)), reason);

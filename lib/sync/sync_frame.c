@@ -11,8 +11,7 @@
 
 #include "sync_private.h"
 #include "uet_port.h"
-#include "uet_wire_be.h"
-#include "uet_wire_eth.h"
+#include "uet_wire_mbuf.h"
 
 uint64_t sync_wall_ns(void)
 {
@@ -23,30 +22,29 @@ uint64_t sync_wall_ns(void)
 	       (uint64_t)ts.tv_nsec;
 }
 
-/* Where the trailer goes: after the IP datagram of an IPv4 frame, at the
- * end of any other frame (a PFC pause has no IP datagram). */
-static int trailer_offset(const struct rte_mbuf *m, uint32_t *off)
-{
-	/* Ethernet and the longest IPv4 header (IHL 15). */
-	uint8_t hdr[UET_ETH_HDR_BYTES + 60];
-	uint32_t n = m->pkt_len < sizeof(hdr) ? m->pkt_len : sizeof(hdr);
-	struct uet_ipv4_hdr ip;
-	const uint8_t *p;
+/* Headers as lib/sync reads them: Ethernet, IPv4 and UDP at most. */
+static const struct uet_wire_cfg sync_wire = {
+	.udp_dport = UET_UDP_PORT_UET,
+	.depth = UET_FRAME_DEPTH_UDP,
+};
 
-	if (m->pkt_len < UET_ETH_HDR_BYTES)
+/* Where the trailer goes: after the IP datagram of an IPv4 frame (1 if
+ * f has a trailer there already), at the end of any other frame (a PFC
+ * pause has no IP datagram: 2). */
+static int trailer_offset(const struct rte_mbuf *m, struct uet_frame *f,
+			  uint32_t *off)
+{
+	if (rte_pktmbuf_pkt_len(m) < UET_ETH_HDR_BYTES)
 		return -EBADMSG;
-	p = rte_pktmbuf_read(m, 0, n, hdr);
-	if (uet_be16_load(p + 12) != UET_ETHERTYPE_IPV4) {
+	(void)uet_frame_parse_mbuf(&sync_wire, m, f, NULL);
+	if (f->eth.ethertype != UET_ETHERTYPE_IPV4) {
 		*off = m->pkt_len;
-		return 1;
+		return 2;
 	}
-	/* The parser reads the header only (at most n - 14 bytes, all in
-	 * hdr) and checks the total length against the whole frame. */
-	if (uet_ipv4_parse(p + UET_ETH_HDR_BYTES,
-			   m->pkt_len - UET_ETH_HDR_BYTES, &ip, NULL) < 0)
+	if (!f->has_ipv4)
 		return -EBADMSG;
-	*off = UET_ETH_HDR_BYTES + ip.total_length_bytes;
-	return 0;
+	*off = (uint32_t)f->ip_end;
+	return f->has_trailer ? 1 : 0;
 }
 
 /* Cut a chain to len bytes, freeing the segments past it. */
@@ -73,19 +71,30 @@ static void mbuf_truncate(struct rte_mbuf *m, uint32_t len)
 	}
 }
 
-int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
+int sync_frame_cut_padding(struct rte_mbuf *m)
 {
-	uint8_t trailer[UET_LS_TRAILER_BYTES];
-	struct rte_mbuf *last;
+	struct uet_frame f;
 	uint32_t off;
-	char *p;
 	int rc;
 
-	rc = trailer_offset(m, &off);
+	rc = trailer_offset(m, &f, &off);
 	if (rc < 0)
 		return rc;
 	if (off < m->pkt_len)
 		mbuf_truncate(m, off);
+	return 0;
+}
+
+int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
+{
+	uint8_t trailer[UET_LS_TRAILER_BYTES];
+	struct rte_mbuf *last;
+	char *p;
+	int rc;
+
+	rc = sync_frame_cut_padding(m);
+	if (rc < 0)
+		return rc;
 	uet_ls_trailer_build(trailer, sizeof(trailer), arrival_ps);
 	last = rte_pktmbuf_lastseg(m);
 	if (rte_pktmbuf_tailroom(last) >= UET_LS_TRAILER_BYTES &&
@@ -111,25 +120,26 @@ int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
 int uet_sync_trailer_strip(struct rte_mbuf *m, uet_time_t *arrival_ps)
 {
 	uint8_t buf[UET_LS_TRAILER_BYTES];
+	struct uet_frame f;
 	const uint8_t *p;
 	uint32_t off;
 	uet_time_t t;
 	int rc;
 
-	rc = trailer_offset(m, &off);
-	if (rc < 0)
+	rc = trailer_offset(m, &f, &off);
+	if (rc < 0 || rc == 0)
 		return -ENOENT;
-	/* Not IPv4: the trailer is the frame's last 12 bytes. */
 	if (rc == 1) {
+		t = f.arrival_ps;
+	} else {
+		/* Not IPv4: the trailer is the frame's last 12 bytes. */
 		if (m->pkt_len < UET_ETH_HDR_BYTES + UET_LS_TRAILER_BYTES)
 			return -ENOENT;
 		off = m->pkt_len - UET_LS_TRAILER_BYTES;
+		p = rte_pktmbuf_read(m, off, UET_LS_TRAILER_BYTES, buf);
+		if (uet_ls_trailer_parse(p, UET_LS_TRAILER_BYTES, &t, NULL) < 0)
+			return -ENOENT;
 	}
-	if (m->pkt_len - off < UET_LS_TRAILER_BYTES)
-		return -ENOENT;
-	p = rte_pktmbuf_read(m, off, UET_LS_TRAILER_BYTES, buf);
-	if (uet_ls_trailer_parse(p, UET_LS_TRAILER_BYTES, &t, NULL) < 0)
-		return -ENOENT;
 	mbuf_truncate(m, off);
 	if (arrival_ps != NULL)
 		*arrival_ps = t;
@@ -237,28 +247,30 @@ struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
 
 bool sync_is_ctrl(const struct rte_mbuf *m)
 {
-	uint8_t hdr[UET_ETH_HDR_BYTES];
-	const uint8_t *p;
-
-	if (m->pkt_len < UET_ETH_HDR_BYTES)
-		return false;
-	p = rte_pktmbuf_read(m, 0, sizeof(hdr), hdr);
-	return uet_be16_load(p + 12) == UET_ETHERTYPE_LOCKSTEP;
+	return uet_frame_mbuf_ethertype(m) == UET_ETHERTYPE_LOCKSTEP;
 }
 
 int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
-		    const char **reason)
+		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason)
 {
-	uint8_t buf[SYNC_CTRL_MAX_BYTES];
-	enum uet_wire_reason why = 0;
-	uint32_t len = m->pkt_len < sizeof(buf) ? m->pkt_len : sizeof(buf);
-	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
+	enum uet_wire_reason why = UET_WIRE_OK;
+	struct uet_frame f;
 	int rc;
 
-	rc = uet_ls_ctrl_parse(p, len, c, &why);
-	if (rc < 0 && reason != NULL)
-		*reason = uet_wire_reason_str(why);
-	return rc;
+	rc = uet_frame_parse_mbuf(&sync_wire, m, &f, &why);
+	if (rc == 0 && f.kind != UET_FRAME_LOCKSTEP) {
+		rc = -EBADMSG;
+		why = UET_WIRE_LS_ETHERTYPE;
+	}
+	if (rc < 0) {
+		if (reason != NULL)
+			*reason = uet_wire_reason_str(why);
+		return rc;
+	}
+	*c = f.l2.ls;
+	if (src != NULL)
+		memcpy(src, f.eth.src, UET_ETH_ADDR_LEN);
+	return 0;
 }
 
 void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e)

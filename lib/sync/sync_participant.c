@@ -259,7 +259,7 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 	int rc;
 
 	p->stats.ctrl_frames_rx++;
-	if (sync_ctrl_parse(m, &h, &reason) < 0)
+	if (sync_ctrl_parse(m, &h, src, &reason) < 0)
 		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
 			       "nic %u: malformed control frame on port %s: %s",
 			       p->conf.nic_id, port, reason);
@@ -296,9 +296,7 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 		p->lookahead_ps = h.u.welcome.lookahead_ps;
 		p->next_start_ps = h.u.welcome.start_ps;
 		p->window_end_ps = h.u.welcome.start_ps;
-		memcpy(p->switch_mac,
-		       rte_pktmbuf_read(m, 6, UET_ETH_ADDR_LEN, src),
-		       UET_ETH_ADDR_LEN);
+		memcpy(p->switch_mac, src, UET_ETH_ADDR_LEN);
 		p->state = PA_RUN;
 		return 0;
 	}

@@ -69,16 +69,28 @@ struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
 bool sync_is_ctrl(const struct rte_mbuf *m);
 
 /**
- * Parse a received control frame.
+ * Parse a received control frame (lib/wire's mbuf reader).
  *
+ * @param src
+ *   Set to the frame's source MAC (may be NULL).
  * @return
  *   0, or -EBADMSG with reason set.
  */
 int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
-		    const char **reason);
+		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason);
 
 /** Fill an ABORT control frame's code and text from an error. */
 void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e);
+
+/**
+ * Cut an IPv4 frame to the end of its IP datagram (its Ethernet padding
+ * goes), as uet_sync_trailer_append() does before the trailer: frames
+ * that cross between components without a trailer get the same cut, so
+ * that every mode hands the model the same bytes.
+ *
+ * @return 0, or -EBADMSG (shorter than an Ethernet header, bad IPv4).
+ */
+int sync_frame_cut_padding(struct rte_mbuf *m);
 
 /** Format an IPv4 address (host order) as dotted quad into buf[16]. */
 const char *sync_ipv4_str(uint32_t ipv4, char buf[16]);

@@ -17,8 +17,7 @@
 #include "sync_private.h"
 #include "uet_log.h"
 #include "uet_port.h"
-#include "uet_wire_be.h"
-#include "uet_wire_eth.h"
+#include "uet_wire_mbuf.h"
 
 /* Frames a port's hold starts with; it doubles when full. */
 #define RT_HOLD_CAP0 256u
@@ -193,16 +192,8 @@ int uet_sync_realtime_create(struct uet_sync_realtime **rp,
  * are not its business. */
 static bool rt_is_model_frame(const struct rte_mbuf *m)
 {
-	uint8_t buf[UET_ETH_HDR_BYTES];
-	const uint8_t *p;
-	uint16_t type;
+	int type = uet_frame_mbuf_ethertype(m);
 
-	if (rte_pktmbuf_pkt_len(m) < UET_ETH_HDR_BYTES)
-		return false;
-	p = rte_pktmbuf_read(m, 0, UET_ETH_HDR_BYTES, buf);
-	if (p == NULL)
-		return false;
-	type = uet_be16_load(p + 12);
 	return type == UET_ETHERTYPE_IPV4 || type == UET_ETHERTYPE_MAC_CONTROL;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* DSCP codepoints by role: defaults, validation, lookup. */
 #include <errno.h>
+#include <stddef.h>
 
 #include "uet_wire_dscp.h"
 
@@ -55,4 +56,21 @@ const char *uet_dscp_role_name(enum uet_dscp_role role)
 	if ((unsigned int)role >= UET_DSCP_ROLE_COUNT)
 		return "unknown";
 	return names[role];
+}
+
+unsigned int uet_dscp_class(bool uet_policy, const struct uet_dscp_map *map,
+			    uint8_t dscp)
+{
+	if (!uet_policy || map == NULL)
+		return (unsigned int)(dscp & 0x3f) / 8;
+	switch (uet_dscp_role_of(map, dscp)) {
+	case UET_DSCP_CONTROL:
+		return UET_TC_CONTROL;
+	case UET_DSCP_TRIMMED:
+	case UET_DSCP_TRIMMED_LASTHOP:
+		return UET_TC_TRIMMED;
+	default:
+		/* Data of every kind, and codepoints no role has. */
+		return UET_TC_DATA;
+	}
 }

@@ -7,6 +7,7 @@
 #ifndef UET_WIRE_DSCP_H
 #define UET_WIRE_DSCP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /** The role a DSCP codepoint names. */
@@ -63,6 +64,34 @@ int uet_dscp_map_validate(const struct uet_dscp_map *map);
  *   The role (>= 0), or -ENOENT if no role has this codepoint.
  */
 int uet_dscp_role_of(const struct uet_dscp_map *map, uint8_t dscp);
+
+/** Traffic classes of a link (DSCP / 8 gives 0..7). */
+#define UET_TC_COUNT 8
+
+/** Traffic classes under the UET policy (switch.UETPolicyEnabled). */
+enum uet_tc {
+	UET_TC_DATA = 0,    /**< every packet not below */
+	UET_TC_TRIMMED = 1, /**< trimmed and trimmed-on-last-hop */
+	UET_TC_CONTROL = 2, /**< ACKs, NACKs, probes */
+};
+
+/**
+ * The traffic class of a packet with a codepoint, as every switch port and
+ * the NIC's PFC read it. Under the UET policy: control TC2, trimmed and
+ * trimmed-on-last-hop TC1, every other codepoint (a codepoint no role has
+ * included) TC0. Otherwise DSCP / 8.
+ *
+ * @param uet_policy
+ *   switch.UETPolicyEnabled.
+ * @param map
+ *   Codepoint of each role; read only under the UET policy.
+ * @param dscp
+ *   The packet's codepoint, 0..63.
+ * @return
+ *   The class, 0..UET_TC_COUNT - 1.
+ */
+unsigned int uet_dscp_class(bool uet_policy, const struct uet_dscp_map *map,
+			    uint8_t dscp);
 
 /**
  * Name of a role ("no-trim", "trimmable", ...).

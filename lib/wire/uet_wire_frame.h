@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Whole frames: build a UET frame (Ethernet + IPv4 + UDP + PDS [+ SES] +
- * payload) into a caller's buffer, classify and parse any received frame,
- * trim a data frame in place, rewrite its DSCP or ECN, and the size rules.
+ * payload) into a caller's buffer, classify and parse any received frame
+ * (whole, or from a head of it: uet_wire_mbuf.h reads mbuf chains with
+ * it), trim a data frame in place, rewrite its DSCP or ECN, and the size
+ * rules.
  */
 #ifndef UET_WIRE_FRAME_H
 #define UET_WIRE_FRAME_H
@@ -22,6 +24,11 @@
 /** Bytes before the PDS header of a UET frame: Ethernet, IPv4, UDP. */
 #define UET_FRAME_PDS_OFFSET                                                   \
 	(UET_ETH_HDR_BYTES + UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES)
+
+/** Bytes of a frame's head that always hold every header the parser reads:
+ * the longest header stack (14 + 60 + 8 + 40 + 44 = 166) and the longest
+ * lockstep control frame (ABORT: 14 + 32 + 8 + 200 = 254). */
+#define UET_FRAME_HEAD_BYTES 256
 
 /** Headers of a data packet at the IP layer: IPv4 + UDP + RUD_CC_REQ + SES
  * standard request (20 + 8 + 16 + 44). */
@@ -53,13 +60,23 @@ static inline uint32_t uet_data_wire_bytes(uint32_t payload_bytes)
 	return payload_bytes + UET_DATA_HDR_WIRE_BYTES;
 }
 
+/** How far the parser reads into a frame. */
+enum uet_frame_depth {
+	/** Every header: Ethernet, IPv4, UDP, PDS, SES (a NIC's view). */
+	UET_FRAME_DEPTH_ALL = 0,
+	/** Ethernet, IPv4 and UDP only; a UET frame's PDS and SES headers
+	 * are left unread (a switch's view). */
+	UET_FRAME_DEPTH_UDP,
+};
+
 /** Settings shared by the frame builders and the top-level parser. */
 struct uet_wire_cfg {
 	uint16_t udp_dport; /**< UET's UDP destination port (4793) */
+	uint8_t depth;	    /**< enum uet_frame_depth */
 };
 
 /**
- * Fill a configuration with the defaults (UDP port 4793).
+ * Fill a configuration with the defaults (UDP port 4793, every header).
  *
  * @param cfg
  *   Configuration to fill.
@@ -251,10 +268,13 @@ int uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
  *
  * IPv4 frames have their header checked whatever they carry; UDP to
  * cfg->udp_dport is UET and its PDS header, and the SES header its next_hdr
- * names (for requests, ACKs and RUDI responses), must parse. NACK and CP
- * next_hdr bits and any bytes after their header are ignored. IPv4
- * fragments and other protocols or ports are UET_FRAME_OTHER. A trailer is
- * reported when the bytes after the IP datagram start with "UEVT".
+ * names (for requests, ACKs and RUDI responses), must parse (unless
+ * cfg->depth stops at UDP). NACK and CP next_hdr bits and any bytes after
+ * their header are ignored. IPv4 fragments and other protocols or ports
+ * are UET_FRAME_OTHER. A trailer is reported when the bytes after the IP
+ * datagram start with "UEVT"; it is read after the headers
+ * (uet_frame_parse_head() then uet_frame_parse_trailer()), so a frame
+ * whose headers fail still reports a good trailer.
  *
  * @param cfg
  *   Configuration.
@@ -265,13 +285,63 @@ int uet_frame_parse(const uint8_t *buf, size_t len, struct uet_frame *out,
  * @param out
  *   Filled on success.
  * @param reason
- *   Set to UET_WIRE_OK or the reject reason (may be NULL).
+ *   Set to UET_WIRE_OK or the first reject reason (may be NULL).
  * @return
  *   0, or -EBADMSG.
  */
 int uet_frame_parse_cfg(const struct uet_wire_cfg *cfg, const uint8_t *buf,
 			size_t len, struct uet_frame *out,
 			enum uet_wire_reason *reason);
+
+/**
+ * Parse the headers of a frame of which only the first bytes are at hand
+ * (the first segment of a chain): every layer of uet_frame_parse_cfg() but
+ * the trailer, each reading its header from head only and checking its
+ * lengths against the whole frame. Never reads past head_len.
+ *
+ * A head of the whole frame, or of at least UET_FRAME_HEAD_BYTES, never
+ * gives -EAGAIN.
+ *
+ * @param cfg
+ *   Configuration.
+ * @param head
+ *   The frame's first head_len bytes.
+ * @param head_len
+ *   Bytes at head (more than len counts as len).
+ * @param len
+ *   The frame's whole length.
+ * @param out
+ *   Filled as far as the parse went; out->l2 only for PFC and lockstep
+ *   control frames.
+ * @param reason
+ *   Set to UET_WIRE_OK or the reject reason (may be NULL).
+ * @return
+ *   0, -EBADMSG, or -EAGAIN when a header runs past head_len inside the
+ *   frame (the caller retries with a longer head).
+ */
+int uet_frame_parse_head(const struct uet_wire_cfg *cfg, const uint8_t *head,
+			 size_t head_len, size_t len, struct uet_frame *out,
+			 enum uet_wire_reason *reason);
+
+/**
+ * The step after uet_frame_parse_head() for an IPv4 frame with bytes after
+ * its datagram: a lockstep trailer there sets f->has_trailer and
+ * f->arrival_ps; other bytes (Ethernet padding) are ignored.
+ *
+ * @param f
+ *   The frame as uet_frame_parse_head() left it (has_ipv4 set).
+ * @param tail
+ *   Bytes that follow the IP datagram (at f->ip_end).
+ * @param tail_bytes
+ *   How many: all of them, or at least UET_LS_TRAILER_BYTES.
+ * @param reason
+ *   Set to the reject reason on -EBADMSG (may be NULL).
+ * @return
+ *   0, or -EBADMSG (the magic of a trailer cut short; f->kind is then
+ *   UET_FRAME_OTHER).
+ */
+int uet_frame_parse_trailer(struct uet_frame *f, const uint8_t *tail,
+			    size_t tail_bytes, enum uet_wire_reason *reason);
 
 /**
  * Name of a frame kind ("UET").

@@ -66,3 +66,25 @@ uet_time_t uet_pfc_quanta_to_ps(uint16_t quanta, uint64_t rate_bps)
 	ps = (num + rate_bps - 1) / rate_bps;
 	return ps > UINT64_MAX ? UINT64_MAX : (uet_time_t)ps;
 }
+
+uet_time_t uet_pfc_refresh_ps(uint16_t quanta, uint64_t rate_bps)
+{
+	const uet_time_t half = uet_pfc_quanta_to_ps(quanta, rate_bps) / 2;
+
+	return half == 0 ? 1 : half;
+}
+
+uet_time_t uet_pfc_pause_end_ps(uet_time_t now_ps, uet_time_t pause_ps)
+{
+	return pause_ps > UET_TIME_NEVER - 1 - now_ps ? UET_TIME_NEVER - 1
+						      : now_ps + pause_ps;
+}
+
+void uet_pfc_set_classes(struct uet_pfc *pfc, uint8_t classes, uint16_t quanta)
+{
+	unsigned int c;
+
+	pfc->class_enable = classes;
+	for (c = 0; c < UET_PFC_CLASSES; c++)
+		pfc->quanta[c] = classes >> c & 1u ? quanta : 0;
+}

@@ -81,4 +81,58 @@ int uet_pfc_parse(const uint8_t *buf, size_t len, struct uet_pfc *pfc,
  */
 uet_time_t uet_pfc_quanta_to_ps(uint16_t quanta, uint64_t rate_bps);
 
+/**
+ * The pause a PFC sender asks for: PFCPauseQuanta, 0 read as the longest
+ * pause (65,535 quanta).
+ *
+ * @param configured
+ *   PFCPauseQuanta.
+ * @return
+ *   Quanta to send, 1..65535.
+ */
+static inline uint16_t uet_pfc_pause_quanta(uint16_t configured)
+{
+	return configured == 0 ? UINT16_MAX : configured;
+}
+
+/**
+ * When a sender that keeps a class paused sends its pause again: after
+ * half of the pause, at least 1 ps, so that the peer never resumes while
+ * the sender's pool is still above XON.
+ *
+ * @param quanta
+ *   The pause sent.
+ * @param rate_bps
+ *   The link's rate.
+ * @return
+ *   ps from the pause to its refresh, at least 1.
+ */
+uet_time_t uet_pfc_refresh_ps(uint16_t quanta, uint64_t rate_bps);
+
+/**
+ * The end of a pause received at now: now + pause_ps, held below
+ * UET_TIME_NEVER (a pause never lasts for ever).
+ *
+ * @param now_ps
+ *   When the pause frame was received.
+ * @param pause_ps
+ *   uet_pfc_quanta_to_ps() of its quanta.
+ * @return
+ *   The time the class may send again.
+ */
+uet_time_t uet_pfc_pause_end_ps(uet_time_t now_ps, uet_time_t pause_ps);
+
+/**
+ * Fill a pause frame's vector: classes enabled, each with quanta.
+ *
+ * @param pfc
+ *   The frame's contents; class_enable and quanta are written, the
+ *   addresses left.
+ * @param classes
+ *   Bit c for class c.
+ * @param quanta
+ *   Pause of each enabled class (0: resume).
+ */
+void uet_pfc_set_classes(struct uet_pfc *pfc, uint8_t classes, uint16_t quanta);
+
 #endif /* UET_WIRE_PFC_H */

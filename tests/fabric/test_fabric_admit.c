@@ -45,43 +45,6 @@ static void at_burst(struct ft_env *env, unsigned int n, const uint8_t *dscp)
 	ft_run(env);
 }
 
-START_TEST(test_classify_uet_policy_control_tc2_trimmed_tc1_rest_tc0)
-{
-	struct uet_dscp_map map;
-
-	uet_dscp_map_default(&map);
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 0), 0); /* no-trim */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 1),
-			  0); /* trimmable */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 2), 0);  /* rtx */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 8), 2);  /* control */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 9), 1);  /* trimmed */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 10), 1); /* last */
-	/* A codepoint no role has is "every other packet". */
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 46), 0);
-	/* The roles, not the values: move control to 63. */
-	map.codepoint[UET_DSCP_CONTROL] = 63;
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 63), 2);
-	ck_assert_uint_eq(uet_fabric_classify(true, &map, 8), 0);
-}
-END_TEST
-
-START_TEST(test_classify_without_uet_policy_dscp_div_8)
-{
-	struct uet_dscp_map map;
-
-	uet_dscp_map_default(&map);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 0), 0);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 1), 0);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 2), 0);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 8), 1);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 9), 1);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 10), 1);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 46), 5);
-	ck_assert_uint_eq(uet_fabric_classify(false, &map, 63), 7);
-}
-END_TEST
-
 START_TEST(test_admission_at_the_limit_then_no_trim_dropped)
 {
 	struct uet_fabric_conf conf;
@@ -273,9 +236,6 @@ static Suite *fabric_admit_suite(void)
 	TCase *tc = tcase_create("admit");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(
-		tc, test_classify_uet_policy_control_tc2_trimmed_tc1_rest_tc0);
-	tcase_add_test(tc, test_classify_without_uet_policy_dscp_div_8);
 	tcase_add_test(tc, test_admission_at_the_limit_then_no_trim_dropped);
 	tcase_add_test(
 		tc, test_admission_trimmable_retransmission_to_1_5_times_limit);

@@ -7,7 +7,6 @@
 #include <errno.h>
 
 #include "fabric_test.h"
-#include "uet_config.h"
 
 START_TEST(test_host_addresses_from_198_18_0_1)
 {
@@ -48,49 +47,6 @@ START_TEST(test_create_rejects_bad_conf)
 	ck_assert_int_eq(uet_fabric_create(NULL, &conf), -EINVAL);
 	ck_assert_int_eq(uet_fabric_create(&fab, NULL), -EINVAL);
 	ck_assert_ptr_null(fab);
-}
-END_TEST
-
-START_TEST(test_conf_from_scenario_takes_topology_switch_and_seed)
-{
-	struct uet_scenario sc;
-	struct uet_fabric_conf conf;
-
-	ck_assert_int_eq(uet_scenario_defaults(&sc), 0);
-	sc.topology.hosts = 16;
-	sc.topology.link_rate_bps = UINT64_C(200000000000);
-	sc.topology.link_delay_ps = 750000;
-	sc.sw.queue_limit_bytes = 65536;
-	sc.sw.drop_rate_ppm = 25;
-	sc.run.seed = 42;
-	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), 0);
-	ck_assert_uint_eq(conf.hosts, 16);
-	ck_assert_uint_eq(conf.link_rate_bps, UINT64_C(200000000000));
-	ck_assert_uint_eq(conf.link_delay_ps, 750000);
-	ck_assert_uint_eq(conf.queue_limit_bytes, 65536);
-	ck_assert_uint_eq(conf.drop_rate_ppm, 25);
-	ck_assert_uint_eq(conf.seed, 42);
-	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_SINGLE);
-	sc.topology.kind = UET_TOPOLOGY_LEAF_SPINE;
-	sc.topology.leaves = 4;
-	sc.topology.spines = 3;
-	sc.topology.hosts_per_leaf = 4;
-	sc.topology.leaf_spine_rate_bps = UINT64_C(100000000000);
-	sc.topology.leaf_spine_delay_ps = 250000;
-	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), 0);
-	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_LEAF_SPINE);
-	ck_assert_uint_eq(conf.leaves, 4);
-	ck_assert_uint_eq(conf.spines, 3);
-	ck_assert_uint_eq(conf.hosts_per_leaf, 4);
-	ck_assert_uint_eq(conf.tier1_rate_bps, UINT64_C(100000000000));
-	ck_assert_uint_eq(conf.tier1_delay_ps, 250000);
-	sc.topology.kind = UET_TOPOLOGY_FAT_TREE;
-	sc.topology.k = 4;
-	ck_assert_int_eq(uet_fabric_conf_from_scenario(&sc, &conf), 0);
-	ck_assert_int_eq(conf.topo, UET_FABRIC_TOPO_FAT_TREE);
-	ck_assert_uint_eq(conf.k, 4);
-	ck_assert_int_eq(uet_fabric_conf_from_scenario(NULL, &conf), -EINVAL);
-	uet_scenario_free(&sc);
 }
 END_TEST
 
@@ -396,8 +352,6 @@ static Suite *fabric_forward_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_host_addresses_from_198_18_0_1);
 	tcase_add_test(tc, test_create_rejects_bad_conf);
-	tcase_add_test(tc,
-		       test_conf_from_scenario_takes_topology_switch_and_seed);
 	tcase_add_test(tc, test_downlink_rate_is_the_link_rate);
 	tcase_add_test(
 		tc,

@@ -30,6 +30,8 @@ static void sub_parsers(const uint8_t *p, size_t n)
 	if (rc > 0 && (size_t)rc > n)
 		abort();
 	rc = uet_udp_parse(p, n, &udp, &why);
+	if (rc > 0 && (size_t)rc > n)
+		abort();
 	rc = uet_pds_parse(p, n, &pds, &why);
 	if (rc > 0 && (size_t)rc > n)
 		abort();

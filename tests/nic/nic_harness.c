@@ -10,6 +10,7 @@
 
 #include "eal_test.h"
 #include "nic_harness.h"
+#include "uet_run_params.h"
 #include "uet_port.h"
 #include "uet_wire.h"
 
@@ -170,6 +171,7 @@ void h_init(struct h *h)
 	 * several scenarios. */
 	static bool eal_up;
 	static unsigned int pools;
+	struct uet_scenario sc;
 	char name[32];
 
 	memset(h, 0, sizeof(*h));
@@ -184,10 +186,12 @@ void h_init(struct h *h)
 	/* Two NICs back to back, not the default switch the auto values
 	 * are derived for: the timings these tests work out assume a 4 us
 	 * base RTT and a 20 us timeout. */
-	ck_assert_int_eq(uet_scenario_load_string(&h->sc, "nic-harness",
+	ck_assert_int_eq(uet_scenario_load_string(&sc, "nic-harness",
 						  harness_pds,
 						  strlen(harness_pds), NULL),
 			 0);
+	ck_assert_int_eq(uet_run_nic_params(&sc, 0, &h->p), 0);
+	h->p.lb.algo = UET_LB_OBLIVIOUS;
 	h->trim_dscp = UET_DSCP_DEFAULT_TRIMMED;
 }
 
@@ -199,27 +203,22 @@ void h_start(struct h *h)
 		.completed = on_completed,
 		.ctx = h,
 	};
+	struct uet_nic_params p1 = h->p;
 	int i;
 
-	if (h->nic1_lane_count != 0) {
-		/* A shallow copy: the NIC reads no pointer of the scenario. */
-		h->sc1 = h->sc;
-		h->sc1.nic.lane_count = h->nic1_lane_count;
-	}
+	if (h->nic1_lane_count != 0)
+		p1.pcie.lane_count = h->nic1_lane_count;
 	for (i = 0; i < 2; i++) {
 		struct uet_nic_conf c = {
-			.scenario =
-				i == 1 && h->nic1_lane_count ? &h->sc1 : &h->sc,
+			.params = i == 1 ? &p1 : &h->p,
 			.index = (uint32_t)i,
 			.ip = h_ip(i),
 			.mac = {2, 0, 0, 0, 0, (uint8_t)(i + 1)},
 			.switch_mac = {2, 0, 0, 0, 0xff, 0xff},
-			.switch_downlink_bps = 0,
 			.mempool = h->mp,
 			.record = h->rec,
 			.arrivals = h->arrivals,
 			.seed = 42,
-			.spraying = !h->scenario_lb,
 		};
 		struct uet_component *comp;
 
@@ -299,4 +298,16 @@ const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
 		    n-- == 0)
 			return &h->frames[i];
 	return NULL;
+}
+
+void h_run_one_message(struct h *h, uint64_t bytes)
+{
+	h_start(h);
+	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes, 0, 7),
+			 0);
+	h_run(h, RUN_END_PS);
+	ck_assert_uint_eq(h->sent[0], 1);
+	ck_assert_uint_eq(h->arrived[1], 1);
+	ck_assert_uint_eq(h->completed[0], 1);
+	h_check_invariants(h);
 }

@@ -11,12 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "uet_config.h"
 #include "uet_nic.h"
+#include "uet_nic_params.h"
 
 struct rte_mbuf;
 
 #define H_MAX_FRAMES 4096
+/** h_run() to the end of every queue. */
+#define RUN_END_PS (UINT64_C(1) << 62)
 
 /** Kinds of frames seen on the link. */
 enum h_kind {
@@ -52,7 +54,9 @@ struct h_frame {
 
 /** The harness. */
 struct h {
-	struct uet_scenario sc;
+	/** Both NICs' parameters: a default scenario's, with oblivious
+	 * spraying (the tests' balancer unless scenario_lb). */
+	struct uet_nic_params p;
 	struct rte_mempool *mp;
 	struct uet_nic *nic[2];
 	struct h_frame frames[H_MAX_FRAMES];
@@ -69,9 +73,6 @@ struct h {
 	/** Also mark the trimmed frames CE (a switch before the trimming
 	 * one found its queue past ECN's threshold). */
 	bool trim_ce;
-	/** Use the scenario's pds.LoadBalancing instead of the forced
-	 * oblivious spraying of the other NIC tests. */
-	bool scenario_lb;
 	/** Drop every CLOSE from NIC 0 (the receiver's side lingers). */
 	bool drop_close;
 	/** Keep a copy of NIC 0's data frame with index keep_data (0-based)
@@ -86,14 +87,14 @@ struct h {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
-	 * sender); otherwise both NICs use h->sc. */
+	 * sender); otherwise both NICs use h->p. */
 	uint32_t nic1_lane_count;
-	struct uet_scenario sc1; /**< NIC 1's copy of sc, then */
 };
 
-/** Initialise EAL (once per process) and a scenario with the defaults. */
+/** Initialise EAL (once per process) and the parameters of a default
+ * scenario. */
 void h_init(struct h *h);
-/** Create both NICs from h->sc. */
+/** Create both NICs from h->p. */
 void h_start(struct h *h);
 /** Run both queues in time order until empty or until end_ps. */
 void h_run(struct h *h, uet_time_t end_ps);
@@ -103,6 +104,9 @@ void h_fini(struct h *h);
 uint32_t h_ip(int i);
 /** Deliver m to NIC i at arrival_ps (later than any event already run). */
 void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps);
+/** Start both NICs, run one message of bytes from NIC 0 to NIC 1 to the
+ * end, check that it completed and the invariants. */
+void h_run_one_message(struct h *h, uint64_t bytes);
 /** Check the invariants every run must keep (anomalies, PSNs retired). */
 void h_check_invariants(struct h *h);
 /** NIC i's counters now. */

@@ -13,8 +13,6 @@
 #include "nic_harness.h"
 #include "uet_wire.h"
 
-#define RUN_END_PS (UINT64_C(1) << 62)
-
 static const struct h_frame *nth_frame(const struct h *h, int from,
 				       enum h_kind kind, uint32_t n)
 {
@@ -47,8 +45,7 @@ static struct outcome trim_one(uint8_t dscp, bool ce)
 	const struct h_frame *d, *r, *n;
 
 	h_init(&h);
-	h.sc.pds.load_balancing = UET_SCENARIO_LB_REPS;
-	h.scenario_lb = true;
+	h.p.lb.algo = UET_LB_REPS;
 	h.trim_data[h.ntrim_data++] = 0;
 	h.trim_dscp = dscp;
 	h.trim_ce = ce;

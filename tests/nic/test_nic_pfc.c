@@ -15,7 +15,6 @@
 #include "uet_wire.h"
 
 #define DELAY_PS 500000u /* nic.Delay default */
-#define RUN_END_PS (UINT64_C(1) << 62)
 /* Doorbell 1,555 ps, TransmitStartDelay 15 ns, fetch 70,845 ps: the
  * first data frame's serialization starts at 87,400 ps. */
 #define FIRST_START_PS 87400u
@@ -44,15 +43,14 @@ static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
  * one 4 KiB message: its data frame (class 0 under the UET policy)
  * starts at 128,000 ps instead of 87,400 when class 0 is lossless, and
  * the pause is ignored when PFC is off. */
-static void run_paused(const char *classes, uet_time_t want_start_ps,
+static void run_paused(uint8_t classes, uet_time_t want_start_ps,
 		       uint64_t want_rx_xoff)
 {
 	const struct h_frame *d;
 	struct h h;
 
 	h_init(&h);
-	snprintf(h.sc.sw.pfc_classes, sizeof(h.sc.sw.pfc_classes), "%s",
-		 classes);
+	h.p.pfc_classes = classes;
 	h_start(&h);
 	pause_nic(&h, 0, 0x01, 100, 0);
 	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
@@ -70,13 +68,13 @@ static void run_paused(const char *classes, uet_time_t want_start_ps,
 
 START_TEST(test_pause_holds_lossless_data_for_its_quanta)
 {
-	run_paused("0", 100 * 1280, 1);
+	run_paused(0x01, 100 * 1280, 1);
 }
 END_TEST
 
 START_TEST(test_pause_of_a_class_without_pfc_is_ignored)
 {
-	run_paused("1", FIRST_START_PS, 1);
+	run_paused(0x02, FIRST_START_PS, 1);
 }
 END_TEST
 
@@ -88,7 +86,7 @@ START_TEST(test_resume_ends_the_pause)
 	struct h h;
 
 	h_init(&h);
-	snprintf(h.sc.sw.pfc_classes, sizeof(h.sc.sw.pfc_classes), "0");
+	h.p.pfc_classes = 0x01;
 	h_start(&h);
 	pause_nic(&h, 0, 0x01, 0xffff, 0);
 	pause_nic(&h, 0, 0x01, 0, 100000);
@@ -111,16 +109,15 @@ END_TEST
  * twice, and drops nothing (80 KiB of headroom hold the 1 us round trip);
  * with PFC off the same run drops.
  */
-static void run_slow_receiver(const char *classes, struct uet_nic_stats *rx,
+static void run_slow_receiver(uint8_t classes, struct uet_nic_stats *rx,
 			      struct uet_nic_stats *tx, struct h *h)
 {
 	h_init(h);
-	snprintf(h->sc.sw.pfc_classes, sizeof(h->sc.sw.pfc_classes), "%s",
-		 classes);
+	h->p.pfc_classes = classes;
 	h->nic1_lane_count = 4;
-	h->sc.nic.ingress_pool_size_bytes = 128 * 1024;
-	h->sc.nic.pfc_xoff_bytes = 48 * 1024;
-	h->sc.nic.pfc_xon_bytes = 16 * 1024;
+	h->p.ingress_pool_bytes = 128 * 1024;
+	h->p.pfc_xoff_bytes = 48 * 1024;
+	h->p.pfc_xon_bytes = 16 * 1024;
 	h_start(h);
 	ck_assert_int_eq(
 		uet_nic_post_message(h->nic[0], h_ip(1), 256 * 1024, 0, 7), 0);
@@ -138,7 +135,7 @@ START_TEST(test_receive_pool_pauses_at_xoff_resumes_at_xon)
 	struct h h;
 	uint32_t i;
 
-	run_slow_receiver("0", &rx, &tx, &h);
+	run_slow_receiver(0x01, &rx, &tx, &h);
 	ck_assert_uint_eq(rx.transport.ingress_drops, 0);
 	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 2);
 	ck_assert_uint_eq(rx.pfc_tx_xon_frames, 2);
@@ -162,7 +159,7 @@ START_TEST(test_receive_pool_without_pfc_drops)
 	struct uet_nic_stats rx, tx;
 	struct h h;
 
-	run_slow_receiver("", &rx, &tx, &h);
+	run_slow_receiver(0, &rx, &tx, &h);
 	ck_assert_uint_gt(rx.transport.ingress_drops, 0);
 	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 0);
 	ck_assert_uint_eq(h.count[1][H_PFC], 0);

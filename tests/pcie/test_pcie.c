@@ -104,37 +104,21 @@ START_TEST(test_partial_tlp_read_1000_bytes)
 }
 END_TEST
 
-START_TEST(test_ack_hold_4184_empty_pool_is_66371_ps_zero_steps)
+START_TEST(test_ack_hold_4184_empty_pool_is_66371_ps)
 {
 	uet_time_t hold = uet_pcie_ack_hold_ps(&defaults, 4184);
 
 	/* 33,472 bits / 504.32 Gbps = 66,370.56 ps; page: 66.4 ns. */
 	ck_assert_uint_eq(hold, 66371);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(hold), 0);
 }
 END_TEST
 
-START_TEST(test_ack_hold_two_packets_waiting_reports_one_step)
+START_TEST(test_ack_hold_two_packets_waiting_is_199112_ps)
 {
 	uet_time_t hold = uet_pcie_ack_hold_ps(&defaults, 3 * 4184);
 
 	/* 100,416 bits / 504.32 Gbps = 199,111.68 ps. */
 	ck_assert_uint_eq(hold, 199112);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(hold), 1);
-}
-END_TEST
-
-START_TEST(test_service_time_steps_floor_and_saturate)
-{
-	ck_assert_uint_eq(uet_pcie_service_time_steps(0), 0);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(127999), 0);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(128000), 1);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(383999), 2);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(65535ULL * 128000),
-			  65535);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(65536ULL * 128000),
-			  65535);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(UINT64_MAX), 65535);
 }
 END_TEST
 
@@ -318,7 +302,6 @@ START_TEST(test_eight_lanes_256_max_payload)
 	ck_assert_uint_eq(uet_pcie_link_bytes(&p, 4096), 4640);
 	ck_assert_uint_eq(uet_pcie_transfer_ps(&p, 4096), 147209);
 	ck_assert_uint_eq(uet_pcie_ack_hold_ps(&p, 4184), 132742);
-	ck_assert_uint_eq(uet_pcie_service_time_steps(132742), 1);
 	ck_assert_int_eq(uet_pcie_init(&pcie, &p), 0);
 	ck_assert_int_eq(uet_pcie_read(&pcie, 0, 4096, &arrival), 0);
 	ck_assert_uint_eq(arrival, 3110 + 147209);
@@ -388,10 +371,8 @@ static Suite *pcie_suite(void)
 	tcase_add_test(tc, test_completion_4096_bytes_is_8_tlps_69290_ps);
 	tcase_add_test(tc, test_fetch_4096_on_idle_link_takes_70845_ps);
 	tcase_add_test(tc, test_partial_tlp_read_1000_bytes);
-	tcase_add_test(tc,
-		       test_ack_hold_4184_empty_pool_is_66371_ps_zero_steps);
-	tcase_add_test(tc, test_ack_hold_two_packets_waiting_reports_one_step);
-	tcase_add_test(tc, test_service_time_steps_floor_and_saturate);
+	tcase_add_test(tc, test_ack_hold_4184_empty_pool_is_66371_ps);
+	tcase_add_test(tc, test_ack_hold_two_packets_waiting_is_199112_ps);
 	tcase_add_test(
 		tc, test_directions_independent_completion_and_write_overlap);
 	tcase_add_test(tc, test_read_request_waits_behind_write_on_nic_to_host);

@@ -110,8 +110,13 @@ END_TEST
 
 START_TEST(test_service_time_in_128ns_steps)
 {
-	/* The page's 66.4 ns hold reports 0. */
+	/* The page's 66.4 ns hold reports 0; the holds of tests/pcie (three
+	 * packets waiting; eight lanes) report 1. */
 	ck_assert_uint_eq(uet_pds_service_time_steps(66370), 0);
+	ck_assert_uint_eq(uet_pds_service_time_steps(66371), 0);
+	ck_assert_uint_eq(uet_pds_service_time_steps(199112), 1);
+	ck_assert_uint_eq(uet_pds_service_time_steps(132742), 1);
+	ck_assert_uint_eq(uet_pds_service_time_steps(383999), 2);
 	ck_assert_uint_eq(uet_pds_service_time_steps(0), 0);
 	ck_assert_uint_eq(uet_pds_service_time_steps(127999), 0);
 	ck_assert_uint_eq(uet_pds_service_time_steps(128000), 1);

@@ -124,8 +124,6 @@ START_TEST(test_tx_take_psn_records_segment)
 	ck_assert_int_eq(uet_pds_tx_sent(&tx, 77, 9000), 0);
 	ck_assert_uint_eq(uet_pds_tx_packet(&tx, 77)->sent_ps, 9000);
 	ck_assert_int_eq(uet_pds_tx_sent(&tx, 78, 9000), -ENOENT);
-	ck_assert_int_eq(uet_pds_tx_set_timer_handle(&tx, 77, 1234), 0);
-	ck_assert_uint_eq(uet_pds_tx_packet(&tx, 77)->timer_handle, 1234);
 	uet_pds_tx_fini(&tx);
 }
 END_TEST

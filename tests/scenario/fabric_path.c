@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "uet_config.h"
+#include "uet_run_params.h"
 #include "uet_fabric.h"
 #include "uet_host_addr.h"
 
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.message);
 		return 2;
 	}
-	if (uet_fabric_conf_from_scenario(&sc, &conf) < 0 ||
+	if (uet_run_fabric_conf(&sc, &conf) < 0 ||
 	    uet_fabric_create(&fab, &conf) < 0) {
 		fprintf(stderr, "%s: cannot build the fabric\n", argv[0]);
 		uet_scenario_free(&sc);

@@ -495,6 +495,42 @@ START_TEST(test_dscp_default_codepoints_and_roles)
 }
 END_TEST
 
+START_TEST(test_classify_uet_policy_control_tc2_trimmed_tc1_rest_tc0)
+{
+	struct uet_dscp_map map;
+
+	uet_dscp_map_default(&map);
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 0), 0);  /* no-trim */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 1), 0);  /* trimmable */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 2), 0);  /* rtx */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 8), 2);  /* control */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 9), 1);  /* trimmed */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 10), 1); /* last */
+	/* A codepoint no role has is "every other packet". */
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 46), 0);
+	/* The roles, not the values: move control to 63. */
+	map.codepoint[UET_DSCP_CONTROL] = 63;
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 63), 2);
+	ck_assert_uint_eq(uet_dscp_class(true, &map, 8), 0);
+}
+END_TEST
+
+START_TEST(test_classify_without_uet_policy_dscp_div_8)
+{
+	struct uet_dscp_map map;
+
+	uet_dscp_map_default(&map);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 0), 0);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 1), 0);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 2), 0);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 8), 1);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 9), 1);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 10), 1);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 46), 5);
+	ck_assert_uint_eq(uet_dscp_class(false, &map, 63), 7);
+}
+END_TEST
+
 START_TEST(test_frame_addr_defaults)
 {
 	struct uet_frame_addr a;
@@ -527,6 +563,9 @@ static Suite *wire_frame_suite(void)
 	tcase_add_test(tc, test_ipv4_and_udp_rejects_with_reason);
 	tcase_add_test(tc, test_reason_strings_distinct);
 	tcase_add_test(tc, test_dscp_default_codepoints_and_roles);
+	tcase_add_test(
+		tc, test_classify_uet_policy_control_tc2_trimmed_tc1_rest_tc0);
+	tcase_add_test(tc, test_classify_without_uet_policy_dscp_div_8);
 	tcase_add_test(tc, test_frame_addr_defaults);
 	suite_add_tcase(s, tc);
 	return s;

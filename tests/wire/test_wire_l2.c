@@ -99,6 +99,35 @@ END_TEST
 /* GRANT by hand from docs/lockstep-frames.md: UECT, version 1, type 3,
  * nic 1, run 2, nonce 3, seq 4, body_len 24, reserved; T 1 us, T' 2 us,
  * 5 data frames, reserved. 14 + 32 + 24 = 70 bytes, no padding. */
+/* The arithmetic both PFC senders and receivers share: 0 quanta asked
+ * for is the longest pause, a pause is sent again at half its length
+ * (never sooner than 1 ps), and a pause's end never reaches "never". */
+START_TEST(test_pfc_pause_refresh_and_end)
+{
+	struct uet_pfc pfc;
+	unsigned int c;
+
+	ck_assert_uint_eq(uet_pfc_pause_quanta(0), 65535);
+	ck_assert_uint_eq(uet_pfc_pause_quanta(1), 1);
+	ck_assert_uint_eq(uet_pfc_pause_quanta(3000), 3000);
+	/* 65,535 quanta at 400 Gbps: 83,884,800 ps; refresh at half. */
+	ck_assert_uint_eq(uet_pfc_refresh_ps(0xffff, 400000000000ull),
+			  41942400);
+	ck_assert_uint_eq(uet_pfc_refresh_ps(1, 400000000000ull), 640);
+	ck_assert_uint_eq(uet_pfc_refresh_ps(0, 400000000000ull), 1);
+	ck_assert_uint_eq(uet_pfc_pause_end_ps(1000, 1280), 2280);
+	ck_assert_uint_eq(uet_pfc_pause_end_ps(1000, UINT64_MAX),
+			  UET_TIME_NEVER - 1);
+	ck_assert_uint_eq(uet_pfc_pause_end_ps(UET_TIME_NEVER - 2, 5),
+			  UET_TIME_NEVER - 1);
+	memset(&pfc, 0xee, sizeof(pfc));
+	uet_pfc_set_classes(&pfc, 0x09, 777);
+	ck_assert_uint_eq(pfc.class_enable, 0x09);
+	for (c = 0; c < UET_PFC_CLASSES; c++)
+		ck_assert_uint_eq(pfc.quanta[c], c == 0 || c == 3 ? 777 : 0);
+}
+END_TEST
+
 START_TEST(test_lockstep_grant_bytes)
 {
 	struct uet_ls_ctrl c;
@@ -376,6 +405,7 @@ static Suite *wire_l2_suite(void)
 	tcase_add_test(tc, test_pfc_bytes_and_round_trip);
 	tcase_add_test(tc, test_pfc_rejects_with_reason);
 	tcase_add_test(tc, test_pfc_quanta_to_ps);
+	tcase_add_test(tc, test_pfc_pause_refresh_and_end);
 	tcase_add_test(tc, test_lockstep_grant_bytes);
 	tcase_add_test(tc, test_lockstep_every_type_round_trips);
 	tcase_add_test(tc, test_lockstep_rejects_with_reason);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# A connection matrix with a bad line stops uet-emu before the run: exit
-# status 1 and one message naming the file, the line and the fault.
+# A connection matrix with a bad line is a bad scenario: uet-emu stops
+# before EAL starts, exit status 2 (as for any bad scenario) and one
+# message naming the file, the line and the fault.
+
 # usage: bad-matrix.sh UET-EMU
 set -euo pipefail
 emu=$1
@@ -14,7 +16,7 @@ printf 'topology: {hosts: 4}\nrecords: {EnablePcap: false}\nworkload: {matrix: m
 rc=0
 "$emu" --out "$dir/out" "$dir/s.yaml" 2>"$dir/log" || rc=$?
 cat "$dir/log"
-[ "$rc" -eq 1 ] || { echo "FAIL: exit status $rc, want 1"; exit 1; }
+[ "$rc" -eq 2 ] || { echo "FAIL: exit status $rc, want 2"; exit 1; }
 want="uet-emu: workload.matrix: $dir/m.cm:4: trigger 9: no trigger line defines it"
 grep -qxF "$want" "$dir/log" || { echo "FAIL: want the line: $want"; exit 1; }
 echo "ok: stopped with the line and the fault"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The NIC's attributes, taken once from the scenario, in the units the hot
- * path uses. Only nic_params.c reads struct uet_scenario; the rest of the
- * NIC sees this struct.
+ * The NIC's parameters: a plain struct in the units the hot path uses,
+ * filled by whoever creates a NIC (app/common/run_nic_params.c from a
+ * scenario; the tests by hand). lib/nic knows no scenario format.
  */
-#ifndef NIC_PARAMS_H
-#define NIC_PARAMS_H
+#ifndef UET_NIC_PARAMS_H
+#define UET_NIC_PARAMS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,8 +17,9 @@
 #include "uet_time.h"
 #include "uet_wire_dscp.h"
 
-/** What the NIC reads from the scenario, in its own units. */
-struct nic_params {
+/** A NIC's parameters, named after the scenario attributes they come
+ * from. */
+struct uet_nic_params {
 	uint64_t data_rate_bps;	     /**< DataRate */
 	uint64_t port_rate_bps;	     /**< min(DataRate, switch downlink) */
 	uet_time_t delay_ps;	     /**< Delay to the rack switch */
@@ -52,7 +53,7 @@ struct nic_params {
 	 * class c; 0: the NIC neither sends nor honours pauses. */
 	uint8_t pfc_classes;
 	/** switch.UETPolicyEnabled: how the switch, and so PFC, maps a
-	 * codepoint to a class (uet_fabric_classify()). */
+	 * codepoint to a class (uet_dscp_class()). */
 	bool uet_policy;
 	uint64_t pfc_xoff_bytes;   /**< PFCXoff: data ingress pool bytes */
 	uint64_t pfc_xon_bytes;	   /**< PFCXon: at or below it, resume */
@@ -60,20 +61,15 @@ struct nic_params {
 };
 
 /**
- * Fill the parameters from a scenario.
+ * Check parameters as uet_nic_create() does: a usable MSS (1 to the
+ * largest SES payload), port rate and window, and valid PCIe, PDS and
+ * codepoint parameters.
  *
  * @param p
- *   Filled in.
- * @param scenario
- *   A struct uet_scenario (void so that callers need not include its
- *   header).
- * @param downlink_bps
- *   The rack switch's downlink rate; 0 for DataRate.
+ *   The parameters.
  * @return
- *   0, or -EINVAL (congestion control other than the fixed window, or a
- *   value the model cannot use).
+ *   0, or -EINVAL.
  */
-int nic_params_from_scenario(struct nic_params *p, const void *scenario,
-			     uint64_t downlink_bps);
+int uet_nic_params_check(const struct uet_nic_params *p);
 
-#endif /* NIC_PARAMS_H */
+#endif /* UET_NIC_PARAMS_H */

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a run needs of the machine, derived from the scenario before EAL
+ * starts: the mbuf pool (how many frames the hosted roles can hold at
+ * once), EAL memory, the lcores. docs/performance.md, "Sizing", gives the
+ * reasoning.
+ *
+ * Every data frame in the fabric belongs to some sender's window, so the
+ * frames in flight are bounded by the windows the senders can have open
+ * at once (one per destination they send to, each at most the congestion
+ * control's largest window); they are also bounded by what the buffers on
+ * the way can hold (switch queues, NIC pools). The pool takes the smaller
+ * of the two, with room for retransmitted copies, control frames and the
+ * lcores' mempool caches.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_cc.h"
+#include "uet_port.h"
+#include "uet_workload.h"
+#include "run_sizing.h"
+#include "run_workload.h"
+
+/* mbufs per data frame: the header, the payload (an external buffer), the
+ * ACK it may cause; over ports each of the two frames also carries a
+ * trailer segment. */
+#define SIZING_MBUFS_PER_FRAME_LOCAL 3u
+#define SIZING_MBUFS_PER_FRAME_PORTS 5u
+/* Retransmissions can put a second copy of a window in flight. */
+#define SIZING_COPIES 2u
+/* Control frames per host beyond those of its windows: probes, CP
+ * CLOSEs, PFC pauses, lockstep control frames. */
+#define SIZING_CTRL_PER_HOST 64u
+/* Of the switch queues: TC0, 1.5 x for trimmable retransmissions, and
+ * the control class; the trimmed class holds headers only. */
+#define SIZING_QUEUE_SHARE_X2 7u /* (1 + 1.5 + 1) x 2 */
+/* EAL's own needs beyond the pool (ring ports, memzones, malloc heap). */
+#define SIZING_EAL_BASE_MB 48u
+#define SIZING_EAL_PORTS_MB 448u
+
+/* Bytes a full-size data frame takes on the link (the page's payload +
+ * 106). */
+static uint64_t frame_bytes(const struct uet_scenario *sc)
+{
+	return (uint64_t)sc->nic.rdma_data_mss_bytes + 106u;
+}
+
+/* The largest window a group can open, bytes. */
+static uint64_t max_window_bytes(const struct uet_scenario *sc)
+{
+	struct uet_cc_params p = {
+		.algo = UET_CC_NSCC,
+		.data_rate_bps = sc->nic.data_rate_bps,
+		.initial_base_rtt_ps = sc->pds.initial_base_rtt_ps,
+		.mtu_nominal_bytes = sc->nic.rdma_data_mss_bytes + 88,
+		.nscc_target_qdelay_ps = sc->pds.nscc_target_qdelay_ps,
+		.nscc_initial_window_bytes = sc->pds.nscc_initial_window_bytes,
+		.trimming = sc->nic.trimming_enabled,
+	};
+	struct uet_nscc_derived d;
+	uint64_t w = sc->derived.fixed_window_bytes;
+
+	/* NSCC's largest window only falls with the base RTT; its initial
+	 * window may be set above it. */
+	if (sc->pds.congestion_control == UET_SCENARIO_CC_NSCC &&
+	    uet_nscc_derive(&p, &d) == 0) {
+		w = d.max_window_bytes;
+		if (d.initial_window_bytes > w)
+			w = d.initial_window_bytes;
+	}
+	return w;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * For every host, the destinations it sends to (its windows that can be
+ * open at once) and the sources that send to it. List: counted from the
+ * list; generator: from its pattern; a matrix or a trace: from the
+ * program's sends.
+ */
+static int peer_counts(const struct uet_scenario *sc, uint32_t *out,
+		       uint32_t *in)
+{
+	const struct uet_workload_config *w = &sc->workload;
+	const uint32_t hosts = sc->topology.hosts;
+	uint64_t *pairs, n = 0, i;
+	struct run_wl *wl = NULL;
+	int rc;
+
+	if (!run_wl_wanted(sc)) {
+		pairs = calloc(w->message_count + 1u, sizeof(*pairs));
+		if (pairs == NULL)
+			return -ENOMEM;
+		for (i = 0; i < w->message_count; i++)
+			pairs[n++] = (uint64_t)w->messages[i].src << 32 |
+				     w->messages[i].dst;
+		qsort(pairs, n, sizeof(*pairs), pair_cmp);
+		for (i = 0; i < n; i++) {
+			if (i > 0 && pairs[i] == pairs[i - 1])
+				continue;
+			out[pairs[i] >> 32]++;
+			in[(uint32_t)pairs[i]]++;
+		}
+		free(pairs);
+		return 0;
+	}
+	if (w->generate.pattern == UET_GENERATE_INCAST ||
+	    w->generate.pattern == UET_GENERATE_PERMUTATION) {
+		/* One destination per sender; a receiver may have them all. */
+		for (i = 0; i < hosts; i++) {
+			out[i] = 1;
+			in[i] = hosts - 1u;
+		}
+		return 0;
+	}
+	rc = run_wl_create(&wl, sc);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < hosts; i++) {
+		out[i] = run_wl_send_peers(wl, (uint32_t)i);
+		/* A receiver's senders are not counted per rank: assume
+		 * every sender may send to it. */
+		in[i] = hosts - 1u;
+	}
+	run_wl_free(wl);
+	return 0;
+}
+
+/* Ports of the scenario's fabric (both ends of every link between
+ * switches, one per host). */
+static uint64_t fabric_ports(const struct uet_scenario *sc)
+{
+	const struct uet_topology_config *t = &sc->topology;
+	uint64_t h = t->hosts;
+
+	switch (t->kind) {
+	case UET_TOPOLOGY_LEAF_SPINE:
+		return h + 2u * (uint64_t)t->leaves * t->spines;
+	case UET_TOPOLOGY_FAT_TREE:
+		/* k^3/4 hosts; k^3/4 edge-agg and k^3/4 agg-core links. */
+		return h + 4u * h;
+	default:
+		return h;
+	}
+}
+
+/* Frames every switch queue of the fabric holds when full. */
+static uint64_t switch_frames(const struct uet_scenario *sc)
+{
+	uint64_t q = sc->sw.queue_limit_bytes / frame_bytes(sc) + 1u;
+
+	return fabric_ports(sc) * q * SIZING_QUEUE_SHARE_X2 / 2u;
+}
+
+static uint64_t mem_available_bytes(void)
+{
+	char line[256];
+	uint64_t kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return UINT64_MAX;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb != 0 ? kb * 1024u : UINT64_MAX;
+}
+
+int run_size(const struct uet_scenario *sc, enum uet_run_role role,
+	     uint32_t first, uint32_t count, const char *prog,
+	     struct run_sizing *z)
+{
+	const bool local = role == UET_RUN_EMBEDDED;
+	const uint32_t hosts = sc->topology.hosts;
+	uint32_t senders_first = first, senders = count;
+	uint64_t per_frame = local ? SIZING_MBUFS_PER_FRAME_LOCAL
+				   : SIZING_MBUFS_PER_FRAME_PORTS;
+	uint64_t groups = 0, arriving = 0, win_frames, in_pool, by_windows;
+	uint64_t mbufs, avail, ports_held = 0;
+	uint32_t nics_here, h, *out, *in;
+	int rc;
+
+	memset(z, 0, sizeof(*z));
+	if (role == UET_RUN_EMBEDDED || role == UET_RUN_SWITCH) {
+		/* The switch holds frames of every sender. */
+		senders_first = 0;
+		senders = hosts;
+	}
+	nics_here = role == UET_RUN_SWITCH ? 0 : count;
+	z->lcores = sc->run.lcores != 0 ? sc->run.lcores : uet_eal_usable_cpus();
+	if (role == UET_RUN_SWITCH)
+		z->lcores = 1;
+	if (z->lcores > UET_CONFIG_LCORES_MAX)
+		z->lcores = UET_CONFIG_LCORES_MAX;
+	z->mbuf_data_bytes = local ? UET_MBUF_SMALL_DATA_BYTES
+				   : UET_MBUF_DATA_BYTES;
+	out = calloc(hosts, sizeof(*out));
+	in = calloc(hosts, sizeof(*in));
+	rc = out == NULL || in == NULL ? -ENOMEM : peer_counts(sc, out, in);
+	if (rc < 0) {
+		free(out);
+		free(in);
+		return rc;
+	}
+	win_frames = max_window_bytes(sc) / sc->nic.rdma_data_mss_bytes + 2u;
+	in_pool = sc->nic.ingress_pool_size_bytes / frame_bytes(sc) + 2u;
+	for (h = senders_first; h < senders_first + senders; h++)
+		groups += out[h];
+	/* A NICs-only process also holds what arrives for its NICs until
+	 * it is written to the host: the windows of their senders, at most
+	 * each NIC's ingress pool. */
+	for (h = first; role == UET_RUN_NICS && h < first + count; h++) {
+		uint64_t w = (uint64_t)in[h] * win_frames;
+
+		arriving += w < in_pool ? w : in_pool;
+	}
+	free(out);
+	free(in);
+	z->window_frames = win_frames;
+	z->groups = groups;
+	by_windows = groups * win_frames * SIZING_COPIES + arriving;
+	z->frames = by_windows;
+	if (role != UET_RUN_NICS) {
+		/* The switch (and, embedded, every NIC) holds frames of
+		 * every window, and at most what the queues on the way
+		 * take. */
+		uint64_t by_buffers =
+			switch_frames(sc) + (local ? (uint64_t)hosts * in_pool
+						   : 0);
+
+		if (by_buffers < by_windows)
+			z->frames = by_buffers;
+	}
+	/* Over real ports every port's rx and tx descriptors hold mbufs. */
+	if (!local)
+		ports_held = (uint64_t)(role == UET_RUN_SWITCH ? hosts : count) *
+			     (2u * UET_PORT_DEFAULT_DESC + 64u);
+	mbufs = z->frames * per_frame + ports_held +
+		(uint64_t)(role == UET_RUN_NICS ? nics_here : hosts) *
+			SIZING_CTRL_PER_HOST +
+		(uint64_t)z->lcores * 384u + 4095u;
+	z->derived = sc->run.mbufs == 0;
+	z->derived_mbufs = mbufs > UET_CONFIG_MBUFS_MAX ? UET_CONFIG_MBUFS_MAX
+							: (uint32_t)mbufs;
+	z->mbufs = z->derived ? z->derived_mbufs : sc->run.mbufs;
+	z->pool_bytes =
+		(uint64_t)z->mbufs * uet_port_pool_obj_bytes(z->mbuf_data_bytes);
+	z->eal_mem_mb =
+		(uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
+		(local ? SIZING_EAL_BASE_MB : SIZING_EAL_PORTS_MB);
+	avail = mem_available_bytes();
+	if ((uint64_t)z->eal_mem_mb << 20 > avail) {
+		fprintf(stderr,
+			"%s: the run needs about %" PRIu32
+			" MiB for its frame buffers (run.mbufs = %" PRIu32
+			" mbufs of %zu bytes%s), more than the %" PRIu64
+			" MiB this machine has available: set run.mbufs lower "
+			"(frames in flight beyond it stop the run with a "
+			"message), or lower the windows or queues that "
+			"derive it\n",
+			prog, z->eal_mem_mb, z->mbufs,
+			uet_port_pool_obj_bytes(z->mbuf_data_bytes),
+			z->derived ? ", derived from the scenario" : "",
+			avail >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}

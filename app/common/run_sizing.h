@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a run needs of the machine (mbufs, EAL memory, lcores), derived
+ * from the scenario before EAL starts (run_sizing.c).
+ */
+#ifndef RUN_SIZING_H
+#define RUN_SIZING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uet_config.h"
+#include "uet_run.h"
+
+/** The figures, and what they came from. */
+struct run_sizing {
+	uint32_t lcores;	  /**< EAL lcores to ask for */
+	uint32_t mbufs;		  /**< the pool's size (run.mbufs, or derived) */
+	uint32_t derived_mbufs;	  /**< what the scenario derives */
+	bool derived;		  /**< mbufs is derived_mbufs */
+	uint32_t mbuf_data_bytes; /**< data room of each mbuf */
+	uint64_t pool_bytes;	  /**< memory the pool takes */
+	uint32_t eal_mem_mb;	  /**< EAL -m */
+	uint64_t groups;	  /**< windows that can be open at once */
+	uint64_t window_frames;	  /**< frames of the largest window */
+	uint64_t frames;	  /**< frames the roles can hold at once */
+};
+
+/**
+ * Size a run of role (hosting NICs first..first+count-1).
+ *
+ * @param prog
+ *   Prefix of the message printed when the machine cannot take it.
+ * @return
+ *   0; -ENOMEM (the machine has less memory available than the run needs;
+ *   a message names the figure and run.mbufs); what loading the workload
+ *   returned (its message printed).
+ */
+int run_size(const struct uet_scenario *sc, enum uet_run_role role,
+	     uint32_t first, uint32_t count, const char *prog,
+	     struct run_sizing *z);
+
+#endif /* RUN_SIZING_H */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Views of the records: one per writer that may run on its own lcore (a
+ * NIC). A view formats rows as the records do but keeps them in memory
+ * until the wiring flushes it into the parent's files at a window
+ * boundary, views in host order, so the files are the same whichever
+ * lcores ran the writers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record_private.h"
+
+/* A view's first buffer of a kind: a window's rows of one NIC fit. */
+#define REC_VIEW_FIRST_BYTES 4096u
+
+int uet_record_view_create(struct uet_record **viewp,
+			   struct uet_record *parent)
+{
+	struct uet_record *v;
+
+	if (viewp == NULL || parent == NULL || parent->parent != NULL)
+		return -EINVAL;
+	v = calloc(1, sizeof(*v));
+	if (v == NULL)
+		return -ENOMEM;
+	v->conf = parent->conf;
+	memcpy(v->f, parent->f, sizeof(v->f));
+	v->parent = parent;
+	*viewp = v;
+	return 0;
+}
+
+int rec_view_append(struct uet_record *view, enum rec_kind k,
+		    const struct rec_line *l)
+{
+	struct rec_view_buf *b = &view->view[k];
+
+	if (b->len + l->len > b->cap) {
+		size_t cap = b->cap ? b->cap : REC_VIEW_FIRST_BYTES;
+		char *p;
+
+		while (cap < b->len + l->len)
+			cap *= 2;
+		p = realloc(b->bytes, cap);
+		if (p == NULL)
+			return -ENOMEM;
+		b->bytes = p;
+		b->cap = cap;
+	}
+	memcpy(b->bytes + b->len, l->buf, l->len);
+	b->len += l->len;
+	return 0;
+}
+
+int uet_record_view_flush(struct uet_record *view)
+{
+	int k, rc = 0;
+
+	if (view == NULL || view->parent == NULL)
+		return view == NULL ? 0 : -EINVAL;
+	for (k = 0; k < REC_KIND_COUNT; k++) {
+		struct rec_view_buf *b = &view->view[k];
+		FILE *f = view->parent->f[k];
+
+		if (b->len == 0)
+			continue;
+		if (f == NULL || fwrite(b->bytes, 1, b->len, f) != b->len)
+			rc = -EIO;
+		b->len = 0;
+	}
+	return rc;
+}
+
+/* Called by uet_record_close(): what is left goes to the parent. */
+int rec_view_close(struct uet_record *view)
+{
+	int rc = uet_record_view_flush(view);
+	int k;
+
+	for (k = 0; k < REC_KIND_COUNT; k++)
+		free(view->view[k].bytes);
+	free(view->nics);
+	free(view);
+	return rc;
+}

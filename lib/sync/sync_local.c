@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The in-process lockstep: the switch and every NIC of a run in one
+ * process, the NICs spread over worker lcores. It runs the windows of
+ * docs/lockstep.md without ports, trailers or control frames, and gives
+ * each component the same inputs in the same order as the protocol over
+ * ports does, so that records are byte-identical to a run of uet-switch
+ * and uet-nic processes:
+ *
+ *   1. every NIC (in parallel, a fixed share per lcore) takes the frames
+ *      the switch sent it in the previous window, in the order they were
+ *      sent, then runs its events before T';
+ *   2. the switch takes the frames the NICs sent in the window, sorted by
+ *      (arrival time, port, order on the port), then runs its events
+ *      before T';
+ *   3. the next window is [T', min(E + L, end)), E the earliest pending
+ *      event anywhere (the NICs', the switch's, the frames it just sent).
+ *
+ * A frame crosses between components as a small descriptor (mbuf and
+ * arrival time) in the receiver's box; a box has one writer in one phase
+ * and one reader in the next, and the barrier between the phases orders
+ * them, so no box needs a lock or a ring.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+
+#include "sync_private.h"
+#include "uet_log.h"
+
+/* Spins of a waiting lcore before it starts yielding its CPU (lcores may
+ * outnumber CPUs: a spinning waiter would then hold up the one it waits
+ * for). */
+#define LOCAL_SPINS_BEFORE_YIELD 4096u
+
+/* A frame between two components: the arrival time rides beside it. */
+struct local_frame {
+	struct rte_mbuf *m;
+	uet_time_t arrival_ps;
+	uint32_t port;	/* switch side: the port it came in on */
+	uint32_t order; /* switch side: its position on that port */
+};
+
+/* Frames for one receiver, in the order they were sent. */
+struct local_box {
+	struct local_frame *f;
+	uint32_t n, cap;
+};
+
+/* One NIC and what crosses its link. */
+struct local_nic {
+	struct uet_sync_local *l;
+	struct uet_component *comp;
+	uint32_t index;
+	struct local_box inbox;	 /* from the switch, for the next window */
+	struct local_box outbox; /* to the switch, from this window */
+	uet_time_t next_event_ps;
+	uint64_t events;
+	struct sync_error error; /* written by the NIC's lcore only */
+};
+
+/* What one lcore runs: a contiguous share of the NICs. */
+struct local_worker {
+	struct uet_sync_local *l;
+	unsigned int lcore_id;
+	uint32_t first, count;
+	uint32_t seen_gen;
+};
+
+enum local_phase {
+	LOCAL_PHASE_NICS = 0,
+	LOCAL_PHASE_QUIT,
+};
+
+struct uet_sync_local {
+	struct uet_sync_local_conf conf;
+	struct local_nic *nics;
+	struct local_worker *workers; /* [0] is the calling lcore */
+	uint32_t n_workers;
+	bool launched;
+	/* The phase the workers are told to run, published by gen. */
+	enum local_phase phase;
+	uint32_t gen;
+	uint32_t done; /* workers (beyond [0]) that finished the phase */
+	/* The switch's window. */
+	struct local_frame *sorted;
+	uint32_t n_sorted, cap_sorted;
+	uet_time_t window_start_ps, window_end_ps;
+	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
+	uint64_t start_ns, progress_ns;
+	struct uet_sync_stats stats;
+	struct sync_error error;
+};
+
+static int local_fail(struct sync_error *e, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int local_fail(struct sync_error *e, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->err != 0)
+		return e->err;
+	e->err = err;
+	e->code = UET_LS_ABORT_INTERNAL;
+	va_start(ap, fmt);
+	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int box_push(struct local_box *b, const struct local_frame *f)
+{
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2u : 64u;
+		void *p = realloc(b->f, cap * sizeof(*b->f));
+
+		if (p == NULL)
+			return -ENOMEM;
+		b->f = p;
+		b->cap = cap;
+	}
+	b->f[b->n++] = *f;
+	return 0;
+}
+
+static void box_drop(struct local_box *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++)
+		rte_pktmbuf_free(b->f[i].m);
+	b->n = 0;
+}
+
+/* A NIC's out hook: the frame joins the NIC's outbox for the switch. */
+static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+		   uet_time_t arrival_ps)
+{
+	struct local_nic *n = ctx;
+	struct uet_sync_local *l = n->l;
+	struct local_frame f = {.m = m, .arrival_ps = arrival_ps};
+	int rc;
+
+	if (n->error.err != 0) {
+		rte_pktmbuf_free(m);
+		return n->error.err;
+	}
+	if (port != 0) {
+		rte_pktmbuf_free(m);
+		return local_fail(&n->error, -EINVAL,
+				  "nic %u: %s sent a frame on port %u, it has "
+				  "only port 0",
+				  n->index, n->comp->name, port);
+	}
+	if (arrival_ps < l->window_end_ps) {
+		rte_pktmbuf_free(m);
+		return local_fail(&n->error, -ERANGE,
+				  "nic %u: %s sent a frame arriving at %" PRIu64
+				  " ps, before the window end %" PRIu64
+				  " ps: the lookahead of %" PRIu64
+				  " ps is broken",
+				  n->index, n->comp->name, arrival_ps,
+				  l->window_end_ps, l->conf.lookahead_ps);
+	}
+	rc = sync_frame_cut_padding(m);
+	if (rc == 0)
+		rc = box_push(&n->outbox, &f);
+	if (rc < 0) {
+		rte_pktmbuf_free(m);
+		return local_fail(&n->error, rc,
+				  "nic %u: cannot pass a frame to the switch: "
+				  "%s",
+				  n->index, strerror(-rc));
+	}
+	return 0;
+}
+
+/* The switch's out hook: the frame joins the inbox of the port's NIC. */
+static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+		  uet_time_t arrival_ps)
+{
+	struct uet_sync_local *l = ctx;
+	struct local_frame f = {.m = m, .arrival_ps = arrival_ps};
+	int rc;
+
+	if (l->error.err != 0) {
+		rte_pktmbuf_free(m);
+		return l->error.err;
+	}
+	if (port >= l->conf.n_nics) {
+		rte_pktmbuf_free(m);
+		return local_fail(&l->error, -EINVAL,
+				  "%s sent a frame on port %u, it has %u",
+				  l->conf.sw->name, port, l->conf.n_nics);
+	}
+	if (arrival_ps < l->window_end_ps) {
+		rte_pktmbuf_free(m);
+		return local_fail(&l->error, -ERANGE,
+				  "%s sent a frame on port %u arriving at "
+				  "%" PRIu64 " ps, before the window end %" PRIu64
+				  " ps: the lookahead of %" PRIu64
+				  " ps is broken",
+				  l->conf.sw->name, port, arrival_ps,
+				  l->window_end_ps, l->conf.lookahead_ps);
+	}
+	rc = sync_frame_cut_padding(m);
+	if (rc == 0)
+		rc = box_push(&l->nics[port].inbox, &f);
+	if (rc < 0) {
+		rte_pktmbuf_free(m);
+		return local_fail(&l->error, rc,
+				  "cannot pass a frame to nic %u: %s", port,
+				  strerror(-rc));
+	}
+	l->stats.data_frames_tx++;
+	if (arrival_ps < l->min_sent_ps)
+		l->min_sent_ps = arrival_ps;
+	return 0;
+}
+
+/* Hand a NIC what the switch sent it, in the order it was sent. */
+static void nic_deliver(struct local_nic *n)
+{
+	struct uet_component *comp = n->comp;
+	uint32_t i;
+
+	for (i = 0; i < n->inbox.n; i++) {
+		struct local_frame *f = &n->inbox.f[i];
+		int rc;
+
+		if (n->error.err != 0) {
+			rte_pktmbuf_free(f->m);
+			continue;
+		}
+		rc = comp->deliver(comp, 0, f->m, f->arrival_ps);
+		if (rc < 0)
+			local_fail(&n->error, rc, "nic %u: %s refused a frame: %s",
+				   n->index, comp->name, strerror(-rc));
+	}
+	n->inbox.n = 0;
+}
+
+/* Phase 1 for one NIC: its frames in, its window run. */
+static void nic_window(struct local_nic *n, uet_time_t end_ps)
+{
+	int64_t ran;
+
+	nic_deliver(n);
+	if (n->error.err != 0)
+		return;
+	ran = uet_evq_run_until(&n->comp->evq, end_ps);
+	if (ran < 0) {
+		local_fail(&n->error, (int)ran,
+			   "nic %u: %s cannot run to %" PRIu64 " ps", n->index,
+			   n->comp->name, end_ps);
+		return;
+	}
+	n->events += (uint64_t)ran;
+	n->next_event_ps = uet_evq_next_time(&n->comp->evq);
+}
+
+static void worker_run_share(struct local_worker *w)
+{
+	struct uet_sync_local *l = w->l;
+	uint32_t i;
+
+	for (i = w->first; i < w->first + w->count; i++)
+		nic_window(&l->nics[i], l->window_end_ps);
+}
+
+/* Wait until *word reaches want (acquire), spinning, then yielding. */
+static void wait_for(const uint32_t *word, uint32_t want, bool equal)
+{
+	uint32_t spins = 0;
+
+	for (;;) {
+		uint32_t v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+
+		if (equal ? v == want : v != want)
+			return;
+		if (++spins < LOCAL_SPINS_BEFORE_YIELD)
+			rte_pause();
+		else
+			sched_yield();
+	}
+}
+
+static int worker_main(void *arg)
+{
+	struct local_worker *w = arg;
+	struct uet_sync_local *l = w->l;
+
+	for (;;) {
+		wait_for(&l->gen, w->seen_gen, false);
+		w->seen_gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
+		if (l->phase == LOCAL_PHASE_QUIT)
+			return 0;
+		worker_run_share(w);
+		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* Run a phase on every lcore, the calling one included, and wait. */
+static void run_phase(struct uet_sync_local *l, enum local_phase phase)
+{
+	if (l->n_workers > 1) {
+		__atomic_store_n(&l->done, 0, __ATOMIC_RELAXED);
+		l->phase = phase;
+		__atomic_fetch_add(&l->gen, 1, __ATOMIC_RELEASE);
+	}
+	if (phase == LOCAL_PHASE_NICS)
+		worker_run_share(&l->workers[0]);
+	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
+		wait_for(&l->done, l->n_workers - 1, true);
+}
+
+static int frame_cmp(const void *a, const void *b)
+{
+	const struct local_frame *x = a, *y = b;
+
+	if (x->arrival_ps != y->arrival_ps)
+		return x->arrival_ps < y->arrival_ps ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+/* The NICs' frames of the window, in the fixed order the switch takes
+ * them: (arrival, port, order on the port). */
+static int gather_sorted(struct uet_sync_local *l)
+{
+	uint32_t i, k, total = 0;
+
+	for (i = 0; i < l->conf.n_nics; i++)
+		total += l->nics[i].outbox.n;
+	if (total > l->cap_sorted) {
+		void *p = realloc(l->sorted, total * sizeof(*l->sorted));
+
+		if (p == NULL)
+			return -ENOMEM;
+		l->sorted = p;
+		l->cap_sorted = total;
+	}
+	l->n_sorted = 0;
+	for (i = 0; i < l->conf.n_nics; i++) {
+		struct local_box *b = &l->nics[i].outbox;
+
+		for (k = 0; k < b->n; k++) {
+			struct local_frame *f = &l->sorted[l->n_sorted++];
+
+			*f = b->f[k];
+			f->port = i;
+			f->order = k;
+		}
+		b->n = 0;
+	}
+	if (l->n_sorted > 1)
+		qsort(l->sorted, l->n_sorted, sizeof(*l->sorted), frame_cmp);
+	return 0;
+}
+
+/* Phase 2: the switch takes the window's frames and runs the window. */
+static int switch_window(struct uet_sync_local *l)
+{
+	struct uet_component *sw = l->conf.sw;
+	int64_t ran;
+	uint32_t i;
+	int rc;
+
+	rc = gather_sorted(l);
+	if (rc < 0)
+		return local_fail(&l->error, rc,
+				  "out of memory for the window's frames");
+	for (i = 0; i < l->n_sorted; i++) {
+		struct local_frame *f = &l->sorted[i];
+
+		l->stats.data_frames_rx++;
+		rc = sw->deliver(sw, (uint16_t)f->port, f->m, f->arrival_ps);
+		if (rc < 0) {
+			for (i++; i < l->n_sorted; i++)
+				rte_pktmbuf_free(l->sorted[i].m);
+			l->n_sorted = 0;
+			return local_fail(&l->error, rc,
+					  "%s refused a frame: %s", sw->name,
+					  strerror(-rc));
+		}
+	}
+	l->n_sorted = 0;
+	l->min_sent_ps = UET_TIME_NEVER;
+	ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
+	if (l->error.err != 0)
+		return l->error.err;
+	if (ran < 0)
+		return local_fail(&l->error, (int)ran,
+				  "%s cannot run to %" PRIu64 " ps", sw->name,
+				  l->window_end_ps);
+	l->stats.events += (uint64_t)ran;
+	return 0;
+}
+
+/* The first NIC (in host order) that failed, so the message is the same
+ * whatever lcore ran it. */
+static int nics_error(struct uet_sync_local *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->conf.n_nics; i++)
+		if (l->nics[i].error.err != 0) {
+			l->error = l->nics[i].error;
+			return l->error.err;
+		}
+	return 0;
+}
+
+static uet_time_t add_sat(uet_time_t a, uet_time_t b)
+{
+	return a > UET_TIME_NEVER - b ? UET_TIME_NEVER : a + b;
+}
+
+static uet_time_t window_end(const struct uet_sync_local *l, uet_time_t e)
+{
+	uet_time_t t = add_sat(e, l->conf.lookahead_ps);
+
+	return t < l->conf.end_ps ? t : l->conf.end_ps;
+}
+
+static void local_progress(struct uet_sync_local *l)
+{
+	struct uet_sync_progress pr;
+	uint64_t now_ns;
+
+	if (l->conf.progress_fn == NULL)
+		return;
+	now_ns = sync_wall_ns();
+	if (now_ns - l->progress_ns <
+	    (uint64_t)l->conf.progress_interval_ms * 1000000u)
+		return;
+	l->progress_ns = now_ns;
+	pr.now_ps = l->stats.now_ps;
+	pr.windows = l->stats.windows;
+	pr.events = l->stats.events;
+	pr.wall_ns = now_ns - l->start_ns;
+	l->conf.progress_fn(l->conf.progress_arg, &pr);
+}
+
+int uet_sync_local_create(struct uet_sync_local **lp,
+			  const struct uet_sync_local_conf *conf)
+{
+	struct uet_sync_local *l;
+	uint32_t i, n_workers;
+
+	if (lp == NULL || conf == NULL || conf->sw == NULL ||
+	    conf->nics == NULL || conf->n_nics == 0 ||
+	    conf->lookahead_ps == 0 || conf->end_ps <= conf->start_ps)
+		return -EINVAL;
+	n_workers = conf->n_lcores == 0 ? 1u : conf->n_lcores;
+	if (n_workers > conf->n_nics)
+		n_workers = conf->n_nics;
+	if (n_workers > 1 && conf->lcore_ids == NULL)
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	l->nics = calloc(conf->n_nics, sizeof(*l->nics));
+	l->workers = calloc(n_workers, sizeof(*l->workers));
+	if (l->nics == NULL || l->workers == NULL) {
+		uet_sync_local_free(l);
+		return -ENOMEM;
+	}
+	l->conf = *conf;
+	if (l->conf.progress_fn != NULL && l->conf.progress_interval_ms == 0)
+		l->conf.progress_interval_ms = 1000;
+	for (i = 0; i < conf->n_nics; i++) {
+		struct local_nic *n = &l->nics[i];
+
+		n->l = l;
+		n->comp = conf->nics[i];
+		n->index = i;
+		n->next_event_ps = UET_TIME_NEVER;
+		n->comp->out = nic_out;
+		n->comp->out_ctx = n;
+	}
+	/* Contiguous shares: neighbours in host order on one lcore. */
+	l->n_workers = n_workers;
+	for (i = 0; i < n_workers; i++) {
+		struct local_worker *w = &l->workers[i];
+		uint32_t a = (uint32_t)((uint64_t)conf->n_nics * i / n_workers);
+		uint32_t b =
+			(uint32_t)((uint64_t)conf->n_nics * (i + 1) / n_workers);
+
+		w->l = l;
+		w->lcore_id = conf->lcore_ids != NULL ? conf->lcore_ids[i]
+						      : rte_lcore_id();
+		w->first = a;
+		w->count = b - a;
+	}
+	conf->sw->out = sw_out;
+	conf->sw->out_ctx = l;
+	l->window_start_ps = conf->start_ps;
+	l->window_end_ps = conf->start_ps;
+	l->min_sent_ps = UET_TIME_NEVER;
+	l->stats.now_ps = conf->start_ps;
+	*lp = l;
+	return 0;
+}
+
+static int launch_workers(struct uet_sync_local *l)
+{
+	uint32_t i;
+
+	for (i = 1; i < l->n_workers; i++) {
+		int rc = rte_eal_remote_launch(worker_main, &l->workers[i],
+					       l->workers[i].lcore_id);
+
+		if (rc != 0) {
+			/* Those launched are told to quit by the caller. */
+			l->n_workers = i;
+			return local_fail(&l->error, rc < 0 ? rc : -EBUSY,
+					  "cannot start worker lcore %u: %s",
+					  l->workers[i].lcore_id,
+					  strerror(rc < 0 ? -rc : EBUSY));
+		}
+	}
+	l->launched = true;
+	return 0;
+}
+
+static void stop_workers(struct uet_sync_local *l)
+{
+	uint32_t i;
+
+	if (!l->launched && l->n_workers <= 1)
+		return;
+	run_phase(l, LOCAL_PHASE_QUIT);
+	for (i = 1; i < l->n_workers; i++)
+		(void)rte_eal_wait_lcore(l->workers[i].lcore_id);
+	l->launched = false;
+}
+
+/* Flush whatever the wiring keeps per NIC, between phases. */
+static int local_serial(struct uet_sync_local *l, uet_sync_window_fn fn)
+{
+	int rc;
+
+	if (fn == NULL)
+		return 0;
+	rc = fn(l->conf.window_arg, l->window_end_ps);
+	if (rc < 0)
+		return local_fail(&l->error, rc,
+				  "the run failed in window [%" PRIu64
+				  ", %" PRIu64 ") ps: %s",
+				  l->window_start_ps, l->window_end_ps,
+				  strerror(-rc));
+	return 0;
+}
+
+static int local_windows(struct uet_sync_local *l)
+{
+	const volatile sig_atomic_t *stop = l->conf.stop;
+	uet_time_t e;
+	uint32_t i;
+	int rc;
+
+	l->window_end_ps = window_end(l, l->conf.start_ps);
+	for (;;) {
+		if (stop != NULL && *stop)
+			return local_fail(&l->error, -EINTR,
+					  "stopped by a signal at %" PRIu64
+					  " ps of virtual time",
+					  l->window_start_ps);
+		l->stats.windows++;
+		run_phase(l, LOCAL_PHASE_NICS);
+		rc = nics_error(l);
+		if (rc == 0)
+			rc = local_serial(l, l->conf.nics_done_fn);
+		if (rc == 0)
+			rc = switch_window(l);
+		l->stats.now_ps = l->window_end_ps;
+		if (rc == 0)
+			rc = local_serial(l, l->conf.window_fn);
+		if (rc < 0)
+			return rc;
+		local_progress(l);
+		e = uet_evq_next_time(&l->conf.sw->evq);
+		if (l->min_sent_ps < e)
+			e = l->min_sent_ps;
+		for (i = 0; i < l->conf.n_nics; i++)
+			if (l->nics[i].next_event_ps < e)
+				e = l->nics[i].next_event_ps;
+		if (e == UET_TIME_NEVER || e >= l->conf.end_ps)
+			return 0;
+		l->window_start_ps = l->window_end_ps;
+		l->window_end_ps = window_end(l, e);
+	}
+}
+
+int uet_sync_local_run(struct uet_sync_local *l)
+{
+	uint32_t i;
+	int rc;
+
+	l->start_ns = sync_wall_ns();
+	l->progress_ns = l->start_ns;
+	rc = l->n_workers > 1 ? launch_workers(l) : 0;
+	if (rc == 0)
+		rc = local_windows(l);
+	stop_workers(l);
+	if (rc < 0) {
+		UET_LOG(ERROR, SYNC, "lockstep: %s", l->error.text);
+		return rc;
+	}
+	/* The switch's last frames reach the NICs, as they do before BYE
+	 * over ports: delivered, never run. */
+	for (i = 0; i < l->conf.n_nics; i++)
+		nic_deliver(&l->nics[i]);
+	for (i = 0; i < l->conf.n_nics; i++)
+		l->stats.events += l->nics[i].events;
+	rc = nics_error(l);
+	if (rc < 0)
+		UET_LOG(ERROR, SYNC, "lockstep: %s", l->error.text);
+	return rc;
+}
+
+void uet_sync_local_stats(const struct uet_sync_local *l,
+			  struct uet_sync_stats *st)
+{
+	*st = l->stats;
+}
+
+const char *uet_sync_local_error(const struct uet_sync_local *l)
+{
+	return l->error.text;
+}
+
+void uet_sync_local_free(struct uet_sync_local *l)
+{
+	uint32_t i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; l->nics != NULL && i < l->conf.n_nics; i++) {
+		box_drop(&l->nics[i].inbox);
+		box_drop(&l->nics[i].outbox);
+		free(l->nics[i].inbox.f);
+		free(l->nics[i].outbox.f);
+	}
+	for (i = 0; i < l->n_sorted; i++)
+		rte_pktmbuf_free(l->sorted[i].m);
+	free(l->sorted);
+	free(l->nics);
+	free(l->workers);
+	free(l);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/nic on real frames between two NICs (nic_harness.c).
+ * Loss recovery (nic_ack.c): a dropped packet recovered by its timer,
+ * the timer's backoff, trimmed packets NACKed and retransmitted, a lost
+ * ACK.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "check_main.h"
+#include "nic_harness.h"
+#include "uet_wire.h"
+
+static void trimmed(uint8_t dscp, uint8_t code)
+{
+	struct h h;
+	const struct h_frame *n, *r;
+
+	h_init(&h);
+	h.trim_data[h.ntrim_data++] = 2;
+	h.trim_dscp = dscp;
+	h_run_one_message(&h, 5 * 4096);
+	ck_assert_uint_eq(h.count[1][H_NACK], 1);
+	n = h_nth_frame(&h, 1, H_NACK, 0);
+	ck_assert_uint_eq(n->nack_code, code);
+	ck_assert_uint_eq(n->psn, h_nth_frame(&h, 0, H_DATA, 2)->psn);
+	r = h_nth_frame(&h, 0, H_DATA, 5);
+	ck_assert_uint_eq(r->psn, n->psn);
+	ck_assert(r->flags & UET_PDS_REQ_F_RETX);
+	ck_assert_uint_eq(r->dscp, UET_DSCP_DEFAULT_TRIMMABLE_RTX);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.trimmed_received, 1);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
+	/* No ACK for the trimmed packet: 5 ACKs for 6 data frames. */
+	ck_assert_uint_eq(h.count[1][H_ACK], 5);
+	h_fini(&h);
+}
+
+START_TEST(test_dropped_data_recovered_by_rto)
+{
+	struct h h;
+	struct uet_nic_stats s;
+
+	h_init(&h);
+	h.drop_data[h.ndrop_data++] = 3;
+	h_run_one_message(&h, 10 * 4096);
+	s = h_stats(&h, 0);
+	ck_assert_uint_eq(s.transport.rto_expiries, 1);
+	ck_assert_uint_eq(s.transport.retransmits, 1);
+	ck_assert_uint_eq(h.count[0][H_DATA], 11);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.ooo_events, 6);
+	h_fini(&h);
+}
+END_TEST
+
+/* The same packet lost twice: its second timeout runs twice as long. */
+START_TEST(test_rto_backoff_doubles)
+{
+	struct h h;
+	const struct h_frame *first, *r1, *r2;
+
+	h_init(&h);
+	h.drop_data[h.ndrop_data++] = 0;
+	h.drop_data[h.ndrop_data++] = 1;
+	h_run_one_message(&h, 4096);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 2);
+	first = h_nth_frame(&h, 0, H_DATA, 0);
+	r1 = h_nth_frame(&h, 0, H_DATA, 1);
+	r2 = h_nth_frame(&h, 0, H_DATA, 2);
+	ck_assert(r1->flags & UET_PDS_REQ_F_RETX);
+	/* Frame out times differ by the timeout plus one serialization. */
+	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps, 20000000 + 84040);
+	ck_assert_uint_eq(r2->arrival_ps - r1->arrival_ps, 40000000 + 84040);
+	h_fini(&h);
+}
+END_TEST
+
+START_TEST(test_trimmed_packet_nacked_and_retransmitted)
+{
+	trimmed(UET_DSCP_DEFAULT_TRIMMED, UET_NACK_TRIMMED);
+}
+END_TEST
+
+START_TEST(test_trimmed_last_hop_nack_code)
+{
+	trimmed(UET_DSCP_DEFAULT_TRIMMED_LASTHOP, UET_NACK_TRIMMED_LASTHOP);
+}
+END_TEST
+
+START_TEST(test_lost_ack_recovered)
+{
+	struct h h;
+
+	h_init(&h);
+	h.drop_ack[h.ndrop_ack++] = 0;
+	h_run_one_message(&h, 4096);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 1);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.duplicates_received, 1);
+	ck_assert_uint_eq(h.count[1][H_ACK], 2);
+	h_fini(&h);
+}
+END_TEST
+
+static Suite *nic_loss_suite(void)
+{
+	Suite *s = suite_create("nic_loss");
+	TCase *tc = tcase_create("loss");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_dropped_data_recovered_by_rto);
+	tcase_add_test(tc, test_rto_backoff_doubles);
+	tcase_add_test(tc, test_trimmed_packet_nacked_and_retransmitted);
+	tcase_add_test(tc, test_trimmed_last_hop_nack_code);
+	tcase_add_test(tc, test_lost_ack_recovered);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN(nic_loss_suite)
