@@ -71,7 +71,7 @@ struct uet_run_config {
 	uint64_t seed;		/**< Seed of every per-component RNG. */
 	uet_time_t end_ps;	/**< Virtual time limit of the run, ps. */
 	char out[UET_CONFIG_PATH_MAX]; /**< Folder the records go to. */
-	bool progress; /**< Print progress lines while running. */
+	bool progress;	 /**< Print progress lines while running. */
 	uint32_t lcores; /**< Worker lcores; 0: one per usable CPU. */
 	uint32_t mbufs;	 /**< Pool size; 0: derived from the scenario. */
 };

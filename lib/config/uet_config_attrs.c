@@ -96,8 +96,8 @@ static const struct uet_attr attrs[] = {
 	{"run", "mbufs", UET_ATTR_UINT, "0", 0, UET_CONFIG_MBUFS_MAX, "",
 	 "frame buffers (mbufs) of the process's pool; 0: derived from "
 	 "the scenario (hosts, windows, pools)",
-	 "the derivation covers every frame the windows let in flight",
-	 NULL, 0, FIELD(run.mbufs)},
+	 "the derivation covers every frame the windows let in flight", NULL, 0,
+	 FIELD(run.mbufs)},
 
 	/* topology */
 	{"topology", "kind", UET_ATTR_ENUM, "single-switch", 0, 2, "",

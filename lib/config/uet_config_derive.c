@@ -398,7 +398,7 @@ static void explain_rto(const struct uet_scenario *s, char *buf, size_t len,
 			size_t *at)
 {
 	char a[CFG_VALUE_LEN], b[CFG_VALUE_LEN], c[CFG_VALUE_LEN];
-	char d[CFG_VALUE_LEN], e[CFG_VALUE_LEN];
+	char d[CFG_VALUE_LEN];
 	struct rto_parts p;
 
 	derived_rto(s, &p);
@@ -409,18 +409,21 @@ static void explain_rto(const struct uet_scenario *s, char *buf, size_t len,
 	    fmt_ps(p.rtt_ps, a), p.queues, p.queues == 1 ? "" : "s",
 	    fmt_ps(p.queues_ps, b), p.links, fmt_ps(p.ack_block_ps, c),
 	    fmt_ps(p.hold_ps, d));
-	if (p.cadence != 0)
+	if (p.cadence != 0) {
+		char e[CFG_VALUE_LEN];
+
 		put(buf, len, at,
 		    " + %u packet%s sent before the next ACK request %s",
 		    p.cadence, p.cadence == 1 ? "" : "s",
 		    fmt_ps(p.cadence_ps, e));
+	}
 }
 
 int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
 		     char *buf, size_t len)
 {
 	int id = cfg_auto_attr(a);
-	char v[CFG_VALUE_LEN], x[CFG_VALUE_LEN], y[CFG_VALUE_LEN];
+	char v[CFG_VALUE_LEN], x[CFG_VALUE_LEN];
 	size_t at = 0;
 
 	if (id < 0 || len == 0)
@@ -456,6 +459,7 @@ int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
 					    : " (no trimming)");
 		break;
 	case UET_AUTO_QUEUE_LIMIT: {
+		char y[CFG_VALUE_LEN];
 		uint64_t bdps =
 			s->derived.queue_time_ps / s->derived.network_rtt_ps;
 

@@ -154,9 +154,11 @@ static const struct uet_attr *find_row(const struct cfg_ctx *c,
 static int fail_or_auto(struct cfg_ctx *c)
 {
 	struct uet_config_error *e = c->err;
-	const char *more = "; or auto, the default, derived from the fabric";
 
 	if (e != NULL) {
+		const char *more =
+			"; or auto, the default, derived from the fabric";
+
 		strncat(e->rule, more, sizeof(e->rule) - strlen(e->rule) - 1);
 		strncat(e->message, more,
 			sizeof(e->message) - strlen(e->message) - 1);
@@ -172,7 +174,6 @@ static int load_attr(struct cfg_ctx *c, size_t i, const yaml_node_t *k,
 	const struct uet_attr *a = &c->attrs[i];
 	int auto_id = cfg_auto_attr(a);
 	char path[160];
-	int rc;
 
 	snprintf(path, sizeof(path), "%s.%s", a->section, a->name);
 	if (c->src[i].line != 0)
@@ -184,7 +185,8 @@ static int load_attr(struct cfg_ctx *c, size_t i, const yaml_node_t *k,
 		/* Left to the derivation, as when the key is left out. */
 		c->s->derived.auto_mask |= 1u << auto_id;
 	} else {
-		rc = cfg_parse_value(c, a, v, path, c->s);
+		int rc = cfg_parse_value(c, a, v, path, c->s);
+
 		if (rc < 0)
 			return auto_id >= 0 ? fail_or_auto(c) : rc;
 		if (auto_id >= 0)

@@ -32,8 +32,7 @@ static void fabric_port_limits(struct fabric_port *p)
 
 	p->queue_limit_bytes =
 		c->queue_time_ps != 0
-			? uet_bytes_in_duration(c->queue_time_ps,
-						p->rate_bps)
+			? uet_bytes_in_duration(c->queue_time_ps, p->rate_bps)
 			: c->queue_limit_bytes;
 	/* Limits are at most a few GB, so bytes x ppm fits 64 bits. */
 	p->ecn_kmin_bytes =
