@@ -51,6 +51,10 @@ int uet_run_fabric_conf(const struct uet_scenario *sc,
 	conf->ecn_at_dequeue = sc->sw.ecn_mark_at == UET_SWITCH_ECN_DEQUEUE;
 	conf->ecn_kmin_bytes = sc->sw.ecn_kmin_bytes;
 	conf->ecn_kmax_bytes = sc->sw.ecn_kmax_bytes;
+	/* switch.queue_limit and ECN auto: limits by each port's rate. */
+	conf->queue_time_ps = sc->derived.queue_time_ps;
+	conf->ecn_kmin_ppm = sc->derived.ecn_kmin_ppm;
+	conf->ecn_kmax_ppm = sc->derived.ecn_kmax_ppm;
 	conf->link_down_blackhole =
 		sc->topology.on_link_down == UET_LINK_DOWN_BLACKHOLE;
 	conf->pfc_classes = sc->derived.pfc_class_mask;

@@ -96,7 +96,17 @@ int cfg_load_entry(struct cfg_ctx *c, const yaml_node_t *item,
 /* Check the cross-attribute rules of a loaded, derived scenario. */
 int cfg_check_rules(struct cfg_ctx *c);
 
-/* Derive the values of s->derived from the attributes. */
+/* Derive every attribute left at auto and the values of s->derived
+ * (uet_config_derive.c). */
 void cfg_derive(struct uet_scenario *s);
+/* The enum uet_auto_attr of a row whose default is auto, or -1. */
+int cfg_auto_attr(const struct uet_attr *a);
+/*
+ * The value of an auto row of s and how it was derived, as one line of
+ * text ("14.0544us = the fabric's longest unloaded RTT ..."). Returns its
+ * length or a negative errno.
+ */
+int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
+		     char *buf, size_t len);
 
 #endif /* UET_CONFIG_PRIVATE_H */

@@ -292,8 +292,60 @@ struct uet_workload_config {
 	uint32_t coll_algo[UET_CONFIG_COLL_TYPES];
 };
 
+/**
+ * Attributes whose default is auto: derived from the fabric when the
+ * scenario loads (uet_config_derive.c) and written into their fields, so
+ * every consumer reads them as it reads a value the file set. Bit
+ * (1 << n) of uet_scenario_derived.auto_mask is set while attribute n is
+ * left at auto; a value in the file clears it and wins.
+ */
+enum uet_auto_attr {
+	UET_AUTO_LEAF_SPINE_RATE = 0, /**< topology.leaf_spine_rate */
+	UET_AUTO_LEAF_SPINE_DELAY,    /**< topology.leaf_spine_delay */
+	UET_AUTO_AGG_CORE_RATE,	      /**< topology.agg_core_rate */
+	UET_AUTO_AGG_CORE_DELAY,      /**< topology.agg_core_delay */
+	UET_AUTO_INITIAL_RTO,	      /**< pds.InitialRetransmitTimeout */
+	UET_AUTO_INITIAL_BASE_RTT,    /**< pds.InitialBaseRTT */
+	UET_AUTO_NSCC_TARGET_QDELAY,  /**< pds.NsccTargetQdelay */
+	UET_AUTO_QUEUE_LIMIT,	      /**< switch.queue_limit */
+	UET_AUTO_ECN_KMIN,	      /**< switch.ECNKmin */
+	UET_AUTO_ECN_KMAX,	      /**< switch.ECNKmax */
+	UET_AUTO_SWITCH_TRIMMING,     /**< switch.TrimmingEnabled */
+	UET_AUTO_COUNT,
+};
+
+/** Wire bytes of an ACK (ACK_CC): Ethernet 14, IPv4 20, UDP 8, PDS 32,
+ * FCS 4; the ACK half of the fabric's round trip. */
+#define UET_CONFIG_ACK_WIRE_BYTES 78
+/** Share of a port's BDP at which ECN marking starts (auto). */
+#define UET_CONFIG_ECN_KMIN_PPM 200000
+/** Share of a port's BDP at which every ECT frame is marked (auto). */
+#define UET_CONFIG_ECN_KMAX_PPM 800000
+/** BDPs an auto queue holds without switch trimming (with it, one): what
+ * drop tail needs to ride out a burst, the reference's choice. */
+#define UET_CONFIG_QUEUE_BDPS_NO_TRIM 5
+
 /** Values computed from the attributes after loading. */
 struct uet_scenario_derived {
+	/** Attributes left at auto: bit (1 << enum uet_auto_attr). */
+	uint32_t auto_mask;
+	/** The fabric's longest unloaded round trip: a full data frame
+	 * (RdmaDataMSS + 106 bytes) over the longest host-to-host path and
+	 * its ACK back, every link's delay and serialization, ps. */
+	uet_time_t network_rtt_ps;
+	/** Links of that path: 2 through one switch, 4 between leaves, 6
+	 * across a fat tree's core. */
+	uint32_t longest_path_links;
+	/** switch.queue_limit auto: the time of traffic each switch port's
+	 * class queues hold at its own link's rate, one network_rtt_ps (one
+	 * BDP) with switch trimming, five without (queue_limit_bytes is the
+	 * host links' one), ps; 0 when queue_limit is set. */
+	uet_time_t queue_time_ps;
+	/** ECNKmin auto: ppm of each port's queue limit (20% of one BDP);
+	 * 0 when set. */
+	uint32_t ecn_kmin_ppm;
+	/** ECNKmax auto: ppm of each port's queue limit; 0 when set. */
+	uint32_t ecn_kmax_ppm;
 	/** Effective fixed window: FixedWindow, or 1.5 x DataRate x
 	 * InitialBaseRTT when FixedWindow is 0, in bytes. */
 	uint64_t fixed_window_bytes;

@@ -149,22 +149,49 @@ static const struct uet_attr *find_row(const struct cfg_ctx *c,
 	return NULL;
 }
 
-/* One attribute of row i: no duplicate, a valid value; remember where. */
+/* A value of an auto row that does not parse: its rule says auto loads
+ * too. */
+static int fail_or_auto(struct cfg_ctx *c)
+{
+	struct uet_config_error *e = c->err;
+
+	if (e != NULL) {
+		const char *more =
+			"; or auto, the default, derived from the fabric";
+
+		strncat(e->rule, more, sizeof(e->rule) - strlen(e->rule) - 1);
+		strncat(e->message, more,
+			sizeof(e->message) - strlen(e->message) - 1);
+	}
+	return -EINVAL;
+}
+
+/* One attribute of row i: no duplicate, a valid value (or auto where the
+ * default is auto); remember where. */
 static int load_attr(struct cfg_ctx *c, size_t i, const yaml_node_t *k,
 		     const yaml_node_t *v)
 {
 	const struct uet_attr *a = &c->attrs[i];
+	int auto_id = cfg_auto_attr(a);
 	char path[160];
-	int rc;
 
 	snprintf(path, sizeof(path), "%s.%s", a->section, a->name);
 	if (c->src[i].line != 0)
 		return cfg_fail(c, cfg_node_line(k), 0, path, NULL, false,
 				"duplicate key: already set at line %u",
 				c->src[i].line);
-	rc = cfg_parse_value(c, a, v, path, c->s);
-	if (rc < 0)
-		return rc;
+	if (auto_id >= 0 && v->type == YAML_SCALAR_NODE &&
+	    strcmp((const char *)v->data.scalar.value, "auto") == 0) {
+		/* Left to the derivation, as when the key is left out. */
+		c->s->derived.auto_mask |= 1u << auto_id;
+	} else {
+		int rc = cfg_parse_value(c, a, v, path, c->s);
+
+		if (rc < 0)
+			return auto_id >= 0 ? fail_or_auto(c) : rc;
+		if (auto_id >= 0)
+			c->s->derived.auto_mask &= ~(1u << auto_id);
+	}
 	c->src[i].line = cfg_node_line(k);
 	c->src[i].text = cfg_node_text(v);
 	return 0;

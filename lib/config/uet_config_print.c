@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Defaults, derived values, --print-config output, the scenario hash and
- * the documentation table: everything that reads the attribute table
- * without a YAML document.
+ * Defaults, --print-config output (derived values as comments), the
+ * scenario hash and the documentation table: everything that reads the
+ * attribute table without a YAML document.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -209,41 +209,6 @@ static void print_nscc_derived(FILE *f, const struct uet_scenario *s)
 		d.delay_ewma_ppm, d.adjust_bytes);
 }
 
-void cfg_derive(struct uet_scenario *s)
-{
-	/* 1.5 x DataRate x InitialBaseRTT when no window is set. */
-	if (s->pds.fixed_window_bytes != 0) {
-		s->derived.fixed_window_bytes = s->pds.fixed_window_bytes;
-	} else {
-		uint64_t bdp_bytes = uet_bytes_in_duration(
-			s->pds.initial_base_rtt_ps, s->nic.data_rate_bps);
-		s->derived.fixed_window_bytes = bdp_bytes > UINT64_MAX / 3
-							? UINT64_MAX
-							: bdp_bytes * 3 / 2;
-	}
-	/* A frame crossing between a NIC and the switch takes at least the
-	 * NIC's Delay (NIC to switch) or the host link's delay (switch to
-	 * NIC): the smaller is how far one side can run ahead of the other.
-	 * Every NIC has the same Delay. The fabric runs in parts that meet
-	 * over links between switches (a leaf-spine's, a fat tree's
-	 * aggregation-core links; docs/performance.md), and their delay
-	 * bounds it too. */
-	s->derived.lookahead_ps = s->nic.delay_ps < s->topology.link_delay_ps
-					  ? s->nic.delay_ps
-					  : s->topology.link_delay_ps;
-	if (s->topology.kind == UET_TOPOLOGY_LEAF_SPINE &&
-	    s->topology.leaf_spine_delay_ps < s->derived.lookahead_ps)
-		s->derived.lookahead_ps = s->topology.leaf_spine_delay_ps;
-	if (s->topology.kind == UET_TOPOLOGY_FAT_TREE &&
-	    s->topology.agg_core_delay_ps < s->derived.lookahead_ps)
-		s->derived.lookahead_ps = s->topology.agg_core_delay_ps;
-	/* The lists, read once here for the models (the rules reject a bad
-	 * one; it reads as PFC off and equal weights meanwhile). */
-	(void)uet_config_pfc_class_mask(s->sw.pfc_classes,
-					&s->derived.pfc_class_mask);
-	(void)uet_config_wrr_weights(s->sw.wrr_weights, s->derived.wrr_weight);
-}
-
 int uet_scenario_defaults(struct uet_scenario *s)
 {
 	const struct uet_attr *attrs;
@@ -260,6 +225,10 @@ int uet_scenario_defaults(struct uet_scenario *s)
 			continue;
 		if (a->type == UET_ATTR_PATH || a->type == UET_ATTR_STRING) {
 			snprintf((char *)s + a->offset, a->width, "%s", a->def);
+			continue;
+		}
+		if (cfg_auto_attr(a) >= 0) {
+			s->derived.auto_mask |= 1u << cfg_auto_attr(a);
 			continue;
 		}
 		if (parse_default(a, &v) == 0)
@@ -461,6 +430,16 @@ int uet_scenario_print_config(const struct uet_scenario *s, FILE *f)
 				topology_key_only_for(a->name));
 			continue;
 		}
+		if (cfg_auto_attr(a) >= 0 &&
+		    (s->derived.auto_mask >> cfg_auto_attr(a)) & 1u) {
+			/* auto loads back to the same derivation; the value
+			 * and its reason are the comment. */
+			char why[512];
+
+			cfg_auto_explain(s, a, why, sizeof(why));
+			fprintf(f, "  %s: auto  # %s\n", a->name, why);
+			continue;
+		}
 		fprintf(f, "  %s: ", a->name);
 		print_value(f, a, s);
 		if (strcmp(a->name, "FixedWindow") == 0)
@@ -556,7 +535,8 @@ bool uet_scenario_equal(const struct uet_scenario *a,
 				return false;
 	}
 	return a->derived.fixed_window_bytes == b->derived.fixed_window_bytes &&
-	       a->derived.lookahead_ps == b->derived.lookahead_ps;
+	       a->derived.lookahead_ps == b->derived.lookahead_ps &&
+	       a->derived.auto_mask == b->derived.auto_mask;
 }
 
 /* The "range" cell of the documentation table. */

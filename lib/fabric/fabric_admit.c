@@ -19,7 +19,7 @@ static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 {
 	const struct uet_fabric_conf *conf = &p->fab->conf;
 	const uint64_t limit =
-		fabric_link_scaled_bytes(p, conf->queue_limit_bytes);
+		fabric_link_scaled_bytes(p, p->queue_limit_bytes);
 
 	if (conf->uet_policy && role == UET_DSCP_TRIMMABLE_RTX)
 		return limit + limit / 2;

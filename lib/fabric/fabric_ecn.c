@@ -14,11 +14,8 @@
 bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes)
 {
-	struct uet_fabric *fab = p->fab;
-	const uint64_t kmin =
-		fabric_link_scaled_bytes(p, fab->conf.ecn_kmin_bytes);
-	const uint64_t kmax =
-		fabric_link_scaled_bytes(p, fab->conf.ecn_kmax_bytes);
+	const uint64_t kmin = fabric_link_scaled_bytes(p, p->ecn_kmin_bytes);
+	const uint64_t kmax = fabric_link_scaled_bytes(p, p->ecn_kmax_bytes);
 
 	if (occupancy_bytes < kmin)
 		return false;

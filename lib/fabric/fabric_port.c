@@ -21,6 +21,30 @@ static void fabric_port_on_tx_end(struct uet_evq *q, struct uet_event *ev,
 				  void *arg);
 static void fabric_port_tx_end(struct fabric_port *p);
 
+/*
+ * The port's class queue limit and ECN thresholds: the configuration's, or
+ * with limits by rate one BDP of this link's rate and shares of it, so a
+ * port of a faster tier holds the same time of traffic as a host's.
+ */
+static void fabric_port_limits(struct fabric_port *p)
+{
+	const struct uet_fabric_conf *c = &p->fab->conf;
+
+	p->queue_limit_bytes =
+		c->queue_time_ps != 0
+			? uet_bytes_in_duration(c->queue_time_ps, p->rate_bps)
+			: c->queue_limit_bytes;
+	/* Limits are at most a few GB, so bytes x ppm fits 64 bits. */
+	p->ecn_kmin_bytes =
+		c->ecn_kmin_ppm != 0
+			? p->queue_limit_bytes * c->ecn_kmin_ppm / 1000000u
+			: c->ecn_kmin_bytes;
+	p->ecn_kmax_bytes =
+		c->ecn_kmax_ppm != 0
+			? p->queue_limit_bytes * c->ecn_kmax_ppm / 1000000u
+			: c->ecn_kmax_bytes;
+}
+
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 {
 	unsigned int tc;
@@ -28,6 +52,7 @@ int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 
 	p->fab = fab;
 	p->id = id;
+	fabric_port_limits(p);
 	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
 	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
 	ret = fabric_fifo_init(&p->arriving, FABRIC_PORT_FIFO_SLOTS);

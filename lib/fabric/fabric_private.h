@@ -175,6 +175,11 @@ struct fabric_port {
 	struct uet_event tx_end_ev; /* end of the head's serialization */
 	struct fabric_pfc_port pfc;
 	struct uet_fabric_port_stats stats;
+	/* Class queue limit and ECN thresholds at the link's nominal rate,
+	 * bytes (a degraded link scales them, fabric_link.c). */
+	uint64_t queue_limit_bytes;
+	uint64_t ecn_kmin_bytes;
+	uint64_t ecn_kmax_bytes;
 };
 
 /* Set up rings and events; the link fields are the topology's. */

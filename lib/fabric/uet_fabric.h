@@ -101,6 +101,14 @@ struct uet_fabric_conf {
 	bool ecn_at_dequeue;	 /**< mark when a frame leaves, not joins */
 	uint64_t ecn_kmin_bytes; /**< class queue bytes: no mark below */
 	uint64_t ecn_kmax_bytes; /**< class queue bytes: always above */
+	/** Limits by port rate (switch.queue_limit auto): each port's class
+	 * queues hold this time of traffic at its link's nominal rate, ps;
+	 * 0: queue_limit_bytes on every port. */
+	uet_time_t queue_time_ps;
+	/** ECNKmin auto: each port marks from this ppm of its own limit;
+	 * 0: ecn_kmin_bytes on every port. */
+	uint32_t ecn_kmin_ppm;
+	uint32_t ecn_kmax_ppm; /**< ECNKmax likewise; 0: ecn_kmax_bytes */
 	/** Traffic for a downed link is dropped there, not rerouted. */
 	bool link_down_blackhole;
 	/** Lossless classes (PFC), bit c for class c; 0: PFC off. */

@@ -376,7 +376,8 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		nic->st.transport.duplicates_received++;
 		ingress_release_now(nic, tc, ip_bytes);
 	}
-	if (f->pds.flags & UET_PDS_REQ_F_AR)
+	if (uet_pds_rx_acknowledges((f->pds.flags & UET_PDS_REQ_F_AR) != 0,
+				    pdc->rmsg.eom_seen))
 		receive_acknowledge(nic, pdc, f, hold_bytes);
 }
 
@@ -428,6 +429,9 @@ static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	(void)q;
 	(void)ev;
 	nic_tev_put(t);
+	/* An arrival starts the stats rows too: a NIC that only receives
+	 * has them. */
+	nic_stats_start(nic);
 	if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
 		nic->st.transport.malformed_frames++;
 	} else if (f.kind == UET_FRAME_PFC) {

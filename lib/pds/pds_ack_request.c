@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The ACK-request rule: which data packets of a PDC carry the AR flag. */
+/* The ACK-request rule: which data packets of a PDC carry the AR flag, and
+ * which packets the receiver acknowledges. */
 #include "uet_pds.h"
 
 bool uet_pds_ack_request(const struct uet_pds_params *params,
@@ -20,4 +21,12 @@ bool uet_pds_ack_request(const struct uet_pds_params *params,
 	if (params->ack_request_first)
 		return (packet_count - 1) % n == 0;
 	return packet_count % n == 0;
+}
+
+bool uet_pds_rx_acknowledges(bool ack_request, bool last_arrived)
+{
+	/* After the message's last packet the request rule cannot fire
+	 * again for what is still unacknowledged: the receiver answers
+	 * every packet itself. */
+	return ack_request || last_arrived;
 }

@@ -85,6 +85,26 @@ int uet_pds_params_check(const struct uet_pds_params *params);
 bool uet_pds_ack_request(const struct uet_pds_params *params,
 			 uint64_t packet_count, bool last_of_message);
 
+/**
+ * Whether the receiver acknowledges a data packet it accepted (new or a
+ * duplicate; not a trimmed one): one that carries the AR flag, as the page
+ * says, and any packet of a message whose last packet has already arrived.
+ * No later packet of the message can carry a request that covers such a
+ * packet: one the last packet overtook on another path, or a
+ * retransmission without the flag, would wait for its timeout otherwise.
+ * In order, the last packet is the last to arrive, so at N = 1, or with
+ * no reordering, nothing changes.
+ *
+ * @param ack_request
+ *   The packet carries AR.
+ * @param last_arrived
+ *   The last packet of the packet's message has arrived (this one
+ *   included).
+ * @return
+ *   true if the receiver sends an ACK for it.
+ */
+bool uet_pds_rx_acknowledges(bool ack_request, bool last_arrived);
+
 /* ------------------------------------------------------------------------ */
 /* Retransmission timeout and ACK service time (pds_rto.c).                 */
 

@@ -18,6 +18,12 @@ fabric's shape and the frames the NICs really sent:
                of the ideal of the healthy fabric; oblivious spraying's
                figure printed beside it (not registered in meson: REPS is
                at +31%, docs/multipath.md "The degraded-link scenario")
+  ack-nth      the scenario with AckRequestEveryNthPacket 4, then 16: no
+               timeout, the slowest within 5% of the ideal (one message)
+               or 20% (more)
+
+A scenario's messages are its workload.messages, or the flows.csv rows of
+a connection matrix (workload.matrix, found from the scenario's folder).
 
 The ideal of a message from host s to host d:
 
@@ -110,7 +116,12 @@ def print_config(emu, scenario):
             continue
         m = re.match(r'^  (\w+): (.*?)(\s+#.*)?$', line)
         if m and section is not None:
-            section[m.group(1)] = m.group(2).strip('"')
+            value = m.group(2).strip('"')
+            # A derived value: 'auto  # VALUE[ bytes] = how'.
+            d = re.match(r'^\s+#\s*(\S+)( bytes)? = ', m.group(3) or '')
+            if value == 'auto' and d:
+                value = d.group(1)
+            section[m.group(1)] = value
     return conf, msgs
 
 
@@ -155,6 +166,11 @@ class Run:
         self.name = name
         with open(scenario) as f:
             text = with_attrs(f.read(), RECORDS + list(attrs))
+        # A matrix is found from the scenario's folder, not the copy's.
+        text = re.sub(r'^(  matrix: *)([^/\s"][^\s"]*)$',
+                      lambda m: m.group(1) + os.path.join(
+                          os.path.dirname(os.path.abspath(scenario)),
+                          m.group(2)), text, flags=re.M)
         self.yaml = os.path.join(out, name + '.yaml')
         self.dir = os.path.join(out, name)
         with open(self.yaml, 'w') as f:
@@ -166,9 +182,15 @@ class Run:
         if p.returncode != 0:
             sys.stdout.write(self.log)
             raise CheckFailed('%s: uet-emu exited %d' % (name, p.returncode))
-        n = len(self.msgs)
-        require('%d of %d messages completed' % (n, n) in self.log,
+        done = re.search(r'(\d+) of (\d+) messages completed', self.log)
+        require(done and done.group(1) == done.group(2) and
+                int(done.group(1)) > 0,
                 '%s: not every message completed' % name)
+        if not self.msgs:
+            # A connection matrix: its messages are the flows.csv rows.
+            self.msgs = [(host(r['src']), host(r['dst'])) for r in sorted(
+                self._csv('flows.csv'), key=lambda r: int(r['msg_id']))]
+        n = len(self.msgs)
         require(re.search(r'payload mismatches 0, in-flight anomalies 0, '
                           r'PSNs taken (\d+), retired \1\b', self.log),
                 '%s: integrity line' % name)
@@ -272,6 +294,12 @@ class Run:
         return {m.group(1): int(m.group(2)) for m in re.finditer(
             r'uplink (%s\d+-\w+) from %s\d+: \d+ frames, (\d+) bytes' %
             (lower, lower), self.log)}
+
+
+def host(ip):
+    """Host index of a default address (198.18.0.1 is host 0)."""
+    a = [int(x) for x in ip.split('.')]
+    return a[2] * 256 + a[3] - 1
 
 
 def hops(links, wire_bytes):
@@ -385,6 +413,34 @@ def check_permutation(emu, scenario, out):
     require(sp_fct >= 2 * fct, 'single-path: not 2x later than REPS')
 
 
+def check_ack_nth(emu, scenario, out):
+    """AckRequestEveryNthPacket 4 and 16 under REPS: packets the last one
+    overtook are acknowledged (the receiver answers every packet after a
+    message's last), so nothing waits for a timeout."""
+    for n in (4, 16):
+        run = Run(emu, scenario, out, 'ack-every-%d' % n,
+                  [('pds.AckRequestEveryNthPacket', str(n))])
+        fct, ideal = report(run)
+        timeouts = run.timeouts()
+        acks = sum(int(r['acks_sent']) for r in last_stats(run).values())
+        print('%s: %d ACKs sent for %d data packets; timeouts: flows.csv '
+              '%d, CC trace %d, transport stats %d' %
+              (run.name, acks, sum(int(r['packets']) for r in run.flows),
+               *timeouts))
+        require(timeouts == (0, 0, 0), '%s: timeouts' % run.name)
+        bound = 5 if len(run.msgs) == 1 else 20
+        require(fct * 100 <= (100 + bound) * ideal,
+                '%s: beyond %d%% of the ideal' % (run.name, bound))
+
+
+def last_stats(run):
+    """The last uet-transport-stats row of each NIC."""
+    last = {}
+    for r in run._csv('uet-transport-stats.csv'):
+        last[r['nic']] = r
+    return last
+
+
 def check_degraded(emu, scenario, out):
     reps = Run(emu, scenario, out, 'reps')
     require(reps.conf['pds']['LoadBalancing'] == 'reps',
@@ -405,7 +461,8 @@ def check_degraded(emu, scenario, out):
 
 
 CHECKS = {'one': check_one, 'incast': check_incast,
-          'permutation': check_permutation, 'degraded': check_degraded}
+          'permutation': check_permutation, 'degraded': check_degraded,
+          'ack-nth': check_ack_nth}
 
 
 def main(argv):

@@ -48,15 +48,16 @@ START_TEST(test_defaults_applied)
 	ck_assert_uint_eq(s.pds.ack_request_every_nth_packet, 1);
 	ck_assert(s.pds.ack_request_first_packet);
 	ck_assert(s.pds.ack_request_last_packet);
-	ck_assert_uint_eq(s.pds.initial_retransmit_timeout_ps, 20 * PS_PER_US);
+	/* auto: derived from the default fabric (test_config_derive.c). */
+	ck_assert_uint_eq(s.pds.initial_retransmit_timeout_ps, 13261651);
 	ck_assert_uint_eq(s.pds.max_exponential_rto_backoff_count, 6);
 	ck_assert(!s.pds.fixed_rexmit_time_enable);
 	ck_assert_uint_eq(s.pds.fixed_rexmit_timeout_ps, 100 * PS_PER_US);
-	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 4 * PS_PER_US);
+	ck_assert_uint_eq(s.pds.initial_base_rtt_ps, 2171200);
 	ck_assert_int_eq(s.pds.congestion_control, UET_SCENARIO_CC_NSCC);
 	ck_assert_uint_eq(s.pds.fixed_window_bytes, 0);
 	ck_assert_int_eq(s.pds.load_balancing, UET_SCENARIO_LB_REPS);
-	ck_assert_uint_eq(s.pds.nscc_target_qdelay_ps, 0);
+	ck_assert_uint_eq(s.pds.nscc_target_qdelay_ps, 2171200);
 	ck_assert_uint_eq(s.pds.nscc_initial_window_bytes, 0);
 	ck_assert_uint_eq(s.pds.reps_cache_size, 8);
 	ck_assert_uint_eq(s.pds.reps_usable_lifetime, 1);
@@ -64,7 +65,7 @@ START_TEST(test_defaults_applied)
 	ck_assert_uint_eq(s.pds.reps_explore_count, 16);
 	ck_assert_uint_eq(s.pds.bitmap_paths, 256);
 	ck_assert(!s.records.enable_cc_trace);
-	ck_assert_uint_eq(s.sw.queue_limit_bytes, 1048576);
+	ck_assert_uint_eq(s.sw.queue_limit_bytes, 542800);
 	ck_assert_uint_eq(s.sw.drop_rate_ppm, 0);
 	ck_assert(s.records.enable_transport_stats);
 	ck_assert_uint_eq(s.records.nd_stats_report_interval_ps,
@@ -78,14 +79,15 @@ START_TEST(test_defaults_applied)
 }
 END_TEST
 
-/* 1.5 x 400 Gbps x 4 us = 1.5 x 200000 bytes. */
+/* 1.5 x 400 Gbps x 2.1712 us (the default fabric's RTT) = 1.5 x 108560
+ * bytes. */
 START_TEST(test_fixed_window_derived_from_rate_and_base_rtt)
 {
 	struct uet_scenario s;
 	struct uet_config_error e;
 
 	uet_scenario_defaults(&s);
-	ck_assert_uint_eq(s.derived.fixed_window_bytes, 300000);
+	ck_assert_uint_eq(s.derived.fixed_window_bytes, 162840);
 	ck_assert_uint_eq(s.derived.lookahead_ps, 500 * PS_PER_NS);
 	ck_assert_int_eq(load(&s,
 			      "nic: {DataRate: 100Gbps, Delay: 1.2us}\n"

@@ -30,7 +30,7 @@ START_TEST(test_print_config_shows_units_and_derived)
 	ck_assert_ptr_nonnull(strstr(text, "  RdmaDataMSS: 4096\n"));
 	ck_assert_ptr_nonnull(strstr(text, "  IngressPoolSize: 1MiB\n"));
 	ck_assert_ptr_nonnull(strstr(text, "  FixedWindow: 0  # effective "
-					   "300000 bytes"));
+					   "162840 bytes"));
 	ck_assert_ptr_nonnull(strstr(text, "  # time_dilation: 1"));
 	ck_assert_ptr_nonnull(strstr(text, "  out: \"out/\"\n"));
 	ck_assert_ptr_nonnull(strstr(text, "  messages: []\n"));

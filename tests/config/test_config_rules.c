@@ -73,8 +73,9 @@ START_TEST(test_switch_defaults_uet_policy_strict_ecn_20_80)
 	ck_assert_str_eq(s.sw.wrr_weights, "1,1,1,1,1,1,1,1");
 	ck_assert(s.sw.ecn_enabled);
 	ck_assert_int_eq(s.sw.ecn_mark_at, UET_SWITCH_ECN_DEQUEUE);
-	ck_assert_uint_eq(s.sw.ecn_kmin_bytes, 200 * 1024);
-	ck_assert_uint_eq(s.sw.ecn_kmax_bytes, 800 * 1024);
+	/* 20% and 80% of the default fabric's BDP, 108560 bytes. */
+	ck_assert_uint_eq(s.sw.ecn_kmin_bytes, 21712);
+	ck_assert_uint_eq(s.sw.ecn_kmax_bytes, 86848);
 }
 END_TEST
 
@@ -159,8 +160,8 @@ END_TEST
 
 START_TEST(test_switch_ecn_kmin_not_above_kmax)
 {
-	expect_reject("switch:\n  ECNKmin: 900KiB\n", 2, "switch.ECNKmin",
-		      "900KiB",
+	expect_reject("switch:\n  ECNKmin: 900KiB\n  ECNKmax: 800KiB\n", 2,
+		      "switch.ECNKmin", "900KiB",
 		      "must not exceed switch.ECNKmax (819200 bytes)");
 }
 END_TEST

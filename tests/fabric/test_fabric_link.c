@@ -231,6 +231,58 @@ static struct rte_mbuf *lk_frame(struct ft_env *env, uint16_t entropy,
 }
 
 /*
+ * Limits by port rate (switch.queue_limit and ECNKmin/Kmax auto): with
+ * queue_time_ps four big serializations at 400 Gbps, a host port holds
+ * four big frames, and leaf 0's uplink to spine 0 at 200 Gbps two (8,404
+ * bytes), so of three frames sent up it at once the third is dropped;
+ * with queue_limit_bytes alone (four frames) all three go. ECN at 50% of
+ * the port's own limit (4,202 bytes, enqueue marking) marks the second.
+ */
+static struct uet_fabric_port_stats lk_uplink_burst(bool by_rate)
+{
+	struct uet_fabric_port_stats st;
+	struct uet_fabric_conf c;
+	struct ft_env env;
+	uint16_t via0, e;
+
+	ft_conf_leaf_spine(&c, 2, 2, 2);
+	c.tier1_rate_bps = FT_RATE_BPS / 2;
+	c.queue_limit_bytes = 4 * FT_WIRE_BIG;
+	c.ecn = true;
+	c.ecn_at_dequeue = false;
+	c.ecn_kmin_bytes = c.ecn_kmax_bytes = 4 * FT_WIRE_BIG;
+	if (by_rate) {
+		c.queue_time_ps = 4 * FT_SER_BIG_PS;
+		c.ecn_kmin_ppm = c.ecn_kmax_ppm = 500000;
+	}
+	ft_open_pool(&env, &c);
+	via0 = lk_entropy_via(env.fab, 4);
+	for (e = 1; e <= 3; e++)
+		ft_deliver(&env, 0, lk_frame(&env, via0, e), FT_T0_PS + e);
+	ft_run(&env);
+	st = ft_stats(&env, 4);
+	ft_close(&env);
+	return st;
+}
+
+START_TEST(test_queue_limit_by_port_rate)
+{
+	struct uet_fabric_port_stats st;
+
+	uet_test_eal("uetfab", "link_by_rate");
+	st = lk_uplink_burst(true);
+	ck_assert_uint_eq(st.tc[0].enq_frames, 2);
+	ck_assert_uint_eq(st.tc[0].drop_frames, 1);
+	ck_assert_uint_eq(st.tc[0].peak_queue_bytes, 2 * FT_WIRE_BIG);
+	ck_assert_uint_eq(st.tc[0].ecn_frames, 1);
+	st = lk_uplink_burst(false);
+	ck_assert_uint_eq(st.tc[0].enq_frames, 3);
+	ck_assert_uint_eq(st.tc[0].drop_frames, 0);
+	ck_assert_uint_eq(st.tc[0].ecn_frames, 0);
+}
+END_TEST
+
+/*
  * 2x2x2 leaf-spine, no delay between switches: hosts 0-3, leaf 0's
  * uplinks are ports 4 (spine 0) and 5 (spine 1), leaf 1's 6 and 7.
  * leaf0-spine0 goes down at T0 + 1 ns while three frames are held at port
@@ -524,6 +576,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, test_link_and_port_names_parse);
 	tcase_add_test(tc, test_degraded_link_serializes_at_its_fraction);
 	tcase_add_test(tc, test_degrade_applies_from_the_next_frame);
+	tcase_add_test(tc, test_queue_limit_by_port_rate);
 	tcase_add_test(tc, test_degraded_link_scales_its_queue_limit);
 	tcase_add_test(tc, test_degraded_link_scales_its_ecn_thresholds);
 	tcase_add_test(tc, test_link_down_reroutes_over_the_next_hops_left);

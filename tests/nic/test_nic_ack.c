@@ -2,8 +2,8 @@
 /*
  * lib/nic on real frames between two NICs (nic_harness.c).
  * Acknowledgements (nic_rx.c, lib/pds): the ACK hold and its service
- * time, the page's ACK cadence worked examples, an unflagged tail
- * recovered by the timer.
+ * time, the page's ACK cadence worked examples, an unflagged tail and a
+ * packet that arrives after the last one acknowledged by the receiver.
  */
 #include <check.h>
 #include <stdio.h>
@@ -81,18 +81,49 @@ START_TEST(test_ack_cadence_n4_nth_only_64_acks)
 END_TEST
 
 /* N = 4 from the first packet, no flag on the last: the message's last
- * three packets draw no ACK; their timers recover them, and the
- * retransmissions count toward the cadence. */
-START_TEST(test_ack_cadence_unflagged_tail_recovered_by_rto)
+ * three packets carry no request, and no later packet can; the receiver
+ * acknowledges the last one when it arrives (uet_pds_rx_acknowledges),
+ * so 64 + 1 ACKs and no timeout. */
+START_TEST(test_ack_cadence_unflagged_tail_acked_at_last_packet)
 {
+	cadence(4, true, false, 65);
+}
+END_TEST
+
+/*
+ * N = 4 and the last packet flagged, 8 packets: AR on the 1st, 5th and
+ * 8th. The 7th is held on a slower path (dropped here, its copy delivered
+ * 5 us later, after the last packet's ACK). No later request can cover
+ * it: the receiver acknowledges it on arrival, the message completes then
+ * and no timer expires (before, it waited for its 20 us timeout).
+ */
+START_TEST(test_ack_late_packet_after_last_acknowledged)
+{
+	const uet_time_t late_ps = 5 * UET_PS_PER_US;
 	struct h h;
 
 	h_init(&h);
 	h.p.pds.ack_request_every_nth = 4;
-	h.p.pds.ack_request_last = false;
-	h_run_one_message(&h, 256 * 4096);
-	ck_assert_uint_gt(h_stats(&h, 0).transport.rto_expiries, 0);
-	ck_assert_uint_gt(h.count[0][H_DATA], 256);
+	h.keep = true;
+	h.keep_data = 6;
+	h.drop_data[h.ndrop_data++] = 6;
+	h_start(&h);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
+	h_run(&h, late_ps);
+	ck_assert_ptr_nonnull(h.kept);
+	ck_assert_uint_eq(h.count[1][H_ACK], 3);
+	ck_assert_uint_eq(h.completed[0], 0);
+	h_deliver(&h, 1, h.kept, late_ps);
+	h.kept = NULL;
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.completed[0], 1);
+	ck_assert_uint_eq(h.count[1][H_ACK], 4);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_eq(h.count[0][H_DATA], 8);
+	/* Completed one round trip after the late packet, not at 20 us. */
+	ck_assert_uint_lt(h.last_completed_ps, late_ps + 2 * UET_PS_PER_US);
+	h_check_invariants(&h);
 	h_fini(&h);
 }
 END_TEST
@@ -107,7 +138,9 @@ static Suite *nic_ack_suite(void)
 	tcase_add_test(tc, test_ack_cadence_defaults_256_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_first_last_65_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_nth_only_64_acks);
-	tcase_add_test(tc, test_ack_cadence_unflagged_tail_recovered_by_rto);
+	tcase_add_test(tc,
+		       test_ack_cadence_unflagged_tail_acked_at_last_packet);
+	tcase_add_test(tc, test_ack_late_packet_after_last_acknowledged);
 	suite_add_tcase(s, tc);
 	return s;
 }

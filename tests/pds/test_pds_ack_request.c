@@ -268,6 +268,17 @@ START_TEST(test_ack_request_retransmitted_last_packet)
 }
 END_TEST
 
+/* The receiver answers a request, and after the message's last packet
+ * every packet: no later request can cover one that arrives then. */
+START_TEST(test_rx_acknowledges_request_and_after_last_packet)
+{
+	ck_assert(uet_pds_rx_acknowledges(true, false));
+	ck_assert(uet_pds_rx_acknowledges(true, true));
+	ck_assert(uet_pds_rx_acknowledges(false, true));
+	ck_assert(!uet_pds_rx_acknowledges(false, false));
+}
+END_TEST
+
 static Suite *pds_ack_request_suite(void)
 {
 	Suite *s = suite_create("pds_ack_request");
@@ -283,6 +294,7 @@ static Suite *pds_ack_request_suite(void)
 	tcase_add_test(tc, test_ack_request_zero_n_read_as_one);
 	tcase_add_test(tc, test_ack_request_retransmissions_count_toward_n);
 	tcase_add_test(tc, test_ack_request_retransmitted_last_packet);
+	tcase_add_test(tc, test_rx_acknowledges_request_and_after_last_packet);
 	suite_add_tcase(s, tc);
 	return s;
 }
