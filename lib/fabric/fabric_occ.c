@@ -87,6 +87,8 @@ void fabric_occ_emit(struct uet_fabric *fab)
 		}
 		n = 0;
 		for (q = 0; q < fab->n_parts; q++) {
+			if (fab->parts[q].n_occ == 0)
+				continue; /* its occ may still be NULL */
 			memcpy(&all[n], fab->parts[q].occ,
 			       fab->parts[q].n_occ * sizeof(*all));
 			n += fab->parts[q].n_occ;
