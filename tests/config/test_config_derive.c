@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "config_test.h"
 #include "uet_config.h"
-
-#define GBPS UINT64_C(1000000000)
 
 /* The fabric of examples/cc-fat-tree-*.yaml with nothing else set. */
 static const char fat_tree[] =
@@ -36,18 +35,6 @@ static void load_ok(struct uet_scenario *s, const char *yaml)
 static bool is_auto(const struct uet_scenario *s, enum uet_auto_attr a)
 {
 	return (s->derived.auto_mask >> a) & 1u;
-}
-
-static char *print_to_string(const struct uet_scenario *s)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(uet_scenario_print_config(s, f), 0);
-	fclose(f);
-	return text;
 }
 
 /*
