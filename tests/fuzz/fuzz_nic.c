@@ -46,6 +46,8 @@
 /* Frames the input may inject, and their largest size. */
 #define FZ_OPS_MAX 48u
 #define FZ_FRAME_MAX 9216u
+/* Most segments of an injected frame (a longer frame gets longer ones). */
+#define FZ_SEGS_MAX 32u
 /* Recent valid frames kept to be patched or replayed. */
 #define FZ_KEPT 8u
 /* A run stops here (virtual time) or after this many windows. */
@@ -347,15 +349,18 @@ static uint16_t in_u16(struct fz_in *in)
 	return (uint16_t)(hi << 8 | in_u8(in));
 }
 
-/* An mbuf chain of len bytes in segments of fz.seg bytes. */
+/* An mbuf chain of len bytes in segments of fz.seg bytes, at most
+ * FZ_SEGS_MAX of them. */
 static struct rte_mbuf *chain_of(const uint8_t *bytes, uint32_t len)
 {
+	const uint32_t min_seg = (len + FZ_SEGS_MAX - 1) / FZ_SEGS_MAX;
+	const uint32_t seg = fz.seg > min_seg ? fz.seg : min_seg;
 	struct rte_mbuf *head = NULL;
 	uint32_t off = 0;
 
 	do {
 		struct rte_mbuf *m = rte_pktmbuf_alloc(fz_mp);
-		uint32_t n = len - off < fz.seg ? len - off : fz.seg;
+		uint32_t n = len - off < seg ? len - off : seg;
 		char *d;
 
 		FZ_CHECK(m != NULL);
