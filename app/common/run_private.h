@@ -11,6 +11,8 @@
  *   run_clock.c     lockstep (coordinator, participants, the poll loop)
  *                   or realtime roles
  *   run_summary.c   the totals and the closing summary
+ *   run_port_records.c  uet-ports.csv: what each lockstep port carried
+ *                   and dropped
  */
 #ifndef RUN_PRIVATE_H
 #define RUN_PRIVATE_H
@@ -130,6 +132,10 @@ int run_open_rt(struct run *e);
 int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);
+
+/* run_port_records.c: uet-ports.csv (lockstep over ports only).
+ * 0, or -1 when the file cannot be written. */
+int run_write_port_records(const struct run *e);
 
 /* run_summary.c */
 void run_totals(const struct run *e, struct uet_run_result *r);
