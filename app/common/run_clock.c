@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The run's clock: in lockstep, lib/sync's coordinator for the switch and
- * one participant per hosted NIC, polled round-robin in this thread
+ * one participant per hosted NIC, polled round-robin in this thread or,
+ * in a uet-nic hosting several NICs, over its lcores (run_nic_lcores.c)
  * (docs/lockstep.md); in realtime, one realtime role per hosted component
  * on a clock shared with the other processes (run_realtime.c).
  */
@@ -69,12 +70,13 @@ static int on_window(void *arg, uet_time_t window_end_ps)
  * never sent: stop the run, naming the pool and the key, rather than let
  * it recover (or stall) on a loss the scenario did not ask for.
  */
-static int check_pool(struct run *e, uet_time_t window_end_ps)
+static int check_pool(struct run *e, uint32_t first, uint32_t count,
+		      uet_time_t window_end_ps)
 {
 	char vt[UET_UNITS_FMT_LEN];
 	uint32_t i;
 
-	for (i = 0; i < e->count; i++) {
+	for (i = first; i < first + count; i++) {
 		if (uet_nic_mbuf_failures(e->nic[i]) == 0)
 			continue;
 		uet_time_format(window_end_ps, vt, sizeof(vt));
@@ -96,15 +98,19 @@ static int check_pool(struct run *e, uet_time_t window_end_ps)
 /* uet-emu, after every NIC ran the window: their rows, in host order. */
 static int on_nics_done(void *arg, uet_time_t window_end_ps)
 {
-	int rc = check_pool(arg, window_end_ps);
+	struct run *e = arg;
+	int rc = check_pool(e, 0, e->count, window_end_ps);
 
-	return rc < 0 ? rc : run_flush_nic_records(arg);
+	return rc < 0 ? rc : run_flush_nic_records(e);
 }
 
-/* uet-nic, after each of its NICs' windows. */
+/* uet-nic, after one of its NICs' windows (on that NIC's lcore). */
 static int on_nic_window(void *arg, uet_time_t window_end_ps)
 {
-	return check_pool(arg, window_end_ps);
+	const struct run_nic_ctx *c = arg;
+	int rc = check_pool(c->e, c->i, 1, window_end_ps);
+
+	return rc < 0 ? rc : run_flush_nic_record(c->e, c->i);
 }
 
 static void on_progress(void *arg, const struct uet_sync_progress *p)
@@ -131,7 +137,8 @@ int run_open_sync(struct run *e, uint64_t hash)
 	int rc;
 
 	e->pa = calloc(e->hosts, sizeof(*e->pa));
-	if (e->pa == NULL)
+	e->pa_ctx = calloc(e->hosts, sizeof(*e->pa_ctx));
+	if (e->pa == NULL || e->pa_ctx == NULL)
 		return -ENOMEM;
 	rc = run_lookahead(e, &lookahead_ps);
 	if (rc == 0)
@@ -175,8 +182,11 @@ int run_open_sync(struct run *e, uint64_t hash)
 			.timeout_ms = e->conf->timeout_ms,
 			.startup_timeout_ms = e->conf->startup_timeout_ms,
 			.window_fn = on_nic_window,
-			.window_arg = e,
+			.window_arg = &e->pa_ctx[i],
 		};
+
+		e->pa_ctx[i].e = e;
+		e->pa_ctx[i].i = i;
 
 		uet_host_mac(h, pc.mac);
 		rc = uet_sync_participant_create(&e->pa[i], &pc);
@@ -332,6 +342,15 @@ static int run_poll(struct run *e)
 	const volatile sig_atomic_t *stop = e->conf->stop;
 	bool yield = e->conf->role != UET_RUN_EMBEDDED;
 
+	if (run_nic_lcores(e) > 1) {
+		int rc = run_poll_nic_lcores(e);
+
+		if (rc == -EINTR)
+			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
+		else if (rc < 0)
+			run_drain(e);
+		return rc;
+	}
 	for (;;) {
 		bool running = false;
 		uint32_t i;
@@ -436,4 +455,5 @@ void run_close_clock(struct run *e)
 	for (i = 0; e->pa != NULL && i < e->count; i++)
 		uet_sync_participant_free(e->pa[i]);
 	free(e->pa);
+	free(e->pa_ctx);
 }

@@ -82,8 +82,10 @@ int run_open_outputs(struct run *e)
 		}
 	}
 	/* In one process the NICs may run on several lcores: each writes its
-	 * own view, flushed in host order between the windows' phases. */
-	if (e->conf->role == UET_RUN_EMBEDDED && e->rec != NULL) {
+	 * own view (uet-emu flushes them in host order between the windows'
+	 * phases, uet-nic each after its NIC's window). */
+	pthread_mutex_init(&e->rec_lock, NULL);
+	if (e->conf->role != UET_RUN_SWITCH && e->rec != NULL) {
 		e->nic_rec = calloc(e->count, sizeof(*e->nic_rec));
 		if (e->nic_rec == NULL)
 			return -ENOMEM;
@@ -129,6 +131,18 @@ int run_flush_nic_records(struct run *e)
 	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
 		if (uet_record_view_flush(e->nic_rec[i]) < 0)
 			rc = -EIO;
+	return rc;
+}
+
+int run_flush_nic_record(struct run *e, uint32_t i)
+{
+	int rc;
+
+	if (e->nic_rec == NULL)
+		return 0;
+	pthread_mutex_lock(&e->rec_lock);
+	rc = uet_record_view_flush(e->nic_rec[i]) < 0 ? -EIO : 0;
+	pthread_mutex_unlock(&e->rec_lock);
 	return rc;
 }
 

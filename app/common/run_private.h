@@ -10,6 +10,7 @@
  *                   lingered on
  *   run_clock.c     lockstep (coordinator, participants, the poll loop)
  *                   or realtime roles
+ *   run_nic_lcores.c  uet-nic's participants polled over several lcores
  *   run_summary.c   the totals and the closing summary
  *   run_port_records.c  uet-ports.csv: what each lockstep port carried
  *                   and dropped
@@ -17,6 +18,7 @@
 #ifndef RUN_PRIVATE_H
 #define RUN_PRIVATE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +49,14 @@ struct run_wl;
 #define RUN_MSG_ARRIVED 0x2u
 #define RUN_MSG_COMPLETED 0x4u
 
+struct run;
+
+/* What a hosted NIC's participant hands its window hook. */
+struct run_nic_ctx {
+	struct run *e;
+	uint32_t i; /* hosted NIC i */
+};
+
 /* Everything one run holds. */
 struct run {
 	const struct uet_run_conf *conf;
@@ -74,9 +84,12 @@ struct run {
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
 	struct uet_record *rec;
-	/* uet-emu: NIC i's view of rec (its rows wait there until the
-	 * window ends, then go in host order), else NULL: rec itself. */
+	/* NIC i's view of rec (its rows wait there until its window ends),
+	 * or NULL: rec itself. uet-emu flushes the views in host order after
+	 * each window; uet-nic, whose NICs may run on several lcores, flushes
+	 * each NIC's after its own window, under rec_lock. */
 	struct uet_record **nic_rec;
+	pthread_mutex_t rec_lock;
 	struct uet_ses_arrivals *arrivals;
 	struct uet_ses_pattern *pattern;
 	/* Ports (run_ports.c). */
@@ -85,6 +98,7 @@ struct run {
 	/* Clock (run_clock.c). */
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
+	struct run_nic_ctx *pa_ctx;   /* the participants' window hooks */
 	struct uet_sync_local *local; /* uet-emu's in-process lockstep */
 	struct run_rt *rt;	      /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
@@ -117,6 +131,8 @@ int run_outputs_attach_switch(struct run *e);
 struct uet_record *run_nic_record(const struct run *e, uint32_t i);
 /* Every view's rows into the files, in host order. */
 int run_flush_nic_records(struct run *e);
+/* NIC i's view into the files; safe from any lcore. */
+int run_flush_nic_record(struct run *e, uint32_t i);
 void run_close_outputs(struct run *e);
 
 /* run_ports.c */
@@ -136,6 +152,13 @@ void run_close_clock(struct run *e);
 /* run_port_records.c: uet-ports.csv (lockstep over ports only).
  * 0, or -1 when the file cannot be written. */
 int run_write_port_records(const struct run *e);
+
+/* run_nic_lcores.c: uet-nic's participants over several lcores. */
+/* The lcores its NICs are polled on (1: the poll loop of run_clock.c). */
+unsigned int run_nic_lcores(const struct run *e);
+/* Poll every participant, each on one lcore, until all finished or one
+ * failed; 0 or the first failure in host order. */
+int run_poll_nic_lcores(struct run *e);
 
 /* run_summary.c */
 void run_totals(const struct run *e, struct uet_run_result *r);

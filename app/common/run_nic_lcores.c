@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * uet-nic in lockstep: its NICs' participants polled over the process's
+ * EAL lcores, each NIC by exactly one lcore (a contiguous share of the
+ * hosted NICs per lcore, in host order), so that a process hosting many
+ * NICs does not serve them one after another on one CPU.
+ *
+ * Nothing a NIC computes depends on this split: each NIC has its own port
+ * (one FIFO link with one sender), its own event queue and its own record
+ * view, and the participant's window is driven by the switch's GRANTs
+ * alone. Only the order in which views reach the process's files varies;
+ * a view keeps its NIC's rows in order, and uet-merge-records sorts the
+ * rows of all NICs by (time, NIC), which that order does not touch.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "uet_sync.h"
+#include "run_private.h"
+
+/* What one lcore polls. */
+struct nic_share {
+	struct run *e;
+	uint32_t first, count; /* hosted NICs */
+	int rc;		       /* 0, or the first failure of its NICs */
+	int *failed; /* shared: a failure anywhere stops every lcore */
+};
+
+/*
+ * Poll the share round-robin until every NIC of it finished, one failed,
+ * another lcore's NIC failed, or a signal came. A round with nothing to
+ * do yields the CPU: the peers (and the other lcores, when they outnumber
+ * the CPUs) need it.
+ */
+static int share_main(void *arg)
+{
+	struct nic_share *s = arg;
+	const volatile sig_atomic_t *stop = s->e->conf->stop;
+
+	for (;;) {
+		bool running = false;
+		uint32_t i;
+
+		if (stop != NULL && *stop) {
+			s->rc = -EINTR;
+			break;
+		}
+		if (__atomic_load_n(s->failed, __ATOMIC_ACQUIRE))
+			break;
+		for (i = s->first; i < s->first + s->count; i++) {
+			int rc = uet_sync_participant_poll(s->e->pa[i]);
+
+			if (rc < 0) {
+				s->rc = rc;
+				__atomic_store_n(s->failed, 1,
+						 __ATOMIC_RELEASE);
+				return 0;
+			}
+			if (rc == UET_SYNC_RUNNING)
+				running = true;
+		}
+		if (!running)
+			break;
+		sched_yield();
+	}
+	return 0;
+}
+
+unsigned int run_nic_lcores(const struct run *e)
+{
+	unsigned int n = rte_lcore_count();
+
+	if (e->co != NULL || e->count < 2 || e->wl != NULL)
+		return 1;
+	return n < e->count ? n : e->count;
+}
+
+int run_poll_nic_lcores(struct run *e)
+{
+	unsigned int n = run_nic_lcores(e), k = 0, id;
+	struct nic_share *s;
+	uint32_t next = 0;
+	int failed = 0, rc = 0;
+
+	s = calloc(n, sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		s[k].e = e;
+		s[k].first = next;
+		s[k].count = e->count / n + (k < e->count % n ? 1u : 0u);
+		s[k].failed = &failed;
+		next += s[k].count;
+	}
+	k = 1;
+	RTE_LCORE_FOREACH_WORKER(id)
+	{
+		if (k == n)
+			break;
+		/* Only a busy lcore refuses, and nothing else runs on them. */
+		rc = rte_eal_remote_launch(share_main, &s[k], id);
+		if (rc < 0) {
+			fprintf(stderr, "%s: cannot start lcore %u: %s\n",
+				e->prog, id, strerror(-rc));
+			__atomic_store_n(&failed, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		k++;
+	}
+	if (rc == 0)
+		share_main(&s[0]);
+	rte_eal_mp_wait_lcore();
+	for (k = 0; k < n && rc == 0; k++)
+		rc = s[k].rc;
+	free(s);
+	return rc;
+}
