@@ -31,8 +31,9 @@ static void port_row(FILE *f, const struct run *e, const char *side,
 	fputc('\n', f);
 	if (total == 0)
 		return;
-	fprintf(stderr, "%s: port %s (%s side of host %u) dropped %" PRIu64
-			" frames not of this run:",
+	fprintf(stderr,
+		"%s: port %s (%s side of host %u) dropped %" PRIu64
+		" frames not of this run:",
 		e->prog, uet_port_name(port), side, host, total);
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		fprintf(stderr, " %s %" PRIu64,

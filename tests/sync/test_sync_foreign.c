@@ -50,10 +50,9 @@ static struct rte_mbuf *typed_frame(struct rte_mempool *mp, uint16_t type,
 	uet_be16_store(b + 12, type);
 	/* Ends like a lockstep frame: the EtherType alone must say no. */
 	if (trailer)
-		ck_assert_int_eq(uet_ls_trailer_build(b + sizeof(b) -
-							      UET_LS_TRAILER_BYTES,
-						      UET_LS_TRAILER_BYTES,
-						      5 * US),
+		ck_assert_int_eq(uet_ls_trailer_build(
+					 b + sizeof(b) - UET_LS_TRAILER_BYTES,
+					 UET_LS_TRAILER_BYTES, 5 * US),
 				 UET_LS_TRAILER_BYTES);
 	return raw_frame(mp, b, sizeof(b));
 }
@@ -161,8 +160,7 @@ static void check_drops(const struct uet_sync_port_drops *got,
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		ck_assert_msg(got->n[k] == want[k], "%s: %s %lu, want %lu",
 			      where, uet_sync_drop_name((enum uet_sync_drop)k),
-			      (unsigned long)got->n[k],
-			      (unsigned long)want[k]);
+			      (unsigned long)got->n[k], (unsigned long)want[k]);
 }
 
 static void setup(struct env *e, struct rte_mempool *mp, const char *tag)
@@ -253,8 +251,8 @@ START_TEST(test_foreign_and_broken_frames_are_counted_and_dropped)
 						ping_frame(mp, 8, k);
 
 					ck_assert_uint_eq(
-						uet_port_tx_burst(
-							e.nic_port[0], &m, 1),
+						uet_port_tx_burst(e.nic_port[0],
+								  &m, 1),
 						1);
 				}
 			batches++;
