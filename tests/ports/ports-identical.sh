@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A scenario over real ports is the embedded run: uet-launch runs one
-# uet-switch and two uet-nic processes over veth (namespaces of its own) or
-# memif, and its merged records and captures must equal, byte for byte,
+# uet-switch and two uet-nic processes over veth (namespaces of its own;
+# af_packet, or AF_XDP with afxdp) or memif, and its merged records and captures must equal, byte for byte,
 # those of uet-emu on the same scenario put in the same canonical order
 # (scripts/uet-merge-records). Every process must exit 0, and the launcher
 # must leave no namespace, process or socket behind.
@@ -10,13 +10,13 @@
 # on the switch's veth s<PAUSE_PORT> sees on the wire as many pauses as the
 # port's record capture holds, each with the lockstep trailer (decoded by
 # scripts/wireshark/uet.lua): they cross af_packet like data frames.
-# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif [PAUSE_PORT]
+# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|afxdp|memif [PAUSE_PORT]
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
 dir=$(mktemp -d /tmp/uet-ports-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 
-if [ "$mode" = veth ] && ! ip netns list >/dev/null 2>&1; then
+if [ "$mode" != memif ] && ! ip netns list >/dev/null 2>&1; then
 	echo "SKIP: no network namespaces here (need root)"; exit 77
 fi
 "$build/app/uet-emu/uet-emu" --out "$dir/emu" "$scenario" 2>"$dir/emu.log" || {
