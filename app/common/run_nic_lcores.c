@@ -84,7 +84,7 @@ unsigned int run_nic_lcores(const struct run *e)
 
 int run_poll_nic_lcores(struct run *e)
 {
-	unsigned int n = run_nic_lcores(e), k, w = 1, id;
+	unsigned int n = run_nic_lcores(e), k, i, id;
 	struct nic_share *s;
 	uint32_t next = 0;
 	int failed = 0, rc = 0;
@@ -99,25 +99,26 @@ int run_poll_nic_lcores(struct run *e)
 		s[k].failed = &failed;
 		next += s[k].count;
 	}
+	k = 1;
 	RTE_LCORE_FOREACH_WORKER(id)
 	{
-		if (w == n)
+		if (k == n)
 			break;
 		/* Only a busy lcore refuses, and nothing else runs on them. */
-		rc = rte_eal_remote_launch(share_main, &s[w], id);
+		rc = rte_eal_remote_launch(share_main, &s[k], id);
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot start lcore %u: %s\n",
 				e->prog, id, strerror(-rc));
 			__atomic_store_n(&failed, 1, __ATOMIC_RELEASE);
 			break;
 		}
-		w++;
+		k++;
 	}
 	if (rc == 0)
 		share_main(&s[0]);
 	rte_eal_mp_wait_lcore();
-	for (k = 0; k < n && rc == 0; k++)
-		rc = s[k].rc;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = s[i].rc;
 	free(s);
 	return rc;
 }
