@@ -84,7 +84,7 @@ unsigned int run_nic_lcores(const struct run *e)
 
 int run_poll_nic_lcores(struct run *e)
 {
-	unsigned int n = run_nic_lcores(e), k = 0, id;
+	unsigned int n = run_nic_lcores(e), k, i, id;
 	struct nic_share *s;
 	uint32_t next = 0;
 	int failed = 0, rc = 0;
@@ -117,8 +117,8 @@ int run_poll_nic_lcores(struct run *e)
 	if (rc == 0)
 		share_main(&s[0]);
 	rte_eal_mp_wait_lcore();
-	for (k = 0; k < n && rc == 0; k++)
-		rc = s[k].rc;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = s[i].rc;
 	free(s);
 	return rc;
 }

@@ -280,6 +280,82 @@ void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 	nic->rx_hash[b] = pdc;
 }
 
+/* A side closed by its linger timer is remembered (a ring of the last
+ * NIC_RX_CLOSED_MAX), so that a retransmission of its message still gets
+ * its ACK: the sender only stops when everything is acknowledged. */
+void nic_pdc_rx_closed_add(struct nic_pdc *pdc)
+{
+	struct uet_nic *nic = pdc->nic;
+	struct nic_rx_closed *c;
+
+	if (nic->rx_closed == NULL) {
+		nic->rx_closed = calloc(NIC_RX_CLOSED_MAX, sizeof(*c));
+		if (nic->rx_closed == NULL)
+			return; /* not remembered: the sender may stall */
+	}
+	c = &nic->rx_closed[nic->rx_closed_next];
+	nic->rx_closed_next = (nic->rx_closed_next + 1) % NIC_RX_CLOSED_MAX;
+	c->peer_ip = pdc->peer_ip;
+	c->peer_pdc = pdc->peer_pdc;
+	c->id = pdc->id;
+	c->start_psn = pdc->rx.start_psn;
+	c->cack_psn = uet_pds_rx_cack_psn(&pdc->rx);
+}
+
+/* A closed side by the SYN packet's name (peer IPv4, peer PDC, start
+ * PSN), for a PSN it had received. */
+const struct nic_rx_closed *
+nic_pdc_rx_closed_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc,
+		       uint32_t start_psn, uint32_t psn)
+{
+	uint32_t i;
+
+	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
+		const struct nic_rx_closed *c = &nic->rx_closed[i];
+
+		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
+		    c->peer_pdc == peer_pdc && c->start_psn == start_psn &&
+		    psn - start_psn <= c->cack_psn - start_psn)
+			return c;
+	}
+	return NULL;
+}
+
+/* A closed side by the number it had, for a packet without SYN whose PSN
+ * it had received (start through cack). */
+const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
+						    uint32_t peer_ip,
+						    uint16_t peer_pdc,
+						    uint16_t id, uint32_t psn)
+{
+	uint32_t i;
+
+	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
+		const struct nic_rx_closed *c = &nic->rx_closed[i];
+
+		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
+		    c->peer_pdc == peer_pdc && c->id == id &&
+		    psn - c->start_psn <= c->cack_psn - c->start_psn)
+			return c;
+	}
+	return NULL;
+}
+
+/* The sender's CLOSE came after all: nothing more to answer. */
+void nic_pdc_rx_closed_forget(struct uet_nic *nic, uint32_t peer_ip,
+			      uint16_t peer_pdc, uint16_t id)
+{
+	uint32_t i;
+
+	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
+		struct nic_rx_closed *c = &nic->rx_closed[i];
+
+		if (c->peer_ip == peer_ip && c->peer_pdc == peer_pdc &&
+		    c->id == id)
+			c->peer_ip = 0;
+	}
+}
+
 void nic_pdcs_fini(struct uet_nic *nic)
 {
 	uint32_t id;
@@ -289,6 +365,8 @@ void nic_pdcs_fini(struct uet_nic *nic)
 			nic_pdc_close(nic->pdcs[id]);
 	free(nic->pdcs);
 	free(nic->free_ids);
+	free(nic->rx_closed);
+	nic->rx_closed = NULL;
 	nic->pdcs = NULL;
 	nic->free_ids = NULL;
 }

@@ -32,6 +32,8 @@
 #define NIC_GROUP_HASH_BUCKETS 256u
 /** Outstanding base-RTT probes remembered (by probe_opaque). */
 #define NIC_PROBE_SLOTS 256u
+/** Receiving sides closed by their linger timer that are remembered. */
+#define NIC_RX_CLOSED_MAX 1024u
 /** Per-packet events allocated together (stable addresses). */
 #define NIC_TEV_CHUNK 512u
 /** Bytes of a doorbell with its WQE, host to NIC. */
@@ -161,6 +163,19 @@ struct nic_pdc {
 	struct uet_event linger_ev; /**< closes a side the CLOSE missed */
 };
 
+/**
+ * A receiving side that closed on its linger timer (the sender's CLOSE
+ * never came): the sender may still be retransmitting a packet whose ACK
+ * was lost, and must get that ACK, or it retries until the run ends.
+ */
+struct nic_rx_closed {
+	uint32_t peer_ip;   /**< host order; 0: a free slot */
+	uint32_t start_psn; /**< the PDC's first PSN */
+	uint32_t cack_psn;  /**< every PSN through this one had arrived */
+	uint16_t peer_pdc;  /**< the sender's PDC number */
+	uint16_t id;	    /**< the number this side had */
+};
+
 /** A PDC group: the PDCs to one peer (or one message), one window. */
 struct nic_group {
 	uint64_t seq;		  /**< creation number, for the lb stream */
@@ -253,6 +268,10 @@ struct uet_nic {
 	uint32_t next_new_id; /**< lowest number never used */
 	uint32_t next_gen;    /**< generation counter */
 	struct nic_pdc *rx_hash[NIC_PDC_HASH_BUCKETS];
+	/** The last NIC_RX_CLOSED_MAX sides closed by their linger timer,
+	 * a ring (allocated at the first). */
+	struct nic_rx_closed *rx_closed;
+	uint32_t rx_closed_next;  /**< next slot the ring writes */
 	uint32_t tx_pdcs_open;	  /**< sending sides open */
 	uint32_t posts_pending;	  /**< posted, doorbell not yet run */
 	uint16_t next_message_id; /**< SES message_id counter */
@@ -291,6 +310,16 @@ struct nic_pdc *nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id,
 struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 				uint16_t peer_pdc, uint32_t start_psn);
 void nic_pdc_rx_hash_add(struct nic_pdc *pdc);
+void nic_pdc_rx_closed_add(struct nic_pdc *pdc);
+const struct nic_rx_closed *
+nic_pdc_rx_closed_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc,
+		       uint32_t start_psn, uint32_t psn);
+const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
+						    uint32_t peer_ip,
+						    uint16_t peer_pdc,
+						    uint16_t id, uint32_t psn);
+void nic_pdc_rx_closed_forget(struct uet_nic *nic, uint32_t peer_ip,
+			      uint16_t peer_pdc, uint16_t id);
 void nic_pdcs_fini(struct uet_nic *nic);
 
 /* nic_pool.c: the buffers. */

@@ -43,19 +43,27 @@ static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
 
 /* Step 2: the PDC, found by its destination PDC number, or for a SYN
- * packet by (source IPv4, source PDC number, start PSN), created if new. */
+ * packet by (source IPv4, source PDC number, start PSN), created if new.
+ * A packet of a message whose side has closed on its linger timer finds
+ * what that side remembered (*closed) instead. */
 static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
-					const struct uet_frame *f)
+					const struct uet_frame *f,
+					const struct nic_rx_closed **closed)
 {
 	const struct uet_pds_req *req = &f->pds.u.req;
 	struct nic_pdc *pdc;
 	uint32_t start_psn;
 
+	*closed = NULL;
 	if (!(f->pds.flags & UET_PDS_REQ_F_SYN)) {
 		pdc = nic_pdc_lookup(nic, req->dpdcid);
 		if (pdc == NULL || pdc->is_tx || pdc->peer_ip != f->ip.src ||
 		    pdc->peer_pdc != req->spdcid) {
-			nic->st.stale_packets++;
+			*closed = nic_pdc_rx_closed_by_id(
+				nic, f->ip.src, req->spdcid, req->dpdcid,
+				req->psn);
+			if (*closed == NULL)
+				nic->st.stale_packets++;
 			return NULL;
 		}
 		return pdc;
@@ -68,6 +76,12 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 	pdc = nic_pdc_rx_find(nic, f->ip.src, req->spdcid, start_psn);
 	if (pdc != NULL)
 		return pdc;
+	/* A retransmission of a message that arrived whole: opening a new
+	 * side would deliver it a second time. */
+	*closed = nic_pdc_rx_closed_find(nic, f->ip.src, req->spdcid, start_psn,
+					 req->psn);
+	if (*closed != NULL)
+		return NULL;
 	pdc = calloc(1, sizeof(*pdc));
 	if (pdc == NULL)
 		return NULL;
@@ -182,6 +196,9 @@ static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
 
 	(void)ev;
 	if (uet_evq_now(q) - pdc->last_rx_ps >= linger) {
+		/* Its CLOSE was lost, or its sender still waits for an ACK
+		 * that was: remember the side, to answer that sender. */
+		nic_pdc_rx_closed_add(pdc);
 		nic_pdc_close(pdc);
 		return;
 	}
@@ -226,44 +243,19 @@ static void ack_hold_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_port_send_ctrl(nic, &it);
 }
 
-static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
-				const struct uet_frame *f, uint64_t hold_bytes)
+/* The ACK h for the data packet f leaves after hold_ps, not before the
+ * ACK generated before it. */
+static void ack_send_held(struct uet_nic *nic, const struct uet_frame *f,
+			  const struct uet_pds_hdr *h, uet_time_t hold_ps)
 {
-	uet_time_t hold_ps = uet_pcie_ack_hold_ps(&nic->p.pcie, hold_bytes);
 	uet_time_t release_ps = nic_now(nic) + hold_ps;
-	struct uet_pds_ack_info info;
-	struct uet_pds_hdr h;
 	struct nic_tev *t;
-	int32_t off;
 
-	uet_pds_rx_ack(&pdc->rx, &info);
-	memset(&h, 0, sizeof(h));
-	h.type = UET_PDS_TYPE_ACK_CC;
-	if (f->ip.ecn == UET_ECN_CE)
-		h.flags |= UET_PDS_ACK_F_M;
-	if (f->pds.flags & UET_PDS_REQ_F_RETX)
-		h.flags |= UET_PDS_ACK_F_RETX;
-	off = uet_pds_psn_diff(f->pds.u.req.psn, info.cack_psn);
-	h.u.ack.ack_psn_offset =
-		(int16_t)(off > INT16_MAX
-				  ? INT16_MAX
-				  : (off < INT16_MIN ? INT16_MIN : off));
-	h.u.ack.cack_psn = info.cack_psn;
-	h.u.ack.spdcid = pdc->id;
-	h.u.ack.dpdcid = f->pds.u.req.spdcid;
-	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
-	h.u.ack.sack_psn_offset = info.sack_psn_offset;
-	h.u.ack.sack_bitmap = info.sack_bitmap;
-	h.u.ack.cc.nscc.service_time = uet_pds_service_time_steps(hold_ps);
-	h.u.ack.cc.nscc.rcvd_bytes =
-		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
-	h.u.ack.cc.nscc.ooo_count =
-		(uint16_t)(pdc->rx.stats.out_of_order & 0xffffu);
 	t = nic_tev_get(nic, NIC_TEV_ACK_HOLD, ack_hold_done);
 	if (t == NULL)
 		return;
 	/* The ACK's source port carries the acknowledged packet's entropy. */
-	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_ACK,
+	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, h, NIC_FRAME_ACK,
 			  &t->ack) < 0) {
 		nic_tev_put(t);
 		return;
@@ -273,6 +265,65 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 		release_ps = nic->last_ack_release_ps;
 	nic->last_ack_release_ps = release_ps;
 	uet_evq_schedule(&nic->comp.evq, &t->ev, release_ps);
+}
+
+/* An ACK's header for data packet f with cumulative ACK cack_psn, from
+ * this NIC's PDC number spdcid. */
+static void ack_header(struct uet_pds_hdr *h, const struct uet_frame *f,
+		       uint32_t cack_psn, uint16_t spdcid)
+{
+	int32_t off = uet_pds_psn_diff(f->pds.u.req.psn, cack_psn);
+
+	memset(h, 0, sizeof(*h));
+	h->type = UET_PDS_TYPE_ACK_CC;
+	if (f->ip.ecn == UET_ECN_CE)
+		h->flags |= UET_PDS_ACK_F_M;
+	if (f->pds.flags & UET_PDS_REQ_F_RETX)
+		h->flags |= UET_PDS_ACK_F_RETX;
+	h->u.ack.ack_psn_offset =
+		(int16_t)(off > INT16_MAX
+				  ? INT16_MAX
+				  : (off < INT16_MIN ? INT16_MIN : off));
+	h->u.ack.cack_psn = cack_psn;
+	h->u.ack.spdcid = spdcid;
+	h->u.ack.dpdcid = f->pds.u.req.spdcid;
+	h->u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
+}
+
+static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
+				const struct uet_frame *f, uint64_t hold_bytes)
+{
+	uet_time_t hold_ps = uet_pcie_ack_hold_ps(&nic->p.pcie, hold_bytes);
+	struct uet_pds_ack_info info;
+	struct uet_pds_hdr h;
+
+	uet_pds_rx_ack(&pdc->rx, &info);
+	ack_header(&h, f, info.cack_psn, pdc->id);
+	h.u.ack.sack_psn_offset = info.sack_psn_offset;
+	h.u.ack.sack_bitmap = info.sack_bitmap;
+	h.u.ack.cc.nscc.service_time = uet_pds_service_time_steps(hold_ps);
+	h.u.ack.cc.nscc.rcvd_bytes =
+		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
+	h.u.ack.cc.nscc.ooo_count =
+		(uint16_t)(pdc->rx.stats.out_of_order & 0xffffu);
+	ack_send_held(nic, f, &h, hold_ps);
+}
+
+/* A packet of a message whose side closed on its linger timer: every PSN
+ * of it had arrived, so the ACK says so, and the sender completes (and
+ * sends its CLOSE again). */
+static void receive_acknowledge_closed(struct uet_nic *nic,
+				       const struct nic_rx_closed *c,
+				       const struct uet_frame *f,
+				       uint64_t hold_bytes)
+{
+	uet_time_t hold_ps = uet_pcie_ack_hold_ps(&nic->p.pcie, hold_bytes);
+	struct uet_pds_hdr h;
+
+	nic->st.closed_side_acks++;
+	ack_header(&h, f, c->cack_psn, c->id);
+	h.u.ack.cc.nscc.service_time = uet_pds_service_time_steps(hold_ps);
+	ack_send_held(nic, f, &h, hold_ps);
 }
 
 static void monitor_rx(struct uet_nic *nic, const struct uet_frame *f,
@@ -321,6 +372,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		       role == UET_DSCP_TRIMMED_LASTHOP;
 	int tc = trimmed ? NIC_TC_CONTROL : NIC_TC_DATA;
 	uint32_t ip_bytes = f->ip.total_length_bytes;
+	const struct nic_rx_closed *closed;
 	uint64_t ooo_before, hold_bytes;
 	struct nic_pdc *pdc;
 	int rc;
@@ -335,8 +387,9 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	}
 	/* Bytes waiting for the data class's PCIe link, this packet in. */
 	hold_bytes = nic_ingress_used(&nic->pools, NIC_TC_DATA);
-	pdc = receive_find_pdc(nic, f);
-	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0,
+	pdc = receive_find_pdc(nic, f, &closed);
+	monitor_rx(nic, f,
+		   pdc != NULL ? pdc->id : (closed != NULL ? closed->id : 0),
 		   trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
 	if (trimmed) {
 		ingress_release_now(nic, tc, ip_bytes);
@@ -345,6 +398,11 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	}
 	if (pdc == NULL) {
 		ingress_release_now(nic, tc, ip_bytes);
+		if (closed != NULL) {
+			nic->st.transport.data_pkts_received++;
+			nic->st.transport.duplicates_received++;
+			receive_acknowledge_closed(nic, closed, f, hold_bytes);
+		}
 		return;
 	}
 	pdc->last_rx_ps = nic_now(nic);
@@ -396,6 +454,9 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 	if (f->pds.next_hdr == UET_CP_CLOSE) {
 		if (pdc != NULL)
 			nic_pdc_close(pdc);
+		else
+			nic_pdc_rx_closed_forget(nic, f->ip.src, cp->spdcid,
+						 cp->dpdcid);
 		return;
 	}
 	if (f->pds.next_hdr != UET_CP_PROBE) {

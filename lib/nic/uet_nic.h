@@ -74,6 +74,9 @@ struct uet_nic_stats {
 	uint64_t pfc_tx_xon_frames;
 	/** Packets for a PDC that is closed or not theirs, dropped. */
 	uint64_t stale_packets;
+	/** Packets of a message whose receiving side had closed on its
+	 * linger timer, acknowledged from what it remembers. */
+	uint64_t closed_side_acks;
 	/** mbuf allocation failures (a frame not built). */
 	uint64_t mbuf_failures;
 	/** Receiving sides created with no free PDC number, dropped. */

@@ -3,7 +3,7 @@
  * lib/nic on real frames between two NICs (nic_harness.c).
  * Loss recovery (nic_ack.c): a dropped packet recovered by its timer,
  * the timer's backoff, trimmed packets NACKed and retransmitted, a lost
- * ACK.
+ * ACK, a retransmission that reaches a receiving side already closed.
  */
 #include <check.h>
 #include <stdio.h>
@@ -105,6 +105,56 @@ START_TEST(test_lost_ack_recovered)
 }
 END_TEST
 
+/* The last ACK of a message is lost, and so are the retransmissions after
+ * it for longer than the receiver's linger (4 x the longest timeout: 80 us
+ * with the timeout fixed at 20 us), so the receiving side closes by
+ * itself. The next retransmission must still be acknowledged from what
+ * the closed side remembers, not dropped as stale (the sender would retry
+ * until the run ends), nor open a new side that delivers the message
+ * again. syn: the lost ACK was the first one, so the sender still sends
+ * SYN packets. */
+static void closed_side(bool syn)
+{
+	uint32_t first = syn ? 1 : 2, i;
+	struct uet_nic_stats rx;
+	struct h h;
+
+	h_init(&h);
+	h.p.pds.max_rto_backoff_count = 0;
+	h.drop_ack[h.ndrop_ack++] = syn ? 0 : 1;
+	for (i = 0; i < 6; i++)
+		h.drop_data[h.ndrop_data++] = first + i;
+	h_start(&h);
+	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1),
+					      syn ? 4096 : 2 * 4096, 0, 7),
+			 0);
+	/* Bounded: before the fix the sender retried for ever. */
+	h_run(&h, 50 * UET_PS_PER_MS);
+	rx = h_stats(&h, 1);
+	ck_assert_uint_eq(h.count[0][H_DATA], first + 7);
+	ck_assert_uint_eq(rx.closed_side_acks, 1);
+	ck_assert_uint_eq(rx.stale_packets, 0);
+	ck_assert_uint_eq(rx.transport.pdcs_created, 1);
+	ck_assert_uint_eq(h.arrived[1], 1);
+	ck_assert_uint_eq(h.completed[0], 1);
+	ck_assert(h_nth_frame(&h, 0, H_DATA, first + 6)->flags &
+		  UET_PDS_REQ_F_RETX);
+	h_check_invariants(&h);
+	h_fini(&h);
+}
+
+START_TEST(test_retransmission_to_closed_side_acked)
+{
+	closed_side(false);
+}
+END_TEST
+
+START_TEST(test_syn_retransmission_to_closed_side_acked)
+{
+	closed_side(true);
+}
+END_TEST
+
 static Suite *nic_loss_suite(void)
 {
 	Suite *s = suite_create("nic_loss");
@@ -116,6 +166,8 @@ static Suite *nic_loss_suite(void)
 	tcase_add_test(tc, test_trimmed_packet_nacked_and_retransmitted);
 	tcase_add_test(tc, test_trimmed_last_hop_nack_code);
 	tcase_add_test(tc, test_lost_ack_recovered);
+	tcase_add_test(tc, test_retransmission_to_closed_side_acked);
+	tcase_add_test(tc, test_syn_retransmission_to_closed_side_acked);
 	suite_add_tcase(s, tc);
 	return s;
 }
