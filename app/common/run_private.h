@@ -12,6 +12,8 @@
  *                   or realtime roles
  *   run_nic_lcores.c  uet-nic's participants polled over several lcores
  *   run_summary.c   the totals and the closing summary
+ *   run_port_records.c  uet-ports.csv: what each lockstep port carried
+ *                   and dropped
  */
 #ifndef RUN_PRIVATE_H
 #define RUN_PRIVATE_H
@@ -146,6 +148,10 @@ int run_open_rt(struct run *e);
 int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);
+
+/* run_port_records.c: uet-ports.csv (lockstep over ports only).
+ * 0, or -1 when the file cannot be written. */
+int run_write_port_records(const struct run *e);
 
 /* run_nic_lcores.c: uet-nic's participants over several lcores. */
 /* The lcores its NICs are polled on (1: the poll loop of run_clock.c). */

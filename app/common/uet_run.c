@@ -98,6 +98,8 @@ static void run_finish(struct run *e, int rc, struct uet_run_result *res)
 	res->workload_done = e->wl != NULL && run_wl_done(e->wl);
 	if (e->wl != NULL && run_wl_write_record(e->wl, e->rec) < 0)
 		fprintf(stderr, "%s: writing workload.csv failed\n", e->prog);
+	if (run_write_port_records(e) < 0)
+		fprintf(stderr, "%s: writing uet-ports.csv failed\n", e->prog);
 	if (run_swrec_finish(e->swrec, res->virtual_ps) < 0)
 		fprintf(stderr, "%s: writing the switch records failed\n",
 			e->prog);
