@@ -106,6 +106,8 @@ static void run_finish(struct run *e, int rc, struct uet_run_result *res)
 	run_totals(e, res);
 	run_summary(e, res);
 	run_rt_summary(e->rt, stderr);
+	if (run_summary_csv(e, res) < 0)
+		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
 }
 
 static void run_close(struct run *e)

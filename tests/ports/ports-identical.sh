@@ -59,8 +59,8 @@ for f in "$dir"/emu-merged/*; do
 	n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: only $n files compared"; exit 1; }
-drops=$(sed -n 's/^uet-switch: [0-9]* frames through the switch, \([0-9]*\) dropped.*/\1/p' "$dir/launch.log")
-[ -n "$drops" ] || { echo "FAIL: no uet-switch summary"; exit 1; }
+drops=$(awk -F, '$1 == "switch_drops" { print $2 }' "$dir/ports/logs/uet-switch.summary.csv" 2>/dev/null || true)
+[ -n "$drops" ] || { echo "FAIL: no uet-switch summary.csv"; exit 1; }
 if [ -z "$pause_port" ]; then
 	# Drops happened: the comparison covers a run with losses.
 	[ "$drops" -gt 0 ] || { echo "FAIL: no drop in the run"; exit 1; }
