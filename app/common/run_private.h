@@ -165,5 +165,8 @@ int run_poll_nic_lcores(struct run *e);
 /* run_summary.c */
 void run_totals(const struct run *e, struct uet_run_result *r);
 void run_summary(const struct run *e, const struct uet_run_result *r);
+/* run_summary_csv.c: the same figures into run.out/summary.csv; 0 or a
+ * negative errno. */
+int run_summary_csv(const struct run *e, const struct uet_run_result *r);
 
 #endif /* RUN_PRIVATE_H */

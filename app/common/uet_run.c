@@ -115,6 +115,10 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 	run_totals(e, res);
 	run_summary(e, res);
 	run_rt_summary(e->rt, stderr);
+	if (run_summary_csv(e, res) < 0) {
+		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
+		out = -EIO;
+	}
 	return out;
 }
 
@@ -135,6 +139,8 @@ static int run_close(struct run *e)
 
 int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 {
+	const uint64_t launch_ns =
+		conf->launch_ns != 0 ? conf->launch_ns : run_wall_ns();
 	const struct uet_scenario *sc = conf->sc;
 	struct run e;
 	uint64_t hash = conf->scenario_hash;
@@ -170,6 +176,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 
 	rc = run_clock_poll(&e);
 	res->wall_ns = run_wall_ns() - e.start_ns;
+	res->setup_ns = e.start_ns - launch_ns;
 	out_rc = run_finish(&e, rc, res);
 out:
 	/* Records that could not be written fail the run (non-zero exit):
