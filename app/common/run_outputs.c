@@ -218,6 +218,7 @@ static int run_write_arrivals(const struct run *e)
  * whole (a failure names its file), arrivals.csv written. */
 int run_close_outputs(struct run *e)
 {
+	bool had_records = e->rec != NULL;
 	uint32_t i;
 	int rc = 0;
 
@@ -231,6 +232,13 @@ int run_close_outputs(struct run *e)
 	free(e->nic_rec);
 	if (uet_record_close(e->rec) < 0)
 		rc = -EIO;
+	e->rec = NULL;
+	/* Rows in the order their data defines, the same in every run mode
+	 * (of whole files only). */
+	if (had_records && rc == 0 && uet_record_order(e->sc->run.out) < 0) {
+		fprintf(stderr, "%s: ordering the records failed\n", e->prog);
+		rc = -EIO;
+	}
 	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&
 	    run_write_arrivals(e) < 0) {
 		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);
