@@ -99,6 +99,9 @@ int run_poll_nic_lcores(struct run *e)
 		s[k].failed = &failed;
 		next += s[k].count;
 	}
+	/* Said once, so that a log shows how the process ran. */
+	fprintf(stderr, "%s: %u NICs polled on %u lcores\n", e->prog, e->count,
+		n);
 	k = 1;
 	RTE_LCORE_FOREACH_WORKER(id)
 	{

@@ -12,6 +12,8 @@
  *                   or realtime roles
  *   run_nic_lcores.c  uet-nic's participants polled over several lcores
  *   run_summary.c   the totals and the closing summary
+ *   run_port_records.c  uet-ports.csv: what each lockstep port carried
+ *                   and dropped
  */
 #ifndef RUN_PRIVATE_H
 #define RUN_PRIVATE_H
@@ -147,6 +149,10 @@ int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);
 
+/* run_port_records.c: uet-ports.csv (lockstep over ports only).
+ * 0, or -1 when the file cannot be written. */
+int run_write_port_records(const struct run *e);
+
 /* run_nic_lcores.c: uet-nic's participants over several lcores. */
 /* The lcores its NICs are polled on (1: the poll loop of run_clock.c). */
 unsigned int run_nic_lcores(const struct run *e);
@@ -157,5 +163,8 @@ int run_poll_nic_lcores(struct run *e);
 /* run_summary.c */
 void run_totals(const struct run *e, struct uet_run_result *r);
 void run_summary(const struct run *e, const struct uet_run_result *r);
+/* run_summary_csv.c: the same figures into run.out/summary.csv; 0 or a
+ * negative errno. */
+int run_summary_csv(const struct run *e, const struct uet_run_result *r);
 
 #endif /* RUN_PRIVATE_H */

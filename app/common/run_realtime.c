@@ -328,6 +328,45 @@ void run_rt_summary(const struct run_rt *rt, FILE *f)
 	}
 }
 
+static void rt_summary_csv_one(const struct uet_sync_realtime *r,
+			       const char *name, FILE *f)
+{
+	struct uet_sync_rt_stats st;
+	uint64_t p99;
+
+	uet_sync_realtime_stats(r, &st);
+	p99 = uet_lateness_quantile_upper_ns(&st.lateness, 990);
+	fprintf(f, "lateness.%s.events,%" PRIu64 "\n", name, st.events);
+	fprintf(f, "lateness.%s.mean_ps,%" PRIu64 "\n", name,
+		uet_lateness_mean_ps(&st.lateness));
+	/* Empty when the 99th percentile is beyond the last bucket. */
+	if (p99 == UINT64_MAX)
+		fprintf(f, "lateness.%s.p99_under_ns,\n", name);
+	else
+		fprintf(f, "lateness.%s.p99_under_ns,%" PRIu64 "\n", name, p99);
+	fprintf(f, "lateness.%s.max_ps,%" PRIu64 "\n", name,
+		st.lateness.max_ps);
+	fprintf(f, "lateness.%s.frames_in,%" PRIu64 "\n", name, st.frames_rx);
+	fprintf(f, "lateness.%s.frames_out,%" PRIu64 "\n", name, st.frames_tx);
+}
+
+void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
+{
+	char name[16];
+	uint32_t i;
+
+	if (rt == NULL)
+		return;
+	if (rt->sw != NULL)
+		rt_summary_csv_one(rt->sw, "switch", f);
+	for (i = 0; i < rt->conf.n_nics; i++) {
+		if (rt->nic[i] == NULL)
+			continue;
+		rt_ipv4_name(rt->conf.nic_ipv4[i], name);
+		rt_summary_csv_one(rt->nic[i], name, f);
+	}
+}
+
 void run_rt_free(struct run_rt *rt)
 {
 	uint32_t i;

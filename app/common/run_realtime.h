@@ -67,6 +67,8 @@ int run_rt_write(const struct run_rt *rt, const char *out_dir);
 
 /** One line of lateness per role on f. */
 void run_rt_summary(const struct run_rt *rt, FILE *f);
+/* The same figures as summary.csv rows (figure,value); nothing for NULL. */
+void run_rt_summary_csv(const struct run_rt *rt, FILE *f);
 
 /** Free the roles (NULL accepted). */
 void run_rt_free(struct run_rt *rt);

@@ -93,9 +93,9 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 	fprintf(stderr,
 		"%s: %u of %u messages completed; virtual time %s, "
 		"%" PRIu64 " windows, %" PRIu64 " events, %" PRIu64
-		" ms of wall time\n",
+		" ms of wall time after %" PRIu64 " ms of set-up\n",
 		e->prog, r->completed, r->messages, vt, r->windows, r->events,
-		r->wall_ns / 1000000u);
+		r->wall_ns / 1000000u, r->setup_ns / 1000000u);
 	fprintf(stderr,
 		"%s: %" PRIu64 " frames through the switch, %" PRIu64
 		" dropped there, %" PRIu64

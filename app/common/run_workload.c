@@ -364,6 +364,28 @@ void run_wl_summary(const struct run_wl *w, FILE *f)
 	}
 }
 
+void run_wl_summary_csv(const struct run_wl *w, FILE *f)
+{
+	uint32_t r;
+
+	if (w->eng == NULL)
+		return;
+	for (r = 0; r < w->prog.n_ranks; r++) {
+		uet_time_t end = uet_wl_engine_rank_end_ps(w->eng, r);
+
+		/* end_ps empty: the rank's trace did not complete. */
+		if (end != UET_TIME_NEVER)
+			fprintf(f, "rank.%u.end_ps,%" PRIu64 "\n", r, end);
+		else
+			fprintf(f, "rank.%u.end_ps,\n", r);
+		fprintf(f, "rank.%u.nodes,%u\nrank.%u.nodes_finished,%u\n", r,
+			w->prog.ranks[r].n_nodes, r,
+			end != UET_TIME_NEVER
+				? w->prog.ranks[r].n_nodes
+				: uet_wl_engine_rank_finished(w->eng, r));
+	}
+}
+
 /* workload-messages.csv: every posted message, by number. */
 static int write_messages(const struct run_wl *w, struct uet_record *rec)
 {

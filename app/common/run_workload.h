@@ -96,6 +96,8 @@ bool run_wl_done(const struct run_wl *w);
 
 /** Print each rank's completion time (or what it still waits for). */
 void run_wl_summary(const struct run_wl *w, FILE *f);
+/* The same figures as summary.csv rows (figure,value). */
+void run_wl_summary_csv(const struct run_wl *w, FILE *f);
 
 /**
  * Write workload.csv: each rank's trace (begin 0, end its last node) and

@@ -98,12 +98,16 @@ static void run_finish(struct run *e, int rc, struct uet_run_result *res)
 	res->workload_done = e->wl != NULL && run_wl_done(e->wl);
 	if (e->wl != NULL && run_wl_write_record(e->wl, e->rec) < 0)
 		fprintf(stderr, "%s: writing workload.csv failed\n", e->prog);
+	if (run_write_port_records(e) < 0)
+		fprintf(stderr, "%s: writing uet-ports.csv failed\n", e->prog);
 	if (run_swrec_finish(e->swrec, res->virtual_ps) < 0)
 		fprintf(stderr, "%s: writing the switch records failed\n",
 			e->prog);
 	run_totals(e, res);
 	run_summary(e, res);
 	run_rt_summary(e->rt, stderr);
+	if (run_summary_csv(e, res) < 0)
+		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
 }
 
 static void run_close(struct run *e)
@@ -118,6 +122,8 @@ static void run_close(struct run *e)
 
 int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 {
+	const uint64_t launch_ns =
+		conf->launch_ns != 0 ? conf->launch_ns : run_wall_ns();
 	const struct uet_scenario *sc = conf->sc;
 	struct run e;
 	uint64_t hash = conf->scenario_hash;
@@ -153,6 +159,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 
 	rc = run_clock_poll(&e);
 	res->wall_ns = run_wall_ns() - e.start_ns;
+	res->setup_ns = e.start_ns - launch_ns;
 	run_finish(&e, rc, res);
 out:
 	run_close(&e);

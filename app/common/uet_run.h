@@ -76,6 +76,11 @@ struct uet_run_conf {
 	 */
 	uint64_t rt_epoch_ns;
 	/**
+	 * CLOCK_MONOTONIC ns when the program started (its main()), for the
+	 * set-up time of the result; 0: uet_run()'s own start.
+	 */
+	uint64_t launch_ns;
+	/**
 	 * Realtime, NICs: wall ms the process keeps serving its links once
 	 * every message it sends has completed and every message it receives
 	 * has arrived (a peer may still retransmit); 0: 1000.
@@ -102,6 +107,7 @@ struct uet_run_result {
 	uint64_t windows;      /**< lockstep windows */
 	uint64_t events;       /**< events run, every hosted component */
 	uint64_t wall_ns;      /**< wall time of the run */
+	uint64_t setup_ns;     /**< wall time from launch_ns to the run */
 	uint64_t frames;       /**< frames the switch received from NICs */
 	uint64_t switch_drops; /**< frames the switch dropped (any reason) */
 	uint64_t switch_trims; /**< frames the switch trimmed */

@@ -44,6 +44,7 @@ struct co_port {
 	uet_time_t next_event_ps;	    /**< from the last DONE */
 	uint64_t heard_ns;		    /**< wall ns of the last frame */
 	struct sync_txq txq;
+	struct uet_sync_port_drops drops; /**< frames not for this run */
 };
 
 /** A data frame received in the window, waiting to be sorted. */
@@ -241,6 +242,16 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	return 0;
 }
 
+/* A frame that is not this run's business: counted, dropped, never an
+ * error (the port may face stacks that are not ours). */
+static int co_drop(struct uet_sync_coordinator *c, struct co_port *p,
+		   enum uet_sync_drop why)
+{
+	p->drops.n[why]++;
+	c->stats.foreign_frames++;
+	return 0;
+}
+
 static bool same_hello(const struct co_port *p, const struct uet_ls_ctrl *h)
 {
 	return h->nic_id == p->nic_id && h->u.hello.ipv4 == p->ipv4 &&
@@ -253,6 +264,18 @@ static int co_rx_hello(struct uet_sync_coordinator *c, struct co_port *p,
 	char name[128], ip[16];
 	uint32_t i;
 
+	if (c->state != CO_HELLO) {
+		/* Only a repeat the NIC sent before WELCOME reached it, next
+		 * in its sequence, belongs to this run; any other HELLO now
+		 * is a NIC of another run (restarted, or a forger). */
+		if (p->hello && same_hello(p, h) &&
+		    h->u.hello.scenario_hash == c->conf.scenario_hash &&
+		    h->seq == p->rx_seq + 1) {
+			p->rx_seq = h->seq;
+			return 0;
+		}
+		return co_drop(c, p, UET_SYNC_DROP_STALE);
+	}
 	if (p->hello) {
 		/* A repeat (the NIC repeats HELLO until WELCOME comes). */
 		if (same_hello(p, h) &&
@@ -265,11 +288,6 @@ static int co_rx_hello(struct uet_sync_coordinator *c, struct co_port *p,
 			       who(p, name, sizeof(name)), h->nic_id,
 			       sync_ipv4_str(h->u.hello.ipv4, ip));
 	}
-	if (c->state != CO_HELLO)
-		return co_fail(c, -EPROTO, UET_LS_ABORT_PROTOCOL,
-			       "HELLO from nic %u on port %s after the run "
-			       "started",
-			       h->nic_id, uet_port_name(p->port));
 	if (h->u.hello.scenario_hash != c->conf.scenario_hash)
 		return co_fail(c, -EINVAL, UET_LS_ABORT_SCENARIO_MISMATCH,
 			       "nic %u (%s) on port %s loaded another scenario "
@@ -301,23 +319,19 @@ static int co_rx_ctrl(struct uet_sync_coordinator *c, struct co_port *p,
 	struct uet_ls_ctrl h;
 	char name[128];
 
-	c->stats.ctrl_frames_rx++;
+	/* A control frame cut short or garbled is dropped: if it was the
+	 * NIC's, the next one's sequence number tells (FRAME_LOSS), or the
+	 * wait for it times out. */
 	if (sync_ctrl_parse(m, &h, NULL, &reason) < 0)
-		return co_fail(c, -EPROTO, UET_LS_ABORT_PROTOCOL,
-			       "malformed control frame from %s: %s",
-			       who(p, name, sizeof(name)), reason);
+		return co_drop(c, p, UET_SYNC_DROP_TRUNCATED);
+	c->stats.ctrl_frames_rx++;
 	if (h.type == UET_LS_HELLO)
 		return co_rx_hello(c, p, &h);
-	if (!p->hello || h.run_id != c->run_id || h.nonce != c->nonce) {
-		if (h.type == UET_LS_ABORT && !p->hello)
-			goto aborted;
-		return co_fail(c, -ESTALE, UET_LS_ABORT_STALE_RUN,
-			       "%s from %s carries run %016" PRIx64
-			       " nonce %016" PRIx64
-			       ", not this run's: a stale or foreign peer",
-			       uet_ls_type_name(h.type),
-			       who(p, name, sizeof(name)), h.run_id, h.nonce);
-	}
+	/* A NIC not yet welcomed knows no run id: its ABORT carries none. */
+	if (h.type == UET_LS_ABORT && h.run_id == 0 && h.nonce == 0)
+		goto aborted;
+	if (!p->hello || h.run_id != c->run_id || h.nonce != c->nonce)
+		return co_drop(c, p, UET_SYNC_DROP_STALE);
 	if (h.nic_id != p->nic_id)
 		return co_fail(c, -EPROTO, UET_LS_ABORT_PROTOCOL,
 			       "%s from %s names nic %u",
@@ -378,15 +392,15 @@ aborted:
 static int co_rx_data(struct uet_sync_coordinator *c, struct co_port *p,
 		      struct rte_mbuf *m)
 {
+	enum uet_sync_drop why;
 	struct co_frame *f;
 	uet_time_t arrival_ps;
 	char name[128];
 
-	if (uet_sync_trailer_strip(m, &arrival_ps) < 0) {
+	if (sync_trailer_take(m, &arrival_ps, &why) < 0) {
 		/* Not from a peer (a kernel's IPv6 chatter on a veth). */
-		c->stats.foreign_frames++;
 		rte_pktmbuf_free(m);
-		return 0;
+		return co_drop(c, p, why);
 	}
 	if (c->state != CO_WAIT || p->done) {
 		rte_pktmbuf_free(m);
@@ -733,6 +747,15 @@ void uet_sync_coordinator_stats(const struct uet_sync_coordinator *c,
 				struct uet_sync_stats *st)
 {
 	*st = c->stats;
+}
+
+void uet_sync_coordinator_port_drops(const struct uet_sync_coordinator *c,
+				     uint32_t i, struct uet_sync_port_drops *d)
+{
+	if (i < c->conf.n_ports)
+		*d = c->ports[i].drops;
+	else
+		memset(d, 0, sizeof(*d));
 }
 
 const char *uet_sync_coordinator_error(const struct uet_sync_coordinator *c)

@@ -117,17 +117,34 @@ int uet_sync_trailer_append(struct rte_mbuf *m, uet_time_t arrival_ps)
 	return 0;
 }
 
-int uet_sync_trailer_strip(struct rte_mbuf *m, uet_time_t *arrival_ps)
+int sync_trailer_take(struct rte_mbuf *m, uet_time_t *arrival_ps,
+		      enum uet_sync_drop *why)
 {
 	uint8_t buf[UET_LS_TRAILER_BYTES];
 	struct uet_frame f;
 	const uint8_t *p;
 	uint32_t off;
 	uet_time_t t;
-	int rc;
+	int rc, type;
 
+	type = uet_frame_mbuf_ethertype(m);
+	if (type < 0) {
+		*why = UET_SYNC_DROP_TRUNCATED;
+		return -ENOENT;
+	}
+	/* The model sends nothing else: whatever else comes is not ours,
+	 * even if it happens to end like a trailer. */
+	if (type != UET_ETHERTYPE_IPV4 && type != UET_ETHERTYPE_MAC_CONTROL) {
+		*why = UET_SYNC_DROP_ETHERTYPE;
+		return -ENOENT;
+	}
 	rc = trailer_offset(m, &f, &off);
-	if (rc < 0 || rc == 0)
+	if (rc < 0) {
+		*why = UET_SYNC_DROP_TRUNCATED;
+		return -ENOENT;
+	}
+	*why = UET_SYNC_DROP_NO_TRAILER;
+	if (rc == 0)
 		return -ENOENT;
 	if (rc == 1) {
 		t = f.arrival_ps;
@@ -144,6 +161,25 @@ int uet_sync_trailer_strip(struct rte_mbuf *m, uet_time_t *arrival_ps)
 	if (arrival_ps != NULL)
 		*arrival_ps = t;
 	return 0;
+}
+
+int uet_sync_trailer_strip(struct rte_mbuf *m, uet_time_t *arrival_ps)
+{
+	enum uet_sync_drop why;
+
+	return sync_trailer_take(m, arrival_ps, &why);
+}
+
+const char *uet_sync_drop_name(enum uet_sync_drop kind)
+{
+	static const char *const names[UET_SYNC_DROP_KINDS] = {
+		[UET_SYNC_DROP_NO_TRAILER] = "no_trailer",
+		[UET_SYNC_DROP_TRUNCATED] = "truncated",
+		[UET_SYNC_DROP_ETHERTYPE] = "ethertype",
+		[UET_SYNC_DROP_STALE] = "stale",
+	};
+
+	return (unsigned int)kind < UET_SYNC_DROP_KINDS ? names[kind] : "?";
 }
 
 int sync_txq_push(struct sync_txq *q, struct rte_mbuf *m)

@@ -43,6 +43,7 @@ struct uet_sync_participant {
 	uint64_t hello_ns;	      /**< wall ns of the last HELLO */
 	uint64_t heard_ns;	      /**< wall ns of the last frame received */
 	struct sync_txq txq;
+	struct uet_sync_port_drops drops; /**< frames not for this run */
 	struct uet_sync_stats stats;
 	struct sync_error error;
 };
@@ -250,6 +251,15 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 	return 0;
 }
 
+/* A frame that is not this run's business: counted, dropped, never an
+ * error (the port may face stacks that are not ours). */
+static int pa_drop(struct uet_sync_participant *p, enum uet_sync_drop why)
+{
+	p->drops.n[why]++;
+	p->stats.foreign_frames++;
+	return 0;
+}
+
 static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 {
 	const char *port = uet_port_name(p->conf.port);
@@ -258,11 +268,11 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 	uint8_t src[UET_ETH_ADDR_LEN];
 	int rc;
 
-	p->stats.ctrl_frames_rx++;
+	/* A control frame cut short or garbled is dropped: if it was the
+	 * switch's, the next one's sequence number tells (FRAME_LOSS). */
 	if (sync_ctrl_parse(m, &h, src, &reason) < 0)
-		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
-			       "nic %u: malformed control frame on port %s: %s",
-			       p->conf.nic_id, port, reason);
+		return pa_drop(p, UET_SYNC_DROP_TRUNCATED);
+	p->stats.ctrl_frames_rx++;
 	if (h.type == UET_LS_ABORT &&
 	    (p->state == PA_WAIT_WELCOME ||
 	     (h.run_id == p->run_id && h.nonce == p->nonce)))
@@ -271,17 +281,19 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 			       p->conf.nic_id,
 			       uet_ls_abort_code_name(h.u.abort.code),
 			       (int)h.u.abort.text_len, h.u.abort.text);
+	/* Before WELCOME this run's switch has sent nothing else; once
+	 * welcomed, a frame of another run id or nonce is from a switch of
+	 * another run (or a forger): not ours to act on. */
+	if (p->state == PA_WAIT_WELCOME
+		    ? h.type != UET_LS_WELCOME
+		    : h.run_id != p->run_id || h.nonce != p->nonce)
+		return pa_drop(p, UET_SYNC_DROP_STALE);
 	if (h.nic_id != p->conf.nic_id)
 		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
 			       "nic %u: %s on port %s is for nic %u",
 			       p->conf.nic_id, uet_ls_type_name(h.type), port,
 			       h.nic_id);
 	if (p->state == PA_WAIT_WELCOME) {
-		if (h.type != UET_LS_WELCOME)
-			return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
-				       "nic %u: %s on port %s before WELCOME",
-				       p->conf.nic_id, uet_ls_type_name(h.type),
-				       port);
 		if (h.u.welcome.scenario_hash != p->conf.scenario_hash)
 			return pa_fail(
 				p, -EINVAL, UET_LS_ABORT_SCENARIO_MISMATCH,
@@ -300,13 +312,6 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 		p->state = PA_RUN;
 		return 0;
 	}
-	if (h.run_id != p->run_id || h.nonce != p->nonce)
-		return pa_fail(p, -ESTALE, UET_LS_ABORT_STALE_RUN,
-			       "nic %u: %s on port %s carries run %016" PRIx64
-			       " nonce %016" PRIx64
-			       ", not this run's: a stale or foreign switch",
-			       p->conf.nic_id, uet_ls_type_name(h.type), port,
-			       h.run_id, h.nonce);
 	if (h.seq != p->rx_seq + 1)
 		return pa_fail(p, -EIO, UET_LS_ABORT_FRAME_LOSS,
 			       "nic %u: control frame %u on port %s follows "
@@ -338,13 +343,13 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 {
 	struct uet_component *comp = p->conf.component;
 	const char *port = uet_port_name(p->conf.port);
+	enum uet_sync_drop why;
 	uet_time_t arrival_ps;
 	int rc;
 
-	if (uet_sync_trailer_strip(m, &arrival_ps) < 0) {
-		p->stats.foreign_frames++;
+	if (sync_trailer_take(m, &arrival_ps, &why) < 0) {
 		rte_pktmbuf_free(m);
-		return 0;
+		return pa_drop(p, why);
 	}
 	if (p->state != PA_RUN) {
 		rte_pktmbuf_free(m);
@@ -450,6 +455,12 @@ void uet_sync_participant_stats(const struct uet_sync_participant *p,
 				struct uet_sync_stats *st)
 {
 	*st = p->stats;
+}
+
+void uet_sync_participant_port_drops(const struct uet_sync_participant *p,
+				     struct uet_sync_port_drops *d)
+{
+	*d = p->drops;
 }
 
 const char *uet_sync_participant_error(const struct uet_sync_participant *p)

@@ -79,6 +79,18 @@ bool sync_is_ctrl(const struct rte_mbuf *m);
 int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
 		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason);
 
+/**
+ * Take the trailer off a received data frame (what
+ * uet_sync_trailer_strip() does), or say why the frame is not ours.
+ *
+ * @param why
+ *   Set when there is no trailer: the kind of drop.
+ * @return
+ *   0, or -ENOENT (the mbuf unchanged).
+ */
+int sync_trailer_take(struct rte_mbuf *m, uet_time_t *arrival_ps,
+		      enum uet_sync_drop *why);
+
 /** Fill an ABORT control frame's code and text from an error. */
 void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e);
 

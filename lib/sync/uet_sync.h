@@ -58,6 +58,36 @@ enum uet_sync_status {
 /** Longest error text kept by a role, NUL included. */
 #define UET_SYNC_ERROR_BYTES 384u
 
+/**
+ * Why a frame received on a lockstep port was dropped before the model
+ * (docs/lockstep.md, "Foreign and broken frames"): a port may face stacks
+ * that are not ours, and none of these stops a run.
+ */
+enum uet_sync_drop {
+	/** IPv4 or MAC control with no lockstep trailer (a kernel's or a
+	 * foreign stack's frame). */
+	UET_SYNC_DROP_NO_TRAILER = 0,
+	/** Too short for its headers: under an Ethernet header, an IPv4
+	 * header or datagram cut short, a control frame that does not
+	 * parse. */
+	UET_SYNC_DROP_TRUNCATED,
+	/** An EtherType that is neither IPv4, MAC control nor lockstep
+	 * control (ARP, IPv6, anything else). */
+	UET_SYNC_DROP_ETHERTYPE,
+	/** A control frame of another run: its run id or nonce is not this
+	 * run's, or a HELLO once the run is under way. */
+	UET_SYNC_DROP_STALE,
+	UET_SYNC_DROP_KINDS,
+};
+
+/** Frames one port dropped, by kind. */
+struct uet_sync_port_drops {
+	uint64_t n[UET_SYNC_DROP_KINDS];
+};
+
+/** @return the kind's name as in uet-ports.csv ("no_trailer", ...). */
+const char *uet_sync_drop_name(enum uet_sync_drop kind);
+
 /** Counters of one role. */
 struct uet_sync_stats {
 	uint64_t windows;	 /**< windows granted (coordinator) or run */
@@ -65,7 +95,8 @@ struct uet_sync_stats {
 	uint64_t data_frames_rx; /**< data frames received and delivered */
 	uint64_t ctrl_frames_tx; /**< control frames sent */
 	uint64_t ctrl_frames_rx; /**< control frames received */
-	uint64_t foreign_frames; /**< frames with no trailer, dropped */
+	uint64_t foreign_frames; /**< frames dropped before the model, all
+				  * kinds (enum uet_sync_drop) */
 	uint64_t events;	 /**< events the component ran */
 	uet_time_t now_ps;	 /**< ps, end of the last window run */
 };
@@ -198,11 +229,13 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
  * @return
  *   UET_SYNC_RUNNING, UET_SYNC_FINISHED (BYE sent and answered by every
  *   NIC), or a negative errno, after which the run is over and an ABORT
- *   went to every NIC: -EINVAL scenario hash mismatch, -ESTALE stale run id
- *   or nonce, -ETIMEDOUT a NIC silent too long, -EIO frames lost,
+ *   went to every NIC: -EINVAL scenario hash mismatch, -ETIMEDOUT a NIC
+ *   silent too long, -EIO frames lost,
  *   -EPROTO an unexpected frame, -ECONNABORTED a NIC aborted, -ERANGE a
  *   component broke the lookahead, or what failed inside (-ENOMEM).
  *   uet_sync_coordinator_error() says what and names the NIC and port.
+ *   Foreign, broken and stale frames never stop the run: they are
+ *   counted (uet_sync_coordinator_port_drops()) and dropped.
  */
 int uet_sync_coordinator_poll(struct uet_sync_coordinator *c);
 
@@ -230,6 +263,19 @@ const char *uet_sync_coordinator_error(const struct uet_sync_coordinator *c);
  *   The enum uet_ls_abort_code of the error, 0 while there is none.
  */
 uint32_t uet_sync_coordinator_abort_code(const struct uet_sync_coordinator *c);
+
+/**
+ * Frames port i of the coordinator dropped before the model, by kind.
+ *
+ * @param c
+ *   The coordinator.
+ * @param i
+ *   Port index, < n_ports (anything else gives zeros).
+ * @param d
+ *   Filled in.
+ */
+void uet_sync_coordinator_port_drops(const struct uet_sync_coordinator *c,
+				     uint32_t i, struct uet_sync_port_drops *d);
 
 /**
  * Free a coordinator and the frames it still queues; the component's out
@@ -261,6 +307,10 @@ int uet_sync_participant_poll(struct uet_sync_participant *p);
 /** Counters. */
 void uet_sync_participant_stats(const struct uet_sync_participant *p,
 				struct uet_sync_stats *st);
+
+/** Frames the participant's port dropped before the model, by kind. */
+void uet_sync_participant_port_drops(const struct uet_sync_participant *p,
+				     struct uet_sync_port_drops *d);
 
 /** @return the error text ("" while there is none). */
 const char *uet_sync_participant_error(const struct uet_sync_participant *p);

@@ -18,7 +18,10 @@
 --            FCS).
 --
 -- Every read is checked against the captured length first: the script never
--- throws on short or odd input.
+-- throws on short or odd input. A frame that ends inside a header gets an
+-- Error/Malformed expert item and "[Malformed Packet]" in the Info column; one
+-- cut by the capture's snap length a warning and "[Packet size limited
+-- during capture]", as Wireshark's own dissectors mark them.
 
 local band, rshift = bit32.band, bit32.rshift
 
@@ -29,6 +32,16 @@ end
 -- True when the capture holds fewer bytes of tvb than were on the wire.
 local function cut_by_snaplen(tvb)
 	return tvb:captured_len() < tvb:reported_len()
+end
+
+-- The Info column's marks of a frame cut short, once per frame each.
+local INFO_MALFORMED = " [Malformed Packet]"
+local INFO_SNAPLEN = " [Packet size limited during capture]"
+local function info_mark(pinfo, mark)
+	local info = tostring(pinfo.cols.info)
+	if not string.find(info, mark:sub(2), 1, true) then
+		pinfo.cols.info:append(mark)
+	end
 end
 
 ---------------------------------------------------------------------------
@@ -95,6 +108,8 @@ local le = {
 	truncated = ProtoExpert.new("uetlock.truncated",
 		"Frame cut short by the capture", expert.group.PROTOCOL,
 		expert.severity.WARN),
+	short = ProtoExpert.new("uetlock.short", "Frame ends inside the frame",
+		expert.group.MALFORMED, expert.severity.ERROR),
 	bad = ProtoExpert.new("uetlock.invalid", "Invalid lockstep frame",
 		expert.group.PROTOCOL, expert.severity.WARN),
 }
@@ -159,10 +174,14 @@ function uetlock.dissector(tvb, pinfo, tree)
 	pinfo.cols.protocol = "UETLOCK"
 	local t = tree:add(uetlock, tvb(), "uetemu lockstep control frame")
 	if len < LOCK_HDR_LEN then
+		pinfo.cols.info = string.format("Lockstep header, %u of %u bytes",
+			len, LOCK_HDR_LEN)
 		if cut_by_snaplen(tvb) then
 			t:add_proto_expert_info(le.truncated)
+			info_mark(pinfo, INFO_SNAPLEN)
 		else
-			t:add_proto_expert_info(le.bad, "Shorter than the 32-byte header")
+			t:add_proto_expert_info(le.short, "Shorter than the 32-byte header")
+			info_mark(pinfo, INFO_MALFORMED)
 		end
 		return len
 	end
@@ -210,8 +229,10 @@ function uetlock.dissector(tvb, pinfo, tree)
 	if len - off < blen then
 		if cut_by_snaplen(tvb) then
 			t:add_proto_expert_info(le.truncated)
+			info_mark(pinfo, INFO_SNAPLEN)
 		else
-			t:add_proto_expert_info(le.bad, "Frame ends inside the body")
+			t:add_proto_expert_info(le.short, "Frame ends inside the body")
+			info_mark(pinfo, INFO_MALFORMED)
 		end
 		return len
 	end
@@ -236,20 +257,32 @@ uetlock:register_heuristic("eth.trailer", dissect_lock_trailer)
 -- uetlock_macc stands in front of macc on EtherType 0x8808: a whole frame
 -- (not cut by the snap length) ending in a trailer goes to macc without
 -- those 12 bytes and they to uetlock; anything else to macc untouched.
+-- macc throws on a short pause frame: Wireshark has marked the frame
+-- malformed by then, and Dissector:call turns the exception into a Lua error,
+-- which is caught here (the frame keeps macc's mark, not a second error).
 local MACC_ETHERTYPE = 0x8808
 local macc = DissectorTable.get("ethertype"):get_dissector(MACC_ETHERTYPE)
 if macc ~= nil then
 	local uetlock_macc = Proto("uetlock_macc",
 		"uetemu lockstep trailer on MAC control")
+	local function call_macc(tvb, pinfo, tree)
+		local ok, n = pcall(macc.call, macc, tvb, pinfo, tree)
+		if ok then
+			return n
+		end
+		info_mark(pinfo, cut_by_snaplen(tvb) and INFO_SNAPLEN or
+			INFO_MALFORMED)
+		return tvb:captured_len()
+	end
 	function uetlock_macc.dissector(tvb, pinfo, tree)
 		local len = tvb:captured_len()
 		if not cut_by_snaplen(tvb) and len > TRAILER_LEN and
 		    tvb(len - TRAILER_LEN, 4):string() == "UEVT" then
-			macc:call(tvb(0, len - TRAILER_LEN):tvb(), pinfo, tree)
+			call_macc(tvb(0, len - TRAILER_LEN):tvb(), pinfo, tree)
 			dissect_lock_trailer(tvb(len - TRAILER_LEN):tvb(), pinfo, tree)
 			return len
 		end
-		return macc:call(tvb, pinfo, tree)
+		return call_macc(tvb, pinfo, tree)
 	end
 	DissectorTable.get("ethertype"):add(MACC_ETHERTYPE, uetlock_macc)
 end
@@ -729,8 +762,8 @@ local ue = {
 		"Header truncated by the capture's snap length",
 		expert.group.PROTOCOL, expert.severity.WARN),
 	short = ProtoExpert.new("uet.short_header",
-		"Packet ends inside a header", expert.group.PROTOCOL,
-		expert.severity.WARN),
+		"Packet ends inside a header", expert.group.MALFORMED,
+		expert.severity.ERROR),
 	odd = ProtoExpert.new("uet.unexpected",
 		"Unexpected value", expert.group.PROTOCOL, expert.severity.WARN),
 }
@@ -780,8 +813,13 @@ local function psn_add(psn, off)
 	return (psn + off) % 4294967296
 end
 
--- Reports a header of hlen bytes that does not fit in the rest of the tvb.
--- Returns true when it fits.
+-- The mark fits() found for the Info column of the frame uet.dissector is
+-- on, appended after everything else the frame's Info says.
+local cur_mark = nil
+
+-- Reports a header of hlen bytes that does not fit in the rest of the tvb:
+-- malformed when the packet ends there, a warning when the capture cut it,
+-- and the Info column says which. Returns true when it fits.
 local function fits(tvb, off, hlen, item, what)
 	local have = tvb:captured_len() - off
 	if have >= hlen then
@@ -790,9 +828,11 @@ local function fits(tvb, off, hlen, item, what)
 	if tvb:captured_len() < tvb:reported_len() then
 		item:add_proto_expert_info(ue.truncated, string.format(
 			"%s truncated by the capture: %d of %d bytes", what, have, hlen))
+		cur_mark = cur_mark or INFO_SNAPLEN
 	else
 		item:add_proto_expert_info(ue.short, string.format(
 			"%s needs %d bytes, the packet has %d", what, hlen, have))
+		cur_mark = INFO_MALFORMED
 	end
 	return false
 end
@@ -1158,12 +1198,13 @@ local TYPE_FLAGS = {
 	[10] = "nack", [12] = "nack", [11] = "cp",
 }
 
-function uet.dissector(tvb, pinfo, tree)
+local function dissect_uet(tvb, pinfo, tree)
 	local len = tvb:captured_len()
 	pinfo.cols.protocol = "UET"
 	local root = tree:add(uet, tvb())
 	add_role(root, tvb)
 	if len < 2 then
+		pinfo.cols.info = "PDS prologue"
 		fits(tvb, 0, 2, root, "PDS prologue")
 		return len
 	end
@@ -1241,6 +1282,15 @@ function uet.dissector(tvb, pinfo, tree)
 		data_dissector:call(tvb(off):tvb(), pinfo, root)
 	end
 	return len
+end
+
+function uet.dissector(tvb, pinfo, tree)
+	cur_mark = nil
+	local n = dissect_uet(tvb, pinfo, tree)
+	if cur_mark ~= nil then
+		info_mark(pinfo, cur_mark)
+	end
+	return n
 end
 
 local registered_port = nil

@@ -10,11 +10,20 @@
 # on the switch's veth s<PAUSE_PORT> sees on the wire as many pauses as the
 # port's record capture holds, each with the lockstep trailer (decoded by
 # scripts/wireshark/uet.lua): they cross af_packet like data frames.
+# With LCORES (the environment): both runs with run.lcores LCORES, so each
+# uet-nic spreads its NICs over that many lcores (with 4 NICs a process
+# and LCORES 4, every NIC has an lcore of its own).
 # usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif [PAUSE_PORT]
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
 dir=$(mktemp -d /tmp/uet-ports-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+if [ -n "${LCORES:-}" ]; then
+	grep -q '^run:' "$scenario" || { echo "FAIL: $scenario has no run: block"; exit 1; }
+	! grep -q '^  lcores:' "$scenario" || { echo "FAIL: $scenario sets lcores"; exit 1; }
+	sed "s/^run:.*/run:\n  lcores: $LCORES/" "$scenario" >"$dir/scenario.yaml"
+	scenario=$dir/scenario.yaml
+fi
 
 if [ "$mode" = veth ] && ! ip netns list >/dev/null 2>&1; then
 	echo "SKIP: no network namespaces here (need root)"; exit 77
@@ -36,6 +45,12 @@ cat "$dir/launch.log"
 grep -q "^uet-launch: uet-switch pid" "$dir/launch.log" || { echo "FAIL: no uet-switch"; exit 1; }
 [ "$(grep -c '^uet-launch: uet-nic --nic' "$dir/launch.log")" -eq 2 ] || {
 	echo "FAIL: want two uet-nic processes"; exit 1; }
+if [ -n "${LCORES:-}" ]; then
+	for log in "$dir"/ports/logs/uet-nic-*.log; do
+		grep -q "polled on $LCORES lcores" "$log" || {
+			cat "$log"; echo "FAIL: $log: NICs not on $LCORES lcores"; exit 1; }
+	done
+fi
 
 n=0
 for f in "$dir"/emu-merged/*; do
@@ -44,8 +59,8 @@ for f in "$dir"/emu-merged/*; do
 	n=$((n + 1))
 done
 [ "$n" -ge 5 ] || { echo "FAIL: only $n files compared"; exit 1; }
-drops=$(sed -n 's/^uet-switch: [0-9]* frames through the switch, \([0-9]*\) dropped.*/\1/p' "$dir/launch.log")
-[ -n "$drops" ] || { echo "FAIL: no uet-switch summary"; exit 1; }
+drops=$(awk -F, '$1 == "switch_drops" { print $2 }' "$dir/ports/logs/uet-switch.summary.csv" 2>/dev/null || true)
+[ -n "$drops" ] || { echo "FAIL: no uet-switch summary.csv"; exit 1; }
 if [ -z "$pause_port" ]; then
 	# Drops happened: the comparison covers a run with losses.
 	[ "$drops" -gt 0 ] || { echo "FAIL: no drop in the run"; exit 1; }

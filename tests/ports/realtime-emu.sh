@@ -11,7 +11,7 @@ trap 'rm -rf "$dir"' EXIT
 timeout 120 "$build/app/uet-emu/uet-emu" --out "$dir/out" "$scenario" 2>"$dir/log" || {
 	cat "$dir/log"; echo "FAIL: uet-emu"; exit 1; }
 cat "$dir/log"
-grep -q '^uet-emu: 1 of 1 messages completed' "$dir/log" || { echo "FAIL: not completed"; exit 1; }
+[ "$(awk -F, '$1 == "completed" { print $2 }' "$dir/out/summary.csv")" = 1 ] || { echo "FAIL: not completed"; exit 1; }
 head -n 1 "$dir/out/uet-realtime.csv" | grep -q '^component,events,lateness_mean_ps,lateness_max_ps,lateness_p99_upper_ns,frames_rx,frames_tx,foreign_frames,tx_late_mean_ps,tx_late_max_ps,late_lt_1ns,late_lt_2ns,.*,late_lt_1073741824ns,late_ge_1073741824ns$' || {
 	head -n 1 "$dir/out/uet-realtime.csv"; echo "FAIL: header"; exit 1; }
 [ "$(tail -n +2 "$dir/out/uet-realtime.csv" | cut -d, -f1 | tr '\n' ' ')" = "switch 198.18.0.1 198.18.0.2 " ] || {

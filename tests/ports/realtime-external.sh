@@ -35,7 +35,7 @@ to_ext=$(awk -F, 'NR > 1 && $11 != "" && $3 == "198.18.0.3"' "$dir/run/flows.csv
 [ "$done_msgs" -eq 3 ] && [ "$to_ext" -eq 2 ] || {
 	cat "$dir/run/flows.csv"; echo "FAIL: $done_msgs of 3 completed, $to_ext of 2 to the external host"; exit 1; }
 # The endpoint received both messages: 2 x 64 data frames at least.
-rx=$(sed -n 's/^uet-nic: lateness of 198.18.0.3: .* \([0-9]*\) frames in, .*/\1/p' "$dir/run/logs/external-2.log")
+rx=$(awk -F, '$1 == "lateness.198.18.0.3.frames_in" { print $2 }' "$dir/ext/summary.csv" 2>/dev/null || true)
 [ "${rx:-0}" -ge 128 ] || { cat "$dir/run/logs/external-2.log"; echo "FAIL: the endpoint received ${rx:-0} frames"; exit 1; }
 # Our records: the switch and hosts 0 and 1, not the external one.
 [ "$(tail -n +2 "$dir/run/uet-realtime.csv" | cut -d, -f1 | tr '\n' ' ')" = "switch 198.18.0.1 198.18.0.2 " ] || {

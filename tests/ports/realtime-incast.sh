@@ -2,7 +2,7 @@
 # Realtime acceptance: an 8-to-1 incast at 400 Gbps at time_dilation 1000
 # completes every message, reports its lateness (uet-realtime.csv: the
 # switch and nine NICs, bucket counts adding up to the events; a lateness
-# line per component in the logs), and each message's flow completion time
+# row per component in summary.csv), and each message's flow completion time
 # is within 10% of the lockstep run of the same scenario over veth. Two
 # realtime runs:
 # - uet-emu (one process, ring ports): held to the 10%. Realtime results
@@ -48,8 +48,11 @@ check_run() { # OUT LOG [TOL]: 0 when the realtime run meets every
 	awk -F, 'NR > 1 { s = 0; for (i = 11; i <= NF; i++) s += $i
 		if (NF != 42 || s != $2 || $2 == 0) { print "bad row: " $0; bad = 1 } }
 		END { exit bad }' "$out/uet-realtime.csv" || return 1
-	[ "$(grep -c '^uet-[a-z]*: lateness of ' "$log")" -eq $((hosts + 1)) ] || {
-		echo "lateness lines missing"; return 1; }
+	# summary.csv (uet-emu) or each process's (uet-launch, in logs/): a
+	# lateness for the switch and for every NIC.
+	[ "$(cat "$out/summary.csv" "$out"/logs/*.summary.csv 2>/dev/null |
+		grep -c '^lateness\..*\.events,')" -eq $((hosts + 1)) ] || {
+		echo "lateness rows missing in summary.csv"; return 1; }
 	fcts "$out/flows.csv" >"$out/rt.fct"
 	[ "$(wc -l <"$out/rt.fct")" -eq "$messages" ] || {
 		echo "completed $(wc -l <"$out/rt.fct") of $messages"; return 1; }

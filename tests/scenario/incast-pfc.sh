@@ -26,11 +26,10 @@ emu_tmpdir pfc
 
 run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
-grep -q "8 of 8 messages completed" "$dir/log" ||
-	fail "not every message completed"
-grep -q "payload mismatches 0, in-flight anomalies 0, PSNs taken 2048, retired 2048" \
-	"$dir/log" || fail "integrity line"
-grep -q " 0 dropped there, 0 trimmed there" "$dir/log" ||
+[ "$(summary "$dir/out" messages)" -eq 8 ] || fail "not 8 messages"
+summary_intact "$dir/out" 2048
+[ "$(summary "$dir/out" switch_drops)" -eq 0 ] &&
+	[ "$(summary "$dir/out" switch_trims)" -eq 0 ] ||
 	fail "the switch dropped or trimmed"
 # flows.csv: bytes column 6, completed_ps 11, retransmits to timeouts 13-16.
 read -r rows bytes resent < <(tail -n +2 "$dir/out/flows.csv" |

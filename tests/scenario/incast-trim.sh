@@ -17,12 +17,10 @@ emu_tmpdir incast
 
 run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
-grep -q "8 of 8 messages completed" "$dir/log" || {
-	echo "FAIL: not every message completed"; exit 1; }
-grep -q "payload mismatches 0, in-flight anomalies 0, PSNs taken 2048, retired 2048" \
-	"$dir/log" || { echo "FAIL: integrity line"; exit 1; }
-drops=$(sed -n 's/.* \([0-9]*\) dropped there.*/\1/p' "$dir/log")
-trims=$(sed -n 's/.* \([0-9]*\) trimmed there.*/\1/p' "$dir/log")
+[ "$(summary "$dir/out" messages)" -eq 8 ] || fail "not 8 messages"
+summary_intact "$dir/out" 2048
+drops=$(summary "$dir/out" switch_drops)
+trims=$(summary "$dir/out" switch_trims)
 # flows.csv: retransmits, trims, nacks, timeouts are columns 13 to 16.
 read -r retx ftrims nacks timeouts < <(tail -n +2 "$dir/out/flows.csv" |
 	awk -F, '{r += $13; t += $14; n += $15; o += $16}

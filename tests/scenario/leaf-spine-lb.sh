@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The leaf-spine permutation of examples/leaf-spine-perm-*.yaml (hosts 0-7
 # on leaves 0 and 1 send 1 MiB each to hosts 8-15 on leaves 2 and 3),
-# checked from the closing summary's uplink lines (leaves 0 and 1 carry
+# checked from the closing summary's uplink rows (summary.csv) (leaves 0 and 1 carry
 # the data up, nothing else):
 #  - every message completes, every PSN retired once, payloads intact;
 #  - oblivious: on each of leaves 0 and 1, the bytes each uplink carried
@@ -18,13 +18,11 @@ emu_tmpdir leafspine
 
 run_emu "$emu" "$dir/out" "$scenario" "$dir/log"
 cat "$dir/log"
-grep -q "8 of 8 messages completed" "$dir/log" || fail "not every message completed"
-grep -q "payload mismatches 0, in-flight anomalies 0, PSNs taken 2048, retired 2048" \
-	"$dir/log" || fail "integrity line"
+[ "$(summary "$dir/out" messages)" -eq 8 ] || fail "not 8 messages"
+summary_intact "$dir/out" 2048
 flow_bytes=1075836
 for leaf in 0 1; do
-	bytes=$(sed -n "s/.*uplink leaf$leaf-spine[0-9]* from leaf$leaf: [0-9]* frames, \([0-9]*\) bytes.*/\1/p" \
-		"$dir/log")
+	bytes=$(sed -n "s/^uplink\.leaf$leaf-spine[0-9]*\.bytes,//p" "$dir/out/summary.csv")
 	[ "$(echo "$bytes" | wc -l)" -eq 4 ] || fail "leaf $leaf: not 4 uplinks"
 	case $mode in
 	oblivious)
@@ -49,8 +47,8 @@ for leaf in 0 1; do
 	esac
 done
 if [ "$mode" = single-path ]; then
-	total=$(sed -n 's/.*uplink leaf[01]-spine[0-9]* from leaf[01]: [0-9]* frames, \([0-9]*\) bytes.*/\1/p' \
-		"$dir/log" | awk '{ s += $1 } END { print s }')
+	total=$(sed -n 's/^uplink\.leaf[01]-spine[0-9]*\.bytes,//p' "$dir/out/summary.csv" |
+		awk '{ s += $1 } END { print s }')
 	[ "$total" -eq $((8 * flow_bytes)) ] || fail "uplinks carried $total bytes, not 8 flows"
 fi
 echo "ok: $mode"

@@ -47,7 +47,7 @@ run() { # yaml out [may-stall]
 run "$dir/base.yaml" "$dir/base"
 run "$dir/run.yaml" "$dir/run" "$([ "$mode" = blackhole ] && echo stall)"
 grep -v uplink "$dir/run.log"
-grep -q "8 of 8 messages completed" "$dir/base.log" || fail "baseline incomplete"
+[ "$(summary "$dir/base" completed)" -eq 8 ] || fail "baseline incomplete"
 
 # Host index of a default address (198.18.0.1 is host 0).
 host() { awk -F. '{ print ($3 * 256 + $4) - 1 }' <<<"$1"; }
@@ -99,8 +99,8 @@ spine=${link#*-}
 
 case $mode in
 degrade)
-	grep -q "8 of 8 messages completed" "$dir/run.log" || fail "not every message completed"
-	grep -q "PSNs taken 2048, retired 2048" "$dir/run.log" || fail "integrity line"
+	[ "$(summary "$dir/run" messages)" -eq 8 ] || fail "not 8 messages"
+	summary_intact "$dir/run" 2048
 	rate=$(awk -F, -v l="$link" '$2 == "leaf0" && $4 == l && $8 == 0 { print $7 }' \
 		"$dir/run/switch-stats.csv")
 	[ "$rate" = 100000000000 ] || fail "$link at $rate bps in the record, not 100 Gbps"
@@ -160,12 +160,12 @@ reroute | blackhole)
 	[ "$sum_data" -eq "$lost_data" ] || fail "senders lost $sum_data data frames, the record $lost_data"
 	[ "$sum_acks" -eq "$lost_acks" ] || fail "receivers lost $sum_acks ACKs, the record $lost_acks"
 	if [ "$mode" = reroute ]; then
-		grep -q "8 of 8 messages completed" "$dir/run.log" || fail "not every message completed"
-		grep -q "PSNs taken 2048, retired 2048" "$dir/run.log" || fail "not every byte arrived"
+		[ "$(summary "$dir/run" messages)" -eq 8 ] || fail "not 8 messages"
+		summary_intact "$dir/run" 2048
 	else
 		stalled=$(awk '$4 + $5 > 0' "$dir/flows" | wc -l)
-		grep -q "$((8 - stalled)) of 8 messages completed" "$dir/run.log" ||
-			fail "expected $((8 - stalled)) messages completed"
+		[ "$(summary "$dir/run" completed)" -eq $((8 - stalled)) ] ||
+			fail "$(summary "$dir/run" completed) messages completed, expected $((8 - stalled))"
 	fi
 	;;
 esac

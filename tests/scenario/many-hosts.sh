@@ -12,10 +12,12 @@ emu_tmpdir many-hosts
 
 run_emu "$emu" "$dir/a" "$scenario" "$dir/a.log"
 cat "$dir/a.log"
-grep -q "^uet-emu: $messages of $messages messages completed;" "$dir/a.log" || {
-	echo "FAIL: not every one of the $messages messages completed"; exit 1; }
-grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/a.log" || {
-	echo "FAIL: integrity line missing"; exit 1; }
+[ "$(summary "$dir/a" messages)" -eq "$messages" ] &&
+	[ "$(summary "$dir/a" completed)" -eq "$messages" ] ||
+	fail "not every one of the $messages messages completed"
+[ "$(summary "$dir/a" payload_mismatches)" -eq 0 ] &&
+	[ "$(summary "$dir/a" in_flight_anomalies)" -eq 0 ] &&
+	[ "$(summary "$dir/a" intact)" -eq 1 ] || fail "integrity"
 rows=$(tail -n +2 "$dir/a/flows.csv" | awk -F, '$11 != ""' | wc -l)
 [ "$rows" -eq "$messages" ] || {
 	echo "FAIL: $rows completed rows in flows.csv, want $messages"; exit 1; }

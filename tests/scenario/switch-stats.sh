@@ -26,7 +26,7 @@ for n in 1 2; do
 	run_emu "$emu" "$dir/out$n" "$dir/run.yaml" "$dir/log$n"
 done
 grep -v "^uet-emu: message" "$dir/log1"
-grep -q "8 of 8 messages completed" "$dir/log1" || fail "not every message completed"
+[ "$(summary "$dir/out1" completed)" -eq 8 ] || fail "not every message completed"
 out=$dir/out1
 cmp "$out/switch-stats.csv" "$dir/out2/switch-stats.csv" || fail "switch-stats.csv differs between runs"
 cmp "$out/switch-occupancy.csv" "$dir/out2/switch-occupancy.csv" ||

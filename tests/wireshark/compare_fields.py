@@ -15,14 +15,17 @@ EXPECTED is a text file of blocks, one or more per frame:
     uetlock.magic = "UECT"       # quotes optional; compared as text
     uet.pds.dpdcid = <absent>    # the field must not be in the frame
     _ws.expert.message = a|b     # several occurrences, in tshark's order
+    malformed                    # these frames end inside a header
 
 Later blocks for the same frame add fields or override earlier values. A
 field tshark does not know at all passes as <absent> and fails otherwise.
 Every field of every frame is checked; a mismatch is reported as
-"frame N: FIELD: expected X, got Y". Whatever EXPECTED says, the pcap must
-decode with no malformed frame (_ws.malformed), no error-severity expert
-item and no Lua error. Exit status: 0 all good, 1 a mismatch, 2 bad usage or
-input, 77 tshark not installed (meson's "skipped").
+"frame N: FIELD: expected X, got Y". The pcap must decode with no Lua error,
+and with no malformed frame (_ws.malformed) and no error-severity expert
+item but on the frames a "malformed" line names, which must have both (a
+line "malformed any" before the first "frame" lets any frame be malformed
+or not). Exit status: 0 all good, 1 a mismatch, 2 bad usage or input, 77
+tshark not installed (meson's "skipped").
 """
 
 import argparse
@@ -55,10 +58,12 @@ def parse_frames(spec, lineno):
 
 
 def parse_expected(path):
-    """Returns (count or None, {frame: {field: value}}, [fields in order])."""
+    """Returns (count or None, {frame: {field: value}}, [fields in order],
+    frames that must be malformed, or None when any may be)."""
     count = None
     expect = {}
     fields = []
+    malformed = set()
     current = None
     with open(path, encoding="utf-8") as f:
         for lineno, raw in enumerate(f, 1):
@@ -73,6 +78,15 @@ def parse_expected(path):
             if m:
                 current = parse_frames(m.group(1), lineno)
                 continue
+            if line == "malformed any" and current is None:
+                malformed = None
+                continue
+            if line == "malformed":
+                if current is None or malformed is None:
+                    raise ExpectedError(f"{path}:{lineno}: 'malformed' "
+                                        "outside a frame block")
+                malformed.update(current)
+                continue
             m = re.fullmatch(r"([A-Za-z_][\w.\-]*)\s*=\s*(.*)", line)
             if not m:
                 raise ExpectedError(f"{path}:{lineno}: cannot parse '{line}'")
@@ -85,7 +99,7 @@ def parse_expected(path):
                 fields.append(name)
             for fr in current:
                 expect.setdefault(fr, {})[name] = value
-    return count, expect, fields
+    return count, expect, fields, malformed
 
 
 def as_number(text):
@@ -164,7 +178,7 @@ def main():
         print(f"SKIP: {a.tshark} not found")
         return 77
     try:
-        count, expect, fields = parse_expected(a.expected)
+        count, expect, fields, malformed = parse_expected(a.expected)
     except (OSError, ExpectedError) as e:
         print(f"ERROR: {e}")
         return 2
@@ -222,11 +236,22 @@ def main():
                 elif not same(value, got):
                     failures.append(f"frame {fr}: {name}: expected "
                                     f"{value!r}, got {got!r}")
-        for flt in ("_ws.malformed", "_ws.expert.severity == error",
-                    "_ws.lua.error"):
-            hits = count_matching(tshark, a.lua, a.pcap, flt)
-            if hits:
-                failures.append(f"frames {','.join(hits)} match '{flt}'")
+        hits = count_matching(tshark, a.lua, a.pcap, "_ws.lua.error")
+        if hits:
+            failures.append(f"frames {','.join(hits)} match '_ws.lua.error'")
+        for flt in ("_ws.malformed", "_ws.expert.severity == error"):
+            if malformed is None:
+                break
+            hits = {int(h) for h in count_matching(tshark, a.lua, a.pcap,
+                                                   flt)}
+            extra = sorted(hits - malformed)
+            if extra:
+                failures.append(f"frames {','.join(map(str, extra))} match "
+                                f"'{flt}'")
+            missing = sorted(malformed - hits)
+            if missing:
+                failures.append(f"frames {','.join(map(str, missing))} "
+                                f"(malformed) do not match '{flt}'")
     except (RuntimeError, UnknownFields) as e:
         print(f"FAIL: {e}")
         return 1

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * uet-ports.csv (docs/records.md): one row per lockstep port this process
+ * drove, with the frames it carried and those it dropped before the model,
+ * by kind (foreign, broken, stale: docs/lockstep.md). A port over veth
+ * faces whatever else is on the link; a run that had such frames says so
+ * on stderr too. Written by uet-switch and uet-nic; uet-emu has no ports.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "run_private.h"
+#include "uet_port.h"
+#include "uet_sync.h"
+
+static void port_row(FILE *f, const struct run *e, const char *side,
+		     uint32_t host, const struct uet_port *port,
+		     const struct uet_sync_port_drops *d)
+{
+	struct uet_port_stats st = {0};
+	uint64_t total = 0;
+	uint32_t k;
+
+	(void)uet_port_stats(port, &st);
+	fprintf(f, "%s,%u,%s,%" PRIu64 ",%" PRIu64, side, host,
+		uet_port_name(port), st.rx_frames, st.tx_frames);
+	for (k = 0; k < UET_SYNC_DROP_KINDS; k++) {
+		fprintf(f, ",%" PRIu64, d->n[k]);
+		total += d->n[k];
+	}
+	fputc('\n', f);
+	if (total == 0)
+		return;
+	fprintf(stderr,
+		"%s: port %s (%s side of host %u) dropped %" PRIu64
+		" frames not of this run:",
+		e->prog, uet_port_name(port), side, host, total);
+	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
+		fprintf(stderr, " %s %" PRIu64,
+			uet_sync_drop_name((enum uet_sync_drop)k), d->n[k]);
+	fputc('\n', stderr);
+}
+
+int run_write_port_records(const struct run *e)
+{
+	struct uet_sync_port_drops d;
+	char path[4096];
+	uint32_t i, k;
+	FILE *f;
+
+	if (e->co == NULL && e->pa == NULL)
+		return 0;
+	run_out_path(path, sizeof(path), e->sc->run.out, "uet-ports.csv");
+	f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fputs("side,host,port,rx_frames,tx_frames", f);
+	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
+		fprintf(f, ",%s", uet_sync_drop_name((enum uet_sync_drop)k));
+	fputc('\n', f);
+	for (i = 0; e->co != NULL && i < e->hosts; i++) {
+		if (e->sw_port[i] == NULL)
+			continue;
+		uet_sync_coordinator_port_drops(e->co, i, &d);
+		port_row(f, e, "switch", i, e->sw_port[i], &d);
+	}
+	for (i = 0; e->pa != NULL && i < e->count; i++) {
+		if (e->pa[i] == NULL || e->nic_port[i] == NULL)
+			continue;
+		uet_sync_participant_port_drops(e->pa[i], &d);
+		port_row(f, e, "nic", e->first + i, e->nic_port[i], &d);
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * summary.csv in run.out: every figure of the summary printed on stderr
+ * (run_summary.c), one row each, for scripts and tests that must not parse
+ * the prose. Two columns, figure and value; the figures are named in
+ * docs/records.md ("summary.csv"). wall_ms is the one row that varies
+ * between two runs of the same scenario.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uet_fabric.h"
+#include "run_private.h"
+#include "run_realtime.h"
+#include "run_workload.h"
+
+static const char *state(uint8_t flags)
+{
+	if (!(flags & RUN_MSG_SENT))
+		return "not_sent";
+	if (!(flags & RUN_MSG_ARRIVED))
+		return "sent";
+	return "arrived";
+}
+
+static void row_u64(FILE *f, const char *figure, uint64_t v)
+{
+	fprintf(f, "%s,%" PRIu64 "\n", figure, v);
+}
+
+/* Per link between switches, in its upward direction, as the prose. */
+static void uplinks(const struct run *e, FILE *f)
+{
+	struct uet_fabric_port_info info;
+	struct uet_fabric_port_stats ps;
+	uint32_t i;
+
+	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
+		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
+		    info.peer < 0 || (uint32_t)info.peer < i ||
+		    uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) < 0)
+			continue;
+		fprintf(f,
+			"uplink.%s.frames,%" PRIu64 "\nuplink.%s.bytes,%" PRIu64
+			"\nuplink.%s.dropped,%" PRIu64
+			"\nuplink.%s.trimmed,%" PRIu64
+			"\nuplink.%s.peak_queue_bytes,%" PRIu64 "\n",
+			info.link_name, ps.tx_frames, info.link_name,
+			ps.tx_bytes, info.link_name, ps.drop_full_frames,
+			info.link_name, ps.trim_frames, info.link_name,
+			ps.peak_queue_bytes);
+	}
+}
+
+/* The messages of the list whose source is here and that did not
+ * complete: how far each got (all of them, where the prose shows 20). */
+static void unfinished(const struct run *e, FILE *f)
+{
+	const struct uet_scenario *sc = e->sc;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < sc->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&sc->workload.messages[i];
+
+		if (!run_hosted(e, m->src) ||
+		    (e->msg_flags[i] & RUN_MSG_COMPLETED))
+			continue;
+		fprintf(f, "message.%u,%s\n", i, state(e->msg_flags[i]));
+		n++;
+	}
+	row_u64(f, "not_completed", n);
+}
+
+int run_summary_csv(const struct run *e, const struct uet_run_result *r)
+{
+	char path[UET_CONFIG_PATH_MAX + 16], tmp[UET_CONFIG_PATH_MAX + 32];
+	FILE *f;
+	int rc = 0;
+
+	run_out_path(path, sizeof(path), e->sc->run.out, "summary.csv");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "figure,value\n");
+	row_u64(f, "messages", r->messages);
+	row_u64(f, "completed", r->completed);
+	row_u64(f, "virtual_ps", r->virtual_ps);
+	row_u64(f, "windows", r->windows);
+	row_u64(f, "events", r->events);
+	row_u64(f, "frames", r->frames);
+	row_u64(f, "switch_drops", r->switch_drops);
+	row_u64(f, "switch_trims", r->switch_trims);
+	row_u64(f, "payload_mismatches", r->payload_mismatches);
+	row_u64(f, "in_flight_anomalies", r->in_flight_anomalies);
+	row_u64(f, "psns_taken", r->psns_taken);
+	row_u64(f, "psns_retired", r->psns_retired);
+	row_u64(f, "intact", uet_run_intact(r) ? 1u : 0u);
+	if (e->has_switch)
+		uplinks(e, f);
+	if (e->wl != NULL)
+		run_wl_summary_csv(e->wl, f);
+	else
+		unfinished(e, f);
+	run_rt_summary_csv(e->rt, f);
+	row_u64(f, "wall_ms", r->wall_ns / 1000000u);
+	if (ferror(f))
+		rc = -EIO;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc < 0)
+		remove(tmp);
+	return rc;
+}
