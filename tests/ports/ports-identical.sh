@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A scenario over real ports is the embedded run: uet-launch runs one
-# uet-switch and two uet-nic processes over veth (namespaces of its own) or
-# memif, and its merged records and captures must equal, byte for byte,
+# uet-switch and two uet-nic processes over veth (namespaces of its own;
+# af_packet, or AF_XDP with afxdp) or memif, and its merged records and captures must equal, byte for byte,
 # those of uet-emu on the same scenario put in the same canonical order
 # (scripts/uet-merge-records). Every process must exit 0, and the launcher
 # must leave no namespace, process or socket behind.
@@ -13,7 +13,7 @@
 # With LCORES (the environment): both runs with run.lcores LCORES, so each
 # uet-nic spreads its NICs over that many lcores (with 4 NICs a process
 # and LCORES 4, every NIC has an lcore of its own).
-# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif [PAUSE_PORT]
+# usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|afxdp|memif [PAUSE_PORT]
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
 dir=$(mktemp -d /tmp/uet-ports-test.XXXXXX)
@@ -25,7 +25,7 @@ if [ -n "${LCORES:-}" ]; then
 	scenario=$dir/scenario.yaml
 fi
 
-if [ "$mode" = veth ] && ! ip netns list >/dev/null 2>&1; then
+if [ "$mode" != memif ] && ! ip netns list >/dev/null 2>&1; then
 	echo "SKIP: no network namespaces here (need root)"; exit 77
 fi
 "$build/app/uet-emu/uet-emu" --out "$dir/emu" "$scenario" 2>"$dir/emu.log" || {
