@@ -95,9 +95,12 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "rp", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
-	/* 100 wall ns per virtual ns: the run's 50 us take 5 ms. */
+	/* 1000 wall ns per virtual ns: the run's 50 us take 50 ms. At 100
+	 * (5 ms) a loaded host preempted the loop for longer than the
+	 * frame's 40 us of virtual slack and the run ended before it came
+	 * back. */
 	c.epoch_ns = test_now_ns();
-	c.dilation = 100;
+	c.dilation = 1000;
 	env_rt_roles(&e, &c, 50 * US, &sw, nic);
 	bound = test_now_ns() + UINT64_C(5000000000);
 	while ((a == UET_SYNC_RUNNING || b == UET_SYNC_RUNNING) &&
