@@ -109,6 +109,7 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"                  the scenario's run.out\n"
 		"  --print-config  print every effective attribute and exit\n"
 		"  -h, --help      this text\n"
+		"  --version       the version, and exit\n"
 		"\n"
 		"SIGINT or SIGTERM stops the run; the records are written.\n"
 		"Exit status: 0 every message completed intact; 1 the run\n"
@@ -159,9 +160,13 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 		const char *a = argv[i];
 		bool has_val = i + 1 < argc;
 
-		if (role == UET_RUN_EMBEDDED && strcmp(a, "--out") != 0 &&
-		    strcmp(a, "--print-config") != 0 && a[0] == '-' &&
-		    strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
+		if (strcmp(a, "--version") == 0) {
+			printf("%s %s\n", prog, UET_VERSION);
+			exit(0);
+		} else if (role == UET_RUN_EMBEDDED &&
+			   strcmp(a, "--out") != 0 &&
+			   strcmp(a, "--print-config") != 0 && a[0] == '-' &&
+			   strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
 			fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
 				a);
 			return -EINVAL;
