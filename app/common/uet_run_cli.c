@@ -26,8 +26,7 @@ static volatile sig_atomic_t run_cli_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	run_cli_stop = 1;
+	run_cli_stop = sig; /* SIGINT and SIGTERM are not 0 */
 }
 
 static const char *role_prog(enum uet_run_role role)
@@ -408,6 +407,16 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	if (c.start_at_ns != 0)
 		conf.rt_epoch_ns = realtime_to_monotonic_ns(c.start_at_ns);
 	rc = uet_run(&conf, &res);
+	if (rc == -EINTR && run_cli_stop != 0) {
+		char vt[UET_UNITS_FMT_LEN];
+
+		uet_time_format(res.virtual_ps, vt, sizeof(vt));
+		fprintf(stderr,
+			"%s: interrupted by %s at %s of virtual time: the "
+			"records in %s hold the run so far\n",
+			prog, run_cli_stop == SIGINT ? "SIGINT" : "SIGTERM", vt,
+			sc.run.out);
+	}
 	uet_scenario_free(&sc);
 	free(c.ports);
 	/*
