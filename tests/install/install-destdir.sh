@@ -16,8 +16,7 @@ d=$dir/root
 meson install -C "$build" --destdir "$d" --no-rebuild --quiet >"$dir/install.log" 2>&1 || {
 	cat "$dir/install.log"; fail "meson install"; }
 
-programs=(uet-emu uet-switch uet-nic uet-frames uet-launch uet-merge-records)
-[ ! -f "$(dirname "$0")/../../scripts/uet-plot" ] || programs+=(uet-plot)
+programs=(uet-emu uet-switch uet-nic uet-frames uet-launch uet-merge-records uet-plot)
 for p in "${programs[@]}"; do
 	b=$d$bindir/$p
 	[ -x "$b" ] || fail "$p not installed in $bindir"
