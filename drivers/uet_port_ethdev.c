@@ -15,6 +15,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_mbuf_pool_ops.h>
 
 #include "uet_port.h"
 #include "uet_port_priv.h"
@@ -30,6 +31,70 @@
 /* Ethernet header and FCS: what ethdev adds to the MTU for a frame length. */
 #define UET_PORT_L2_OVERHEAD_BYTES (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
+/* Mbufs of a net_af_xdp port's own rx pool: its fill ring and a window's
+ * worth of frames held by the model. */
+#define ETHDEV_XDP_RX_MBUFS 4096u
+
+/*
+ * net_af_xdp (DPDK 22.11, zero-copy between umem and mbufs) registers the
+ * rx pool's memory as its umem, one chunk per mbuf, and the kernel takes
+ * chunks of at most a page: a pool of 8 KiB mbufs fails ("Failed to create
+ * umem"). Such a port receives into a pool of its own whose mbufs fill a
+ * page; frames up to its MTU (3,498 on a veth) fit in one.
+ */
+static struct rte_mempool *xdp_rx_pool(struct uet_port *p,
+				       struct rte_mempool *pool, int socket)
+{
+	size_t page = (size_t)getpagesize();
+	size_t obj = pool->header_size + pool->elt_size + pool->trailer_size;
+	struct rte_mempool *mp;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (strncmp(p->name, "net_af_xdp", 10) != 0 || obj <= page)
+		return pool;
+	/* What is left of a page after the object header and the mbuf; no
+	 * padding between objects (spreading them over memory channels
+	 * would make them outgrow the page). */
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = (uint16_t)(page - RTE_CACHE_LINE_SIZE -
+						  sizeof(struct rte_mbuf)),
+	};
+
+	snprintf(name, sizeof(name), "uet_xdp_rx%u", p->port_id);
+	mp = rte_mempool_create_empty(
+		name, ETHDEV_XDP_RX_MBUFS,
+		sizeof(struct rte_mbuf) + priv.mbuf_data_room_size, 256,
+		sizeof(priv), socket, RTE_MEMPOOL_F_NO_SPREAD);
+	if (mp != NULL &&
+	    (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+					NULL) != 0 ||
+	     mp->header_size + mp->elt_size + mp->trailer_size > page)) {
+		rte_mempool_free(mp);
+		mp = NULL;
+	}
+	if (mp != NULL) {
+		rte_pktmbuf_pool_init(mp, &priv);
+		if (rte_mempool_populate_default(mp) < 0) {
+			rte_mempool_free(mp);
+			mp = NULL;
+		} else {
+			rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+		}
+	}
+	if (mp == NULL) {
+		UET_LOG(ERROR, DRIVERS,
+			"port %s: cannot make its rx pool of page-sized "
+			"mbufs: %s",
+			p->name, rte_strerror(rte_errno));
+		return NULL;
+	}
+	p->rx_pool = mp;
+	/* Its tx copies a frame into one of these mbufs, after the
+	 * headroom. */
+	p->tx_max_frame = priv.mbuf_data_room_size - RTE_PKTMBUF_HEADROOM;
+	return mp;
+}
+
 /* Configure one rx and one tx queue, MTU, promiscuous mode; start. */
 static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 {
@@ -40,6 +105,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	uint16_t nb_txd =
 		conf->nb_tx_desc ? conf->nb_tx_desc : UET_PORT_DEFAULT_DESC;
 	uint16_t mtu = conf->mtu_bytes ? conf->mtu_bytes : UET_PORT_MTU_BYTES;
+	struct rte_mempool *rx_pool;
 	uint16_t cfg_mtu;
 	int socket = rte_eth_dev_socket_id(p->port_id);
 	int ret;
@@ -58,6 +124,8 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	else
+		p->tx_linearize = true;
 	/* The MTU is asked for at configure time, which is how ethdev
 	 * applies it (and what PMDs without an MTU operation, net_ring,
 	 * report), lowered to what the PMD says it can receive. */
@@ -98,8 +166,11 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		return ret;
+	rx_pool = xdp_rx_pool(p, conf->pool, socket);
+	if (rx_pool == NULL)
+		return -ENOMEM;
 	ret = rte_eth_rx_queue_setup(p->port_id, 0, nb_rxd, (unsigned)socket,
-				     NULL, conf->pool);
+				     NULL, rx_pool);
 	if (ret < 0) {
 		UET_LOG(ERROR, DRIVERS, "port %s: rx queue setup failed: %s",
 			p->name, rte_strerror(-ret));
@@ -152,6 +223,9 @@ static void ethdev_close(struct uet_port *p)
 			UET_LOG(WARNING, DRIVERS, "port %s: remove: %s",
 				p->name, rte_strerror(-ret));
 	}
+	/* Its frames are back: the umem is gone with the device. */
+	rte_mempool_free(p->rx_pool);
+	p->rx_pool = NULL;
 }
 
 static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
@@ -160,9 +234,75 @@ static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 	return rte_eth_rx_burst(p->port_id, 0, pkts, n);
 }
 
+/*
+ * A PMD without multi-segment tx reads a frame from its first segment
+ * only (net_af_xdp copies pkt_len bytes from there): a chained frame (the
+ * NICs' header mbuf and payload, a trailer segment) is copied into one new
+ * mbuf, which takes the original's place in pkts. Frames from i on stay
+ * the caller's when a copy cannot be made.
+ */
+static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i], *c;
+
+		if (m->nb_segs == 1)
+			continue;
+		c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+		if (c == NULL)
+			break;
+		if (c->nb_segs > 1 && rte_pktmbuf_linearize(c) < 0) {
+			rte_pktmbuf_free(c);
+			break;
+		}
+		rte_pktmbuf_free(m);
+		pkts[i] = c;
+	}
+	return i;
+}
+
+/*
+ * A frame longer than the PMD can send: net_af_xdp copies a frame from
+ * another pool into one of its umem's mbufs without checking its length,
+ * which overruns the next mbuf (uet-nic crashed on 4,202-byte frames). Such
+ * a frame is dropped here as if sent, so that the far side sees it lost
+ * (lockstep stops with FRAME_LOSS); the burst ends before it otherwise.
+ */
+static uint16_t ethdev_tx_fit(struct uet_port *p, struct rte_mbuf **pkts,
+			      uint16_t n, bool *dropped)
+{
+	uint16_t i;
+
+	*dropped = false;
+	for (i = 0; i < n; i++)
+		if (pkts[i]->pkt_len > p->tx_max_frame)
+			break;
+	if (i > 0 || n == 0)
+		return i;
+	if (p->tx_oversize++ == 0)
+		UET_LOG(ERROR, DRIVERS,
+			"port %s: a %u-byte frame dropped: it sends at most "
+			"%u bytes (docs/ports.md, \"AF_XDP and veth\")",
+			p->name, pkts[0]->pkt_len, p->tx_max_frame);
+	rte_pktmbuf_free(pkts[0]);
+	*dropped = true;
+	return 1;
+}
+
 static uint16_t ethdev_tx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 				uint16_t n)
 {
+	bool dropped;
+
+	if (p->tx_max_frame != 0) {
+		n = ethdev_tx_fit(p, pkts, n, &dropped);
+		if (dropped)
+			return 1;
+	}
+	if (p->tx_linearize)
+		n = ethdev_linearize(pkts, n);
 	return rte_eth_tx_burst(p->port_id, 0, pkts, n);
 }
 

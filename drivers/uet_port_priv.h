@@ -56,6 +56,16 @@ struct uet_port {
 	bool remove_on_close;
 	/** Device to remove on close; valid while the port is open. */
 	struct rte_device *dev;
+	/** The PMD sends one segment per frame (no multi-segment tx, as
+	 * net_af_xdp): chained frames are copied into one mbuf first. */
+	bool tx_linearize;
+	/** The port's own rx pool (net_af_xdp: page-sized mbufs), freed on
+	 * close; NULL: it receives into the conf's pool. */
+	struct rte_mempool *rx_pool;
+	/** Longest frame the PMD can send, bytes; 0: no limit here. */
+	uint32_t tx_max_frame;
+	/** Frames dropped for being longer (logged once). */
+	uint64_t tx_oversize;
 
 	/* Ring-backed ports only. */
 	/** Ring this port receives from (the peer's tx ring). */

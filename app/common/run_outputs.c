@@ -212,6 +212,7 @@ static int run_write_arrivals(const struct run *e)
 /* Captures and records closed (written whole), arrivals.csv written. */
 void run_close_outputs(struct run *e)
 {
+	bool had_records = e->rec != NULL;
 	uint32_t i;
 
 	run_swrec_free(e->swrec);
@@ -224,6 +225,10 @@ void run_close_outputs(struct run *e)
 	free(e->nic_rec);
 	if (uet_record_close(e->rec) < 0)
 		fprintf(stderr, "%s: writing the records failed\n", e->prog);
+	e->rec = NULL;
+	/* Rows in the order their data defines, the same in every run mode. */
+	if (had_records && uet_record_order(e->sc->run.out) < 0)
+		fprintf(stderr, "%s: ordering the records failed\n", e->prog);
 	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&
 	    run_write_arrivals(e) < 0)
 		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);

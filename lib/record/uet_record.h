@@ -204,6 +204,12 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c);
  * -EIO. */
 int uet_record_close(struct uet_record *rec);
 
+/** Put the closed records in out_dir in their canonical row order
+ * (docs/records.md, "Row order"): the time-stamped ones by (time_ps, nic),
+ * flows.csv by msg_id, stably; files absent are skipped (record_order.c).
+ * @return 0 or a negative errno (the first failure). */
+int uet_record_order(const char *out_dir);
+
 /**
  * A view of the records for one writer (one NIC): the same row functions
  * take it, but its rows wait in memory until uet_record_view_flush()

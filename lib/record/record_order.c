@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The canonical row order of the records a run streams (docs/records.md,
+ * "Row order"): rows are written as the NICs run their lockstep windows,
+ * which interleaves NICs window by window in one process and differs
+ * between an embedded run and processes over ports. Once the files are
+ * closed, each is put in an order its data defines:
+ *   uet-transport-stats.csv, uet-events.csv, uet-monitor.csv,
+ *   uet-cc-trace.csv: by (time_ps, nic as a 32-bit number);
+ *   flows.csv: by msg_id;
+ * stably, so rows of one NIC with equal keys keep the order that NIC wrote
+ * them (its events' order, the same in every run mode). The header stays
+ * first. scripts/uet-merge-records sorts with the same keys, so one
+ * process's files are already merged.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_record.h"
+
+struct order_row {
+	uint64_t key1;	  /* time_ps, or msg_id */
+	uint32_t key2;	  /* nic, or 0 */
+	size_t index;	  /* position in the file: the stable tie-break */
+	const char *text; /* the row, its '\n' included */
+	size_t len;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct order_row *x = a, *y = b;
+
+	if (x->key1 != y->key1)
+		return x->key1 < y->key1 ? -1 : 1;
+	if (x->key2 != y->key2)
+		return x->key2 < y->key2 ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The dotted IPv4 at s as a number (0 if it is not one). */
+static uint32_t ipv4_key(const char *s)
+{
+	unsigned int q[4];
+
+	if (sscanf(s, "%u.%u.%u.%u", &q[0], &q[1], &q[2], &q[3]) != 4)
+		return 0;
+	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
+	       (uint32_t)q[2] << 8 | (uint32_t)q[3];
+}
+
+static int read_all(const char *path, char **bufp, size_t *lenp)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (f == NULL)
+		return -errno;
+	do {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap * 2 + 65536);
+
+			if (nb == NULL) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = cap * 2 + 65536;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/* Split buf (len bytes) into rows after the header; *nrows rows. */
+static int split_rows(char *buf, size_t len, size_t *header_len,
+		      bool by_time_nic, struct order_row **rowsp, size_t *nrows)
+{
+	struct order_row *rows = NULL;
+	size_t n = 0, cap = 0, pos;
+	const char *nl = memchr(buf, '\n', len);
+
+	if (nl == NULL)
+		return -EINVAL; /* no whole header: not a record to order */
+	*header_len = (size_t)(nl - buf) + 1;
+	pos = *header_len;
+	while (pos < len) {
+		const char *end = memchr(buf + pos, '\n', len - pos);
+		size_t rl = end != NULL ? (size_t)(end - (buf + pos)) + 1
+					: len - pos;
+		const char *comma;
+
+		if (n == cap) {
+			struct order_row *nr =
+				realloc(rows, (cap * 2 + 1024) * sizeof(*rows));
+
+			if (nr == NULL) {
+				free(rows);
+				return -ENOMEM;
+			}
+			rows = nr;
+			cap = cap * 2 + 1024;
+		}
+		rows[n].text = buf + pos;
+		rows[n].len = rl;
+		rows[n].index = n;
+		rows[n].key1 = strtoull(buf + pos, NULL, 10);
+		rows[n].key2 = 0;
+		comma = memchr(buf + pos, ',', rl);
+		if (by_time_nic && comma != NULL)
+			rows[n].key2 = ipv4_key(comma + 1);
+		n++;
+		pos += rl;
+	}
+	*rowsp = rows;
+	*nrows = n;
+	return 0;
+}
+
+/* Order one file in place (a temporary file, renamed); a missing file is
+ * not an error: that record was off. */
+static int order_file(const char *dir, const char *name, bool by_time_nic)
+{
+	char path[4096], tmp[4120];
+	struct order_row *rows = NULL;
+	size_t len = 0, header_len = 0, n = 0, i;
+	char *buf = NULL;
+	FILE *f;
+	int rc;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	rc = read_all(path, &buf, &len);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	rc = split_rows(buf, len, &header_len, by_time_nic, &rows, &n);
+	if (rc == -EINVAL)
+		rc = 0; /* empty or headless: nothing to order */
+	if (rc < 0 || n < 2)
+		goto out;
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	snprintf(tmp, sizeof(tmp), "%s.order", path);
+	f = fopen(tmp, "wb");
+	if (f == NULL) {
+		rc = -errno;
+		goto out;
+	}
+	fwrite(buf, 1, header_len, f);
+	for (i = 0; i < n; i++)
+		fwrite(rows[i].text, 1, rows[i].len, f);
+	if (ferror(f))
+		rc = -EIO;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -EIO;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc < 0)
+		remove(tmp);
+out:
+	free(rows);
+	free(buf);
+	return rc;
+}
+
+int uet_record_order(const char *out_dir)
+{
+	static const char *const by_time_nic[] = {
+		"uet-transport-stats.csv",
+		"uet-events.csv",
+		"uet-monitor.csv",
+		"uet-cc-trace.csv",
+	};
+	size_t i;
+	int rc, first = 0;
+
+	for (i = 0; i < sizeof(by_time_nic) / sizeof(by_time_nic[0]); i++) {
+		rc = order_file(out_dir, by_time_nic[i], true);
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	rc = order_file(out_dir, "flows.csv", false);
+	if (rc < 0 && first == 0)
+		first = rc;
+	return first;
+}
