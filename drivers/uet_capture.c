@@ -9,6 +9,8 @@
 #include <rte_common.h>
 
 #include "uet_capture.h"
+#include "uet_log.h"
+#include "uet_outfile.h"
 
 #define CAP_PS_PER_NS 1000u
 #define CAP_NS_PER_S 1000000000u
@@ -23,7 +25,21 @@ struct uet_capture {
 	uint64_t frames;
 	/** Where multi-segment mbufs are linearised; snap length bytes. */
 	uint8_t *linear;
+	/** The file: NAME.partial until it is closed whole. */
+	struct uet_outfile out;
 };
+
+/* Writing the capture failed (errno says why): named once. */
+static int capture_failed(struct uet_capture *cap)
+{
+	bool first = cap->out.err == 0;
+	int err = uet_outfile_failed(&cap->out);
+
+	if (first)
+		UET_LOG(ERROR, DRIVERS, "writing %s failed: %s", cap->out.path,
+			strerror(-err));
+	return err;
+}
 
 struct uet_capture_reader {
 	/** Offline handle opened with nanosecond precision. */
@@ -48,17 +64,23 @@ int uet_capture_open(struct uet_capture **capp, const char *path)
 		err = -ENOMEM;
 		goto fail;
 	}
-	errno = 0;
-	cap->dumper = pcap_dump_open(cap->pcap, path);
+	err = uet_outfile_open(&cap->out, path);
+	if (err < 0)
+		goto fail;
+	cap->dumper = pcap_dump_fopen(cap->pcap, cap->out.f);
 	if (cap->dumper == NULL) {
-		err = errno ? -errno : -EIO;
+		err = -EIO;
+		(void)uet_outfile_close(&cap->out, err);
 		goto fail;
 	}
 	/* Put the file header on disk now: an empty capture is still a
 	 * valid pcap. */
+	errno = 0;
 	if (pcap_dump_flush(cap->dumper) != 0) {
-		err = -EIO;
+		err = capture_failed(cap);
 		pcap_dump_close(cap->dumper);
+		cap->out.f = NULL; /* closed with the dumper */
+		(void)uet_outfile_close(&cap->out, err);
 		goto fail;
 	}
 	*capp = cap;
@@ -85,11 +107,14 @@ static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
 	hdr.ts.tv_usec = (suseconds_t)((t_ps % CAP_PS_PER_S) / CAP_PS_PER_NS);
 	hdr.len = len_bytes;
 	hdr.caplen = caplen;
+	if (cap->out.err != 0)
+		return cap->out.err;
+	errno = 0;
 	pcap_dump((u_char *)cap->dumper, &hdr, frame);
 	/* One flush per frame keeps the file whole if we are killed. */
 	if (pcap_dump_flush(cap->dumper) != 0 ||
 	    ferror(pcap_dump_file(cap->dumper)))
-		return -EIO;
+		return capture_failed(cap);
 	cap->frames++;
 	return 0;
 }
@@ -128,13 +153,23 @@ uint64_t uet_capture_frames(const struct uet_capture *cap)
 
 int uet_capture_close(struct uet_capture *cap)
 {
-	int ret = 0;
+	bool logged;
+	int ret;
 
 	if (cap == NULL)
 		return 0;
-	if (pcap_dump_flush(cap->dumper) != 0)
-		ret = -EIO;
+	errno = 0;
+	if (pcap_dump_flush(cap->dumper) != 0 ||
+	    ferror(pcap_dump_file(cap->dumper)))
+		(void)capture_failed(cap);
+	/* pcap closes the FILE; renamed to its name if whole. */
+	logged = cap->out.err != 0;
 	pcap_dump_close(cap->dumper);
+	cap->out.f = NULL;
+	ret = uet_outfile_close(&cap->out, 0);
+	if (ret < 0 && !logged)
+		UET_LOG(ERROR, DRIVERS, "writing %s failed: %s", cap->out.path,
+			strerror(-ret));
 	pcap_close(cap->pcap);
 	free(cap->linear);
 	free(cap);

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <sys/prctl.h>
 
 #include <rte_lcore.h>
 
@@ -332,15 +335,62 @@ static void run_drain(struct run *e)
 	}
 }
 
+/* Idle rounds (nothing received or sent) a process spins through,
+ * yielding, before it sleeps between rounds. */
+#define RUN_IDLE_SPINS 8u
+/* How long an idle process sleeps between rounds, us (UET_IDLE_SLEEP_US
+ * overrides it; 0: yield only, as before). */
+#define RUN_IDLE_SLEEP_US 50u
+
+/* Frames the hosted roles have received and sent: a round that leaves it
+ * unchanged did nothing. */
+static uint64_t run_frames_moved(const struct run *e)
+{
+	struct uet_sync_stats st;
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (e->co != NULL) {
+		uet_sync_coordinator_stats(e->co, &st);
+		n += st.ctrl_frames_rx + st.data_frames_rx + st.foreign_frames +
+		     st.ctrl_frames_tx + st.data_frames_tx;
+	}
+	for (i = 0; i < e->count; i++) {
+		uet_sync_participant_stats(e->pa[i], &st);
+		n += st.ctrl_frames_rx + st.data_frames_rx + st.foreign_frames +
+		     st.ctrl_frames_tx + st.data_frames_tx;
+	}
+	return n;
+}
+
+static uint32_t run_idle_sleep_us(void)
+{
+	const char *v = getenv("UET_IDLE_SLEEP_US");
+
+	return v != NULL && *v != '\0' ? (uint32_t)strtoul(v, NULL, 10)
+				       : RUN_IDLE_SLEEP_US;
+}
+
 /*
  * Poll the hosted roles round-robin (the coordinator first, then the NICs
  * in host order) until all have finished or one fails. Across processes a
- * round that finds nothing to do yields the CPU to the peers.
+ * round that finds nothing to do yields the CPU to the peers, and after a
+ * few such rounds the process sleeps 50 us between rounds: on two CPUs
+ * shared by three processes a yielding spinner still holds its CPU for its
+ * time slice, so the peer it waits for ran milliseconds late (docs/lockstep.md,
+ * "Where a window's wall time goes").
  */
 static int run_poll(struct run *e)
 {
 	const volatile sig_atomic_t *stop = e->conf->stop;
 	bool yield = e->conf->role != UET_RUN_EMBEDDED;
+	struct timespec nap = {0, 0};
+	uint64_t moved = 0, now_moved;
+	uint32_t idle = 0, sleep_us = yield ? run_idle_sleep_us() : 0;
+
+	nap.tv_nsec = (long)sleep_us * 1000L;
+	if (sleep_us > 0)
+		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	if (run_nic_lcores(e) > 1) {
 		int rc = run_poll_nic_lcores(e);
@@ -379,7 +429,16 @@ static int run_poll(struct run *e)
 		}
 		if (!running)
 			return 0;
-		if (yield)
+		if (!yield)
+			continue;
+		now_moved = sleep_us > 0 ? run_frames_moved(e) : 0;
+		if (now_moved != moved) {
+			moved = now_moved;
+			idle = 0;
+		}
+		if (sleep_us > 0 && ++idle > RUN_IDLE_SPINS)
+			(void)nanosleep(&nap, NULL);
+		else
 			sched_yield();
 	}
 }
@@ -405,6 +464,47 @@ int run_clock_poll(struct run *e)
 	if (rc == 0 && conf->role == UET_RUN_NICS)
 		run_linger(e);
 	return rc;
+}
+
+/*
+ * Where a lockstep window's wall time went in this process (docs/lockstep.md,
+ * "Where a window's wall time goes"): in the models, in port bursts and
+ * frame handling (trailers, control frames), and the rest waiting for a
+ * peer. A uet-nic sums its NICs' model and I/O time.
+ */
+static void run_window_split(const struct run *e)
+{
+	uint64_t model = 0, io = 0, wall = 0, windows = 0, wait;
+	struct uet_sync_stats st;
+	uint32_t i;
+
+	if (e->co != NULL) {
+		uet_sync_coordinator_stats(e->co, &st);
+		model = st.wall_model_ns;
+		io = st.wall_io_ns;
+		wall = st.wall_ns;
+		windows = st.windows;
+	} else {
+		for (i = 0; e->pa != NULL && i < e->count; i++) {
+			uet_sync_participant_stats(e->pa[i], &st);
+			model += st.wall_model_ns;
+			io += st.wall_io_ns;
+			if (st.wall_ns > wall)
+				wall = st.wall_ns;
+			if (st.windows > windows)
+				windows = st.windows;
+		}
+	}
+	if (windows == 0 || wall == 0)
+		return;
+	wait = wall > model + io ? wall - model - io : 0;
+	fprintf(stderr,
+		"%s: wall per lockstep window: %.1f us: model %.1f, port I/O "
+		"and frames %.1f, waiting %.1f (%" PRIu64 " windows)\n",
+		e->prog, (double)wall / 1e3 / (double)windows,
+		(double)model / 1e3 / (double)windows,
+		(double)io / 1e3 / (double)windows,
+		(double)wait / 1e3 / (double)windows, windows);
 }
 
 /* Why the run stopped (when it did), and where the clock got to. */
@@ -434,6 +534,8 @@ void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
 				e->prog);
 		return;
 	}
+	if (e->local == NULL)
+		run_window_split(e);
 	if (e->local != NULL)
 		uet_sync_local_stats(e->local, &st);
 	else if (e->co != NULL)

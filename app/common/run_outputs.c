@@ -14,6 +14,7 @@
 
 #include "uet_capture.h"
 #include "uet_fabric.h"
+#include "uet_outfile.h"
 #include "uet_record.h"
 #include "uet_ses.h"
 #include "run_private.h"
@@ -128,9 +129,12 @@ int run_flush_nic_records(struct run *e)
 	uint32_t i;
 	int rc = 0;
 
-	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
-		if (uet_record_view_flush(e->nic_rec[i]) < 0)
-			rc = -EIO;
+	for (i = 0; e->nic_rec != NULL && i < e->count; i++) {
+		int err = uet_record_view_flush(e->nic_rec[i]);
+
+		if (err < 0 && rc == 0)
+			rc = err; /* ENOSPC says more than EIO */
+	}
 	return rc;
 }
 
@@ -186,14 +190,16 @@ static int run_write_arrivals(const struct run *e)
 {
 	const struct uet_scenario *sc = e->sc;
 	char path[UET_CONFIG_PATH_MAX + 32];
+	struct uet_outfile out;
 	uint32_t i;
 	FILE *f;
-	int rc = 0;
+	int rc;
 
 	run_out_path(path, sizeof(path), sc->run.out, "arrivals.csv");
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -errno;
+	rc = uet_outfile_open(&out, path);
+	if (rc < 0)
+		return rc;
+	f = out.f;
 	fprintf(f, "msg_id,arrived_ps\n");
 	for (i = 0; i < sc->workload.message_count; i++) {
 		uet_time_t t;
@@ -204,35 +210,47 @@ static int run_write_arrivals(const struct run *e)
 		if (t != UET_TIME_NEVER)
 			fprintf(f, "%u,%" PRIu64 "\n", i, t);
 	}
-	if (fclose(f) != 0)
-		rc = -EIO;
-	return rc;
+	/* Renamed to arrivals.csv only when whole. */
+	return uet_outfile_close(&out, 0);
 }
 
-/* Captures and records closed (written whole), arrivals.csv written. */
-void run_close_outputs(struct run *e)
+/* Captures and records closed, each renamed from NAME.partial to NAME when
+ * whole (a failure names its file), arrivals.csv written. */
+int run_close_outputs(struct run *e)
 {
 	bool had_records = e->rec != NULL;
 	uint32_t i;
+	int rc = 0;
 
 	run_swrec_free(e->swrec);
 	for (i = 0; e->cap != NULL && i < e->hosts; i++)
-		uet_capture_close(e->cap[i]);
+		if (uet_capture_close(e->cap[i]) < 0)
+			rc = -EIO;
 	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
 		if (uet_record_close(e->nic_rec[i]) < 0)
-			fprintf(stderr, "%s: writing the records failed\n",
-				e->prog);
+			rc = -EIO;
 	free(e->nic_rec);
 	if (uet_record_close(e->rec) < 0)
-		fprintf(stderr, "%s: writing the records failed\n", e->prog);
+		rc = -EIO;
 	e->rec = NULL;
-	/* Rows in the order their data defines, the same in every run mode. */
-	if (had_records && uet_record_order(e->sc->run.out) < 0)
+	/* Rows in the order their data defines, the same in every run mode
+	 * (of whole files only). */
+	if (had_records && rc == 0 && uet_record_order(e->sc->run.out) < 0) {
 		fprintf(stderr, "%s: ordering the records failed\n", e->prog);
+		rc = -EIO;
+	}
 	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&
-	    run_write_arrivals(e) < 0)
+	    run_write_arrivals(e) < 0) {
 		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);
+		rc = -EIO;
+	}
+	if (rc < 0)
+		fprintf(stderr,
+			"%s: writing the records and captures in %s failed: "
+			"the files named above are not there\n",
+			e->prog, e->sc->run.out);
 	uet_ses_arrivals_free(e->arrivals);
 	uet_ses_pattern_free(e->pattern);
 	free(e->cap);
+	return rc;
 }

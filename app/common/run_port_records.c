@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "run_private.h"
+#include "uet_outfile.h"
 #include "uet_port.h"
 #include "uet_sync.h"
 
@@ -44,6 +45,7 @@ static void port_row(FILE *f, const struct run *e, const char *side,
 int run_write_port_records(const struct run *e)
 {
 	struct uet_sync_port_drops d;
+	struct uet_outfile out;
 	char path[4096];
 	uint32_t i, k;
 	FILE *f;
@@ -51,9 +53,9 @@ int run_write_port_records(const struct run *e)
 	if (e->co == NULL && e->pa == NULL)
 		return 0;
 	run_out_path(path, sizeof(path), e->sc->run.out, "uet-ports.csv");
-	f = fopen(path, "w");
-	if (f == NULL)
+	if (uet_outfile_open(&out, path) < 0)
 		return -1;
+	f = out.f;
 	fputs("side,host,port,rx_frames,tx_frames", f);
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		fprintf(f, ",%s", uet_sync_drop_name((enum uet_sync_drop)k));
@@ -70,5 +72,6 @@ int run_write_port_records(const struct run *e)
 		uet_sync_participant_port_drops(e->pa[i], &d);
 		port_row(f, e, "nic", e->first + i, e->nic_port[i], &d);
 	}
-	return fclose(f) == 0 ? 0 : -1;
+	/* Renamed to uet-ports.csv only when whole. */
+	return uet_outfile_close(&out, 0) == 0 ? 0 : -1;
 }

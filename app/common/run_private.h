@@ -133,7 +133,9 @@ struct uet_record *run_nic_record(const struct run *e, uint32_t i);
 int run_flush_nic_records(struct run *e);
 /* NIC i's view into the files; safe from any lcore. */
 int run_flush_nic_record(struct run *e, uint32_t i);
-void run_close_outputs(struct run *e);
+/* 0, or -EIO when a record or capture could not be written whole (each
+ * failure named on stderr). */
+int run_close_outputs(struct run *e);
 
 /* run_ports.c */
 int run_open_ports(struct run *e);

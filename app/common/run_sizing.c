@@ -52,22 +52,13 @@ static uint64_t frame_bytes(const struct uet_scenario *sc)
 /* The largest window a group can open, bytes. */
 static uint64_t max_window_bytes(const struct uet_scenario *sc)
 {
-	struct uet_cc_params p = {
-		.algo = UET_CC_NSCC,
-		.data_rate_bps = sc->nic.data_rate_bps,
-		.initial_base_rtt_ps = sc->pds.initial_base_rtt_ps,
-		.mtu_nominal_bytes = sc->nic.rdma_data_mss_bytes + 88,
-		.nscc_target_qdelay_ps = sc->pds.nscc_target_qdelay_ps,
-		.nscc_initial_window_bytes = sc->pds.nscc_initial_window_bytes,
-		.trimming = sc->nic.trimming_enabled,
-	};
 	struct uet_nscc_derived d;
 	uint64_t w = sc->derived.fixed_window_bytes;
 
 	/* NSCC's largest window only falls with the base RTT; its initial
 	 * window may be set above it. */
 	if (sc->pds.congestion_control == UET_SCENARIO_CC_NSCC &&
-	    uet_nscc_derive(&p, &d) == 0) {
+	    uet_scenario_nscc(sc, &d) == 0) {
 		w = d.max_window_bytes;
 		if (d.initial_window_bytes > w)
 			w = d.initial_window_bytes;

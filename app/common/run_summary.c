@@ -16,13 +16,34 @@
 /* Most lines of unfinished messages printed. */
 #define RUN_SUMMARY_LINES 20u
 
-static const char *missing(uint8_t flags)
+/* How far a message got: "sent" is its last packet's first transmission,
+ * so a message being sent when the run ended is "not all sent". */
+static const char *missing(uint8_t flags, uet_time_t at_ps, uet_time_t end_ps)
 {
 	if (!(flags & RUN_MSG_SENT))
-		return "not sent";
+		return at_ps >= end_ps ? "not posted before the run ended"
+				       : "posted, not all sent";
 	if (!(flags & RUN_MSG_ARRIVED))
 		return "sent, not arrived";
 	return "arrived, not acknowledged";
+}
+
+/*
+ * The integrity check's mark: payload bytes that differ from what was
+ * sent are an integrity failure; in-flight bytes below zero, or PSNs not
+ * all retired once every message completed, a bug in the accounting.
+ * PSNs still in flight when an unfinished run ends are neither.
+ */
+static const char *integrity_mark(const struct uet_run_result *r)
+{
+	if (r->payload_mismatches != 0)
+		return "  <- INTEGRITY FAILURE: payload bytes differ from what "
+		       "was sent";
+	if (r->in_flight_anomalies != 0 ||
+	    (r->completed == r->messages && r->psns_retired != r->psns_taken))
+		return "  <- ACCOUNTING ERROR: the in-flight or PSN counts do "
+		       "not add up";
+	return "";
 }
 
 /* Sum what the hosted NICs and the switch counted, for the summary and
@@ -104,8 +125,7 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 		", retired %" PRIu64 "%s\n",
 		e->prog, r->frames, r->switch_drops, r->switch_trims,
 		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
-		r->psns_retired,
-		uet_run_intact(r) ? "" : "  <- INTEGRITY FAILURE");
+		r->psns_retired, integrity_mark(r));
 	if (e->has_switch)
 		run_summary_links(e);
 	if (e->wl != NULL) {
@@ -126,7 +146,7 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 			"%s: message %u (host %u -> %u, %" PRIu64
 			" bytes, at %s): %s\n",
 			e->prog, i, m->src, m->dst, m->size_bytes, at,
-			missing(e->msg_flags[i]));
+			missing(e->msg_flags[i], m->at_ps, r->virtual_ps));
 	}
 	if (shown > RUN_SUMMARY_LINES)
 		fprintf(stderr, "%s: ... and %u more not completed\n", e->prog,

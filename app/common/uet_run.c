@@ -89,35 +89,52 @@ static int run_open_pool(struct run *e)
 	return 0;
 }
 
-/* What the run leaves once it is over: records, summary. */
-static void run_finish(struct run *e, int rc, struct uet_run_result *res)
+/* What the run leaves once it is over: records, summary. Returns -EIO
+ * when a record could not be written. */
+static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 {
+	int out = 0;
+
 	res->sync_err = rc;
 	run_clock_report(e, rc, res);
 	res->completed = e->completed;
 	res->workload_done = e->wl != NULL && run_wl_done(e->wl);
-	if (e->wl != NULL && run_wl_write_record(e->wl, e->rec) < 0)
+	if (e->wl != NULL && run_wl_write_record(e->wl, e->rec) < 0) {
 		fprintf(stderr, "%s: writing workload.csv failed\n", e->prog);
-	if (run_write_port_records(e) < 0)
+		out = -EIO;
+	}
+	if (run_write_port_records(e) < 0) {
 		fprintf(stderr, "%s: writing uet-ports.csv failed\n", e->prog);
-	if (run_swrec_finish(e->swrec, res->virtual_ps) < 0)
+		out = -EIO;
+	}
+	if (run_swrec_finish(e->swrec, res->virtual_ps) < 0) {
 		fprintf(stderr, "%s: writing the switch records failed\n",
 			e->prog);
+		out = -EIO;
+	}
 	run_totals(e, res);
 	run_summary(e, res);
 	run_rt_summary(e->rt, stderr);
-	if (run_summary_csv(e, res) < 0)
+	if (run_summary_csv(e, res) < 0) {
 		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
+		out = -EIO;
+	}
+	return out;
 }
 
-static void run_close(struct run *e)
+/* Everything the run opened, closed; -EIO when an output was not written
+ * whole. */
+static int run_close(struct run *e)
 {
+	int rc;
+
 	run_close_clock(e);
 	run_models_close(e);
 	run_close_ports(e);
-	run_close_outputs(e);
+	rc = run_close_outputs(e);
 	if (!e->conf->process_exits)
 		rte_mempool_free(e->mp);
+	return rc;
 }
 
 int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
@@ -127,7 +144,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	const struct uet_scenario *sc = conf->sc;
 	struct run e;
 	uint64_t hash = conf->scenario_hash;
-	int rc;
+	int rc, out_rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	memset(&e, 0, sizeof(e));
@@ -160,8 +177,11 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	rc = run_clock_poll(&e);
 	res->wall_ns = run_wall_ns() - e.start_ns;
 	res->setup_ns = e.start_ns - launch_ns;
-	run_finish(&e, rc, res);
+	out_rc = run_finish(&e, rc, res);
 out:
-	run_close(&e);
-	return rc;
+	/* Records that could not be written fail the run (non-zero exit):
+	 * what it measured is not all there. */
+	if (run_close(&e) < 0 && out_rc == 0)
+		out_rc = -EIO;
+	return rc < 0 ? rc : out_rc;
 }

@@ -26,8 +26,7 @@ static volatile sig_atomic_t run_cli_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	run_cli_stop = 1;
+	run_cli_stop = sig; /* SIGINT and SIGTERM are not 0 */
 }
 
 static const char *role_prog(enum uet_run_role role)
@@ -109,11 +108,12 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"                  the scenario's run.out\n"
 		"  --print-config  print every effective attribute and exit\n"
 		"  -h, --help      this text\n"
+		"  --version       the version, and exit\n"
 		"\n"
 		"SIGINT or SIGTERM stops the run; the records are written.\n"
 		"Exit status: 0 every message completed intact; 1 the run\n"
-		"ended with messages not completed, or stopped; 2 bad\n"
-		"arguments or scenario.\n"
+		"ended with messages not completed, or stopped, or a record\n"
+		"could not be written; 2 bad arguments or scenario.\n"
 		"\n"
 		"Without EAL arguments: --no-huge -m 512 --no-pci "
 		"--no-shconf\n"
@@ -159,9 +159,13 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 		const char *a = argv[i];
 		bool has_val = i + 1 < argc;
 
-		if (role == UET_RUN_EMBEDDED && strcmp(a, "--out") != 0 &&
-		    strcmp(a, "--print-config") != 0 && a[0] == '-' &&
-		    strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
+		if (strcmp(a, "--version") == 0) {
+			printf("%s %s\n", prog, UET_VERSION);
+			exit(0);
+		} else if (role == UET_RUN_EMBEDDED &&
+			   strcmp(a, "--out") != 0 &&
+			   strcmp(a, "--print-config") != 0 && a[0] == '-' &&
+			   strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
 			fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
 				a);
 			return -EINVAL;
@@ -403,6 +407,16 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	if (c.start_at_ns != 0)
 		conf.rt_epoch_ns = realtime_to_monotonic_ns(c.start_at_ns);
 	rc = uet_run(&conf, &res);
+	if (rc == -EINTR && run_cli_stop != 0) {
+		char vt[UET_UNITS_FMT_LEN];
+
+		uet_time_format(res.virtual_ps, vt, sizeof(vt));
+		fprintf(stderr,
+			"%s: interrupted by %s at %s of virtual time: the "
+			"records in %s hold the run so far\n",
+			prog, run_cli_stop == SIGINT ? "SIGINT" : "SIGTERM", vt,
+			sc.run.out);
+	}
 	uet_scenario_free(&sc);
 	free(c.ports);
 	/*

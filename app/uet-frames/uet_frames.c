@@ -76,7 +76,8 @@ static void usage(FILE *f, const char *prog)
 		"trimmed-lasthop\n"
 		"  --count N           repeat the whole set N times (default "
 		"1)\n"
-		"  -h, --help          this text\n",
+		"  -h, --help          this text\n"
+		"  --version           the version, and exit\n",
 		prog, prog);
 }
 
@@ -225,6 +226,7 @@ static int parse_args(int argc, char **argv, struct app_args *a)
 		{dscp_opt_names[4], required_argument, NULL, OPT_DSCP_BASE + 4},
 		{dscp_opt_names[5], required_argument, NULL, OPT_DSCP_BASE + 5},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct uet_frames_opts *fo = &a->fo;
@@ -303,6 +305,9 @@ static int parse_args(int argc, char **argv, struct app_args *a)
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
+			exit(0);
+		case 'V':
+			printf("uet-frames %s\n", UET_VERSION);
 			exit(0);
 		default:
 			if (c >= OPT_DSCP_BASE &&

@@ -539,6 +539,24 @@ int uet_config_pfc_class_mask(const char *text, uint8_t *mask);
  */
 int uet_config_wrr_weights(const char *text, uint8_t weight[UET_CONFIG_TCS]);
 
+struct uet_nscc_derived;
+
+/**
+ * The NSCC values a new PDC group of this scenario's NICs derives
+ * (lib/cc's uet_nscc_derive() on nic.DataRate, pds.InitialBaseRTT, the
+ * NSCC attributes and a full-size packet, RdmaDataMSS + 88 nominal
+ * bytes), whatever pds.CongestionControl says: what --print-config
+ * comments and what sizing reads the largest window from.
+ *
+ * @param s
+ *   A loaded scenario (its derived values set).
+ * @param d
+ *   Out: the values.
+ * @return
+ *   0, or -EINVAL (a parameter uet_nscc_derive() refuses).
+ */
+int uet_scenario_nscc(const struct uet_scenario *s, struct uet_nscc_derived *d);
+
 #ifdef __cplusplus
 }
 #endif

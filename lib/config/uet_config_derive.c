@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config_private.h"
+#include "uet_cc.h"
 #include "uet_config.h"
 #include "uet_time.h"
 #include "uet_units.h"
@@ -515,4 +516,20 @@ int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
 		return -EINVAL;
 	}
 	return (int)at;
+}
+
+/* A full-size packet: RdmaDataMSS + 88 nominal bytes (the PDS's count). */
+int uet_scenario_nscc(const struct uet_scenario *s, struct uet_nscc_derived *d)
+{
+	struct uet_cc_params p = {
+		.algo = UET_CC_NSCC,
+		.data_rate_bps = s->nic.data_rate_bps,
+		.initial_base_rtt_ps = s->pds.initial_base_rtt_ps,
+		.mtu_nominal_bytes = s->nic.rdma_data_mss_bytes + 88,
+		.nscc_target_qdelay_ps = s->pds.nscc_target_qdelay_ps,
+		.nscc_initial_window_bytes = s->pds.nscc_initial_window_bytes,
+		.trimming = s->nic.trimming_enabled,
+	};
+
+	return uet_nscc_derive(&p, d);
 }

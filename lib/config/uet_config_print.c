@@ -171,22 +171,13 @@ static int parse_default(const struct uet_attr *a, uint64_t *v)
 }
 
 /* The NSCC parameters a new group derives, as comments under
- * CongestionControl (a full-size packet: RdmaDataMSS + 88). */
+ * CongestionControl. */
 static void print_nscc_derived(FILE *f, const struct uet_scenario *s)
 {
-	struct uet_cc_params p = {
-		.algo = UET_CC_NSCC,
-		.data_rate_bps = s->nic.data_rate_bps,
-		.initial_base_rtt_ps = s->pds.initial_base_rtt_ps,
-		.mtu_nominal_bytes = s->nic.rdma_data_mss_bytes + 88,
-		.nscc_target_qdelay_ps = s->pds.nscc_target_qdelay_ps,
-		.nscc_initial_window_bytes = s->pds.nscc_initial_window_bytes,
-		.trimming = s->nic.trimming_enabled,
-	};
 	struct uet_nscc_derived d;
 	char tq[32], period[32];
 
-	if (uet_nscc_derive(&p, &d) < 0)
+	if (uet_scenario_nscc(s, &d) < 0)
 		return;
 	uet_time_format(d.target_qdelay_ps, tq, sizeof(tq));
 	uet_time_format(d.adjust_period_ps, period, sizeof(period));

@@ -80,8 +80,15 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps)
 
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 {
-	if (rec->parent == NULL)
-		return rec_line_fwrite(rec->f[k], l);
+	if (rec->parent == NULL) {
+		int rc;
+
+		errno = 0;
+		rc = rec_line_fwrite(rec->f[k], l);
+		return rc < 0 && rec->out[k] != NULL
+			       ? rec_out_failed(rec->out[k])
+			       : rc;
+	}
 	rec_line_bytes(l, "\n", 1);
 	if (l->len > sizeof(l->buf))
 		return -EIO;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "uet_outfile.h"
 #include "uet_record.h"
 
 /** The record files, in the order they are opened. */
@@ -48,6 +49,9 @@ struct uet_record {
 	 * (so the *_on() tests agree) but never writes through them.
 	 */
 	FILE *f[REC_KIND_COUNT];
+	/** The files behind f (written as NAME.partial, renamed at close),
+	 * or NULL; a view has none. */
+	struct uet_outfile *out[REC_KIND_COUNT];
 	/** A view: the records its rows go to when flushed; else NULL. */
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
@@ -87,6 +91,11 @@ int rec_view_append(struct uet_record *view, enum rec_kind k,
 int rec_view_close(struct uet_record *view);
 /** The same to a file of its own (the switch records). */
 int rec_line_fwrite(FILE *f, struct rec_line *l);
+/**
+ * Note that writing o failed (errno tells why): logged once per file,
+ * naming it. Returns the error (-errno).
+ */
+int rec_out_failed(struct uet_outfile *o);
 
 /** Header line of the transport-stats file. */
 int rec_stats_header(struct uet_record *rec);

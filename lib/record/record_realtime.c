@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "uet_log.h"
+#include "uet_outfile.h"
 #include "uet_record.h"
 
 static void realtime_header(FILE *f)
@@ -25,15 +28,17 @@ static void realtime_header(FILE *f)
 int uet_record_realtime_write(const char *path,
 			      const struct uet_realtime_row *rows, uint32_t n)
 {
+	struct uet_outfile out;
 	uint32_t i;
 	FILE *f;
-	int rc = 0;
+	int rc;
 
 	if (path == NULL || (rows == NULL && n > 0))
 		return -EINVAL;
-	f = fopen(path, "w");
-	if (f == NULL)
-		return -errno;
+	rc = uet_outfile_open(&out, path);
+	if (rc < 0)
+		return rc;
+	f = out.f;
 	realtime_header(f);
 	for (i = 0; i < n; i++) {
 		const struct uet_lateness *l = rows[i].lateness;
@@ -56,9 +61,10 @@ int uet_record_realtime_write(const char *path,
 			fprintf(f, ",%" PRIu64, l->bucket[k]);
 		fputc('\n', f);
 	}
-	if (ferror(f))
-		rc = -EIO;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -EIO;
+	/* Flushed, closed and renamed to its name if whole. */
+	rc = uet_outfile_close(&out, 0);
+	if (rc < 0)
+		UET_LOG(ERROR, RECORD, "writing %s failed: %s", path,
+			strerror(-rc));
 	return rc;
 }

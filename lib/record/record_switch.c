@@ -6,13 +6,24 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "uet_log.h"
 
 #include "record_private.h"
 
 struct uet_record_file {
 	FILE *f;
-	unsigned int n_tcs; /* occupancy: class columns of a row */
+	unsigned int n_tcs;	/* occupancy: class columns of a row */
+	struct uet_outfile out; /* NAME.partial until closed whole */
 };
+
+/* A row to rf, a failure named once. */
+static int rec_file_row(struct uet_record_file *rf, struct rec_line *l)
+{
+	errno = 0;
+	return rec_line_fwrite(rf->f, l) < 0 ? rec_out_failed(&rf->out) : 0;
+}
 
 static const char *const rec_switch_stats_header =
 	"time_ps,switch,port,link,peer_switch,link_down,rate_bps,tc,"
@@ -33,14 +44,14 @@ static int rec_file_open(struct uet_record_file **fp, const char *path,
 	rf = calloc(1, sizeof(*rf));
 	if (rf == NULL)
 		return -ENOMEM;
-	rf->f = fopen(path, "w");
-	if (rf->f == NULL) {
-		rc = errno != 0 ? -errno : -EIO;
+	rc = uet_outfile_open(&rf->out, path);
+	if (rc < 0) {
 		free(rf);
 		return rc;
 	}
+	rf->f = rf->out.f;
 	rf->n_tcs = n_tcs;
-	rc = rec_line_fwrite(rf->f, header);
+	rc = rec_file_row(rf, header);
 	if (rc < 0) {
 		(void)uet_record_file_close(rf);
 		return rc;
@@ -119,7 +130,7 @@ int uet_record_switch_stats(struct uet_record_file *rf,
 	rec_line_u64(&l, r->peak_queue_bytes);
 	rec_line_comma(&l);
 	rec_line_u64(&l, r->mean_queue_bytes);
-	return rec_line_fwrite(rf->f, &l);
+	return rec_file_row(rf, &l);
 }
 
 int uet_record_switch_occ(struct uet_record_file *rf,
@@ -144,19 +155,22 @@ int uet_record_switch_occ(struct uet_record_file *rf,
 		rec_line_comma(&l);
 		rec_line_u64(&l, r->tc_bytes[tc]);
 	}
-	return rec_line_fwrite(rf->f, &l);
+	return rec_file_row(rf, &l);
 }
 
 int uet_record_file_close(struct uet_record_file *rf)
 {
-	int rc = 0;
+	bool logged;
+	int rc;
 
 	if (rf == NULL)
 		return 0;
-	if (ferror(rf->f))
-		rc = -EIO;
-	if (fclose(rf->f) != 0)
-		rc = -EIO;
+	logged = rf->out.err != 0;
+	/* Flushed, closed and renamed to its name if whole. */
+	rc = uet_outfile_close(&rf->out, 0);
+	if (rc < 0 && !logged)
+		UET_LOG(ERROR, RECORD, "writing %s failed: %s", rf->out.path,
+			strerror(-rc));
 	free(rf);
 	return rc;
 }

@@ -65,8 +65,11 @@ int uet_record_view_flush(struct uet_record *view)
 
 		if (b->len == 0)
 			continue;
-		if (f == NULL || fwrite(b->bytes, 1, b->len, f) != b->len)
+		errno = 0;
+		if (f == NULL)
 			rc = -EIO;
+		else if (fwrite(b->bytes, 1, b->len, f) != b->len)
+			rc = rec_out_failed(view->parent->out[k]);
 		b->len = 0;
 	}
 	return rc;

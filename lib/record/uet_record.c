@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "uet_log.h"
 #include "record_private.h"
 
 static const char *const rec_file_name[REC_KIND_COUNT] = {
@@ -106,21 +107,38 @@ static int rec_mkdir_p(const char *dir)
 	return 0;
 }
 
+int rec_out_failed(struct uet_outfile *o)
+{
+	bool first = o->err == 0;
+	int err = uet_outfile_failed(o);
+
+	if (first)
+		UET_LOG(ERROR, RECORD, "writing %s failed: %s", o->path,
+			strerror(-err));
+	return err;
+}
+
+/* The file of kind k, written as NAME.partial until it is closed whole. */
 static int rec_open_file(struct uet_record *rec, enum rec_kind k,
 			 const char *dir)
 {
 	char path[PATH_MAX];
-	int n;
+	int n, rc;
 
 	n = snprintf(path, sizeof(path), "%s/%s", dir, rec_file_name[k]);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
 	rec->vbuf[k] = malloc(REC_STDIO_BUF_BYTES);
-	if (rec->vbuf[k] == NULL)
+	rec->out[k] = malloc(sizeof(*rec->out[k]));
+	if (rec->vbuf[k] == NULL || rec->out[k] == NULL)
 		return -ENOMEM;
-	rec->f[k] = fopen(path, "w");
-	if (rec->f[k] == NULL)
-		return errno != 0 ? -errno : -EIO;
+	rc = uet_outfile_open(rec->out[k], path);
+	if (rc < 0) {
+		free(rec->out[k]);
+		rec->out[k] = NULL;
+		return rc;
+	}
+	rec->f[k] = rec->out[k]->f;
 	if (setvbuf(rec->f[k], rec->vbuf[k], _IOFBF, REC_STDIO_BUF_BYTES) != 0)
 		return -EIO;
 	return 0;
@@ -177,7 +195,7 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c)
 		rc = rec_header(rec, REC_WL_MESSAGES, rec_wl_messages_header);
 	if (rc == 0 && on[REC_CC_TRACE])
 		rc = rec_header(rec, REC_CC_TRACE, rec_cc_trace_header);
-	/* "Headers written at once": a run that stops early still leaves
+	/* "Headers written at once": a run that dies leaves NAME.partial
 	 * files a reader can parse. */
 	if (rc == 0)
 		rc = uet_record_flush(rec);
@@ -200,8 +218,9 @@ int uet_record_flush(struct uet_record *rec)
 	for (k = 0; k < REC_KIND_COUNT; k++) {
 		if (rec->f[k] == NULL)
 			continue;
+		errno = 0;
 		if (fflush(rec->f[k]) != 0 || ferror(rec->f[k]))
-			rc = -EIO;
+			rc = rec_out_failed(rec->out[k]);
 	}
 	return rc;
 }
@@ -215,11 +234,18 @@ int uet_record_close(struct uet_record *rec)
 	if (rec->parent != NULL)
 		return rec_view_close(rec);
 	for (k = 0; k < REC_KIND_COUNT; k++) {
-		if (rec->f[k] != NULL) {
-			if (ferror(rec->f[k]))
-				rc = -EIO;
-			if (fclose(rec->f[k]) != 0)
-				rc = -EIO;
+		if (rec->out[k] != NULL) {
+			struct uet_outfile *o = rec->out[k];
+			bool logged = o->err != 0;
+			/* Flushed, closed and renamed to NAME if whole. */
+			int err = uet_outfile_close(o, 0);
+
+			if (err < 0 && !logged)
+				UET_LOG(ERROR, RECORD, "writing %s failed: %s",
+					o->path, strerror(-err));
+			if (err < 0)
+				rc = err;
+			free(o);
 		}
 		/* After fclose: stdio may use the buffer until then. */
 		free(rec->vbuf[k]);

@@ -68,6 +68,7 @@ struct uet_sync_coordinator {
 	uint32_t n_frames;
 	uint32_t cap_frames;
 	uint64_t start_ns;    /**< wall ns of the first poll */
+	uint64_t run_ns;      /**< wall ns of the first GRANT, 0 before */
 	uint64_t progress_ns; /**< wall ns of the last progress call */
 	struct uet_sync_stats stats;
 	struct sync_error error;
@@ -491,6 +492,8 @@ static int co_grant(struct uet_sync_coordinator *c, uint64_t now_ns)
 	}
 	c->stats.windows++;
 	c->state = CO_WAIT;
+	if (c->run_ns == 0)
+		c->run_ns = now_ns;
 	return 0;
 }
 
@@ -664,7 +667,7 @@ static const char *co_awaited(const struct uet_sync_coordinator *c)
 
 int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 {
-	uint64_t now_ns = sync_wall_ns();
+	uint64_t now_ns = sync_wall_ns(), t_ns;
 	bool all = true, queued = false;
 	uint32_t i;
 	int rc;
@@ -680,6 +683,9 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 			c->ports[i].heard_ns = now_ns;
 	}
 	rc = co_rx(c, now_ns);
+	t_ns = sync_wall_ns();
+	if (c->run_ns != 0)
+		c->stats.wall_io_ns += t_ns - now_ns;
 	if (rc < 0)
 		return rc;
 
@@ -699,6 +705,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 		case CO_WAIT:
 			rc = co_finish_window(c, now_ns);
 			co_progress(c, now_ns);
+			c->stats.wall_model_ns += sync_wall_ns() - t_ns;
 			break;
 		case CO_BYE_WAIT:
 			c->state = CO_FINISHED;
@@ -710,6 +717,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 			return rc;
 	}
 
+	t_ns = sync_wall_ns();
 	for (i = 0; i < c->conf.n_ports; i++) {
 		struct co_port *p = &c->ports[i];
 		uint32_t wait_ms = c->state == CO_HELLO
@@ -735,6 +743,11 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 				who(p, name, sizeof(name)), co_awaited(c),
 				wait_ms, c->window_start_ps, c->window_end_ps);
 	}
+	now_ns = sync_wall_ns();
+	if (c->run_ns != 0)
+		c->stats.wall_io_ns += now_ns - t_ns;
+	if (c->run_ns != 0)
+		c->stats.wall_ns = now_ns - c->run_ns;
 	if (c->state == CO_FINISHED && queued) {
 		/* BYE answered, but our last frames are still going out. */
 		c->state = CO_BYE_WAIT;

@@ -42,6 +42,8 @@ struct uet_sync_participant {
 	uint32_t data_tx_window;      /**< data frames sent since DONE */
 	uint64_t hello_ns;	      /**< wall ns of the last HELLO */
 	uint64_t heard_ns;	      /**< wall ns of the last frame received */
+	uint64_t run_ns;	      /**< wall ns WELCOME came, 0 before */
+	uint64_t model_ns;	      /**< wall ns in the component so far */
 	struct sync_txq txq;
 	struct uet_sync_port_drops drops; /**< frames not for this run */
 	struct uet_sync_stats stats;
@@ -187,6 +189,7 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 	struct uet_component *comp = p->conf.component;
 	const char *port = uet_port_name(p->conf.port);
 	struct uet_ls_ctrl d;
+	uint64_t t0_ns;
 	int64_t ran;
 	int rc;
 
@@ -217,6 +220,7 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 			p->data_rx_since_grant);
 	p->data_rx_since_grant = 0;
 	p->window_end_ps = g->u.grant.window_end_ps;
+	t0_ns = sync_wall_ns();
 	ran = uet_evq_run_until(&comp->evq, p->window_end_ps);
 	if (p->error.err != 0)
 		return p->error.err;
@@ -237,6 +241,7 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 				       p->conf.nic_id, comp->name,
 				       p->window_end_ps, strerror(-rc));
 	}
+	p->model_ns += sync_wall_ns() - t0_ns;
 
 	memset(&d, 0, sizeof(d));
 	d.type = UET_LS_DONE;
@@ -310,6 +315,7 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 		p->window_end_ps = h.u.welcome.start_ps;
 		memcpy(p->switch_mac, src, UET_ETH_ADDR_LEN);
 		p->state = PA_RUN;
+		p->run_ns = sync_wall_ns();
 		return 0;
 	}
 	if (h.seq != p->rx_seq + 1)
@@ -345,6 +351,7 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 	const char *port = uet_port_name(p->conf.port);
 	enum uet_sync_drop why;
 	uet_time_t arrival_ps;
+	uint64_t t0_ns;
 	int rc;
 
 	if (sync_trailer_take(m, &arrival_ps, &why) < 0) {
@@ -369,7 +376,9 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 	p->data_rx_since_grant++;
 	p->stats.data_frames_rx++;
 	/* The link is FIFO and has one sender: arrival order is fixed. */
+	t0_ns = sync_wall_ns();
 	rc = comp->deliver(comp, 0, m, arrival_ps);
+	p->model_ns += sync_wall_ns() - t0_ns;
 	if (rc < 0 && p->error.err == 0)
 		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
 			       "nic %u: %s refused a frame: %s", p->conf.nic_id,
@@ -380,9 +389,10 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 int uet_sync_participant_poll(struct uet_sync_participant *p)
 {
 	struct rte_mbuf *pkts[SYNC_RX_BURST];
-	uint64_t now_ns = sync_wall_ns();
+	uint64_t now_ns = sync_wall_ns(), end_ns, model0_ns;
 	uint64_t wait_ms;
 	uint16_t n, k;
+	int rc;
 
 	switch (p->state) {
 	case PA_FAILED:
@@ -399,6 +409,7 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 		break;
 	}
 
+	model0_ns = p->model_ns;
 	n = uet_port_rx_burst(p->conf.port, pkts, SYNC_RX_BURST);
 	if (n > 0)
 		p->heard_ns = now_ns;
@@ -424,8 +435,16 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 		    (uint64_t)UET_SYNC_HELLO_INTERVAL_MS * 1000000u &&
 	    pa_hello(p, now_ns) < 0)
 		return p->error.err;
-	if (sync_txq_flush(&p->txq, p->conf.port, p->conf.timeout_ms, now_ns) <
-	    0)
+	rc = sync_txq_flush(&p->txq, p->conf.port, p->conf.timeout_ms, now_ns);
+	/* What this poll spent outside the component: bursts, frames. */
+	end_ns = sync_wall_ns();
+	p->stats.wall_model_ns = p->model_ns;
+	if (p->run_ns != 0) {
+		p->stats.wall_io_ns +=
+			end_ns - now_ns - (p->model_ns - model0_ns);
+		p->stats.wall_ns = end_ns - p->run_ns;
+	}
+	if (rc < 0)
 		return pa_fail(p, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
 			       "nic %u: port %s took no frame for %u ms",
 			       p->conf.nic_id, uet_port_name(p->conf.port),

@@ -99,6 +99,15 @@ struct uet_sync_stats {
 				  * kinds (enum uet_sync_drop) */
 	uint64_t events;	 /**< events the component ran */
 	uet_time_t now_ps;	 /**< ps, end of the last window run */
+	/*
+	 * Where the role's wall time went (roles over ports only): in the
+	 * component (deliver and run), in port bursts, control frames and
+	 * the per-frame trailer work, and the rest (from the first poll to
+	 * the last) waiting for a peer.
+	 */
+	uint64_t wall_ns;	/**< wall ns, first poll to the last */
+	uint64_t wall_model_ns; /**< wall ns in the component */
+	uint64_t wall_io_ns;	/**< wall ns in bursts and frame handling */
 };
 
 /** What the progress callback sees. */

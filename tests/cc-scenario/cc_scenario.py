@@ -182,18 +182,21 @@ class Run:
         if p.returncode != 0:
             sys.stdout.write(self.log)
             raise CheckFailed('%s: uet-emu exited %d' % (name, p.returncode))
-        done = re.search(r'(\d+) of (\d+) messages completed', self.log)
-        require(done and done.group(1) == done.group(2) and
-                int(done.group(1)) > 0,
+        # The run's figures: summary.csv (docs/records.md), not the prose.
+        self.summary = {r['figure']: r['value']
+                        for r in self._csv('summary.csv')}
+        s = self.summary
+        require(s['completed'] == s['messages'] and int(s['messages']) > 0,
                 '%s: not every message completed' % name)
         if not self.msgs:
             # A connection matrix: its messages are the flows.csv rows.
             self.msgs = [(host(r['src']), host(r['dst'])) for r in sorted(
                 self._csv('flows.csv'), key=lambda r: int(r['msg_id']))]
         n = len(self.msgs)
-        require(re.search(r'payload mismatches 0, in-flight anomalies 0, '
-                          r'PSNs taken (\d+), retired \1\b', self.log),
-                '%s: integrity line' % name)
+        require(s['payload_mismatches'] == '0' and
+                s['in_flight_anomalies'] == '0' and
+                s['psns_taken'] == s['psns_retired'] and s['intact'] == '1',
+                '%s: integrity (summary.csv)' % name)
         self.flows = self._csv('flows.csv')
         require(len(self.flows) == n, '%s: %d flows.csv rows for %d '
                 'messages' % (name, len(self.flows), n))
@@ -291,9 +294,9 @@ class Run:
 
     def uplink_bytes(self, lower):
         """Bytes each link from a switch named lower<N> up carried."""
-        return {m.group(1): int(m.group(2)) for m in re.finditer(
-            r'uplink (%s\d+-\w+) from %s\d+: \d+ frames, (\d+) bytes' %
-            (lower, lower), self.log)}
+        return {m.group(1): int(v) for k, v in self.summary.items()
+                for m in [re.fullmatch(r'uplink\.(%s\d+-\w+)\.bytes' % lower,
+                                       k)] if m}
 
 
 def host(ip):

@@ -6,7 +6,9 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -193,6 +195,10 @@ START_TEST(test_capture_is_whole_after_the_writer_is_killed)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGKILL);
+	/* Under its temporary name (never closed, so never renamed), but
+	 * readable to the last frame written. */
+	ck_assert_int_ne(access(t.path, F_OK), 0);
+	strcat(t.path, ".partial");
 	check_file(t.path, 3);
 	tmp_remove(&t, NULL);
 }

@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,15 +149,19 @@ START_TEST(test_headers_written_at_open)
 
 	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
 	ck_assert_ptr_nonnull(rec);
-	/* On disk already, before close: a cut run still has headers. */
-	check_file(dir, "uet-transport-stats.csv", STATS_HEADER);
-	check_file(dir, "uet-events.csv", EVENTS_HEADER);
-	check_file(dir, "uet-monitor.csv", MONITOR_HEADER);
-	check_file(dir, "flows.csv", FLOWS_HEADER);
+	/* On disk already, before close, under the temporary name: a cut
+	 * run still has headers, and no file passes for a whole one. */
+	check_file(dir, "uet-transport-stats.csv.partial", STATS_HEADER);
+	check_file(dir, "uet-events.csv.partial", EVENTS_HEADER);
+	check_file(dir, "uet-monitor.csv.partial", MONITOR_HEADER);
+	check_file(dir, "flows.csv.partial", FLOWS_HEADER);
+	ck_assert(!file_exists(dir, "flows.csv"));
 	ck_assert_uint_eq(uet_record_stats_interval_ps(rec),
 			  10 * UET_PS_PER_US);
 	ck_assert_int_eq(uet_record_close(rec), 0);
+	/* Whole: renamed to its name. */
 	check_file(dir, "flows.csv", FLOWS_HEADER);
+	ck_assert(!file_exists(dir, "flows.csv.partial"));
 	rm_tree(dir);
 }
 END_TEST
@@ -866,12 +872,49 @@ START_TEST(test_flush_makes_rows_visible)
 	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
 	ck_assert_int_eq(uet_record_flow(rec, &f), 0);
 	/* Buffered: not on disk yet. */
-	check_file(dir, "flows.csv", FLOWS_HEADER);
+	check_file(dir, "flows.csv.partial", FLOWS_HEADER);
 	ck_assert_int_eq(uet_record_flush(rec), 0);
-	check_file(dir, "flows.csv",
+	check_file(dir, "flows.csv.partial",
 		   FLOWS_HEADER
 		   "5,0.0.0.0,0.0.0.0,0,0,0,0,7,0,0,9,2,0,0,0,0\n");
 	ck_assert_int_eq(uet_record_close(rec), 0);
+	rm_tree(dir);
+}
+END_TEST
+
+/* A write that fails (the file may not grow past 64 KiB here, as a full
+ * disk stops it): the flush says so, close too, and neither the file nor
+ * its temporary remains, so no reader takes a cut file for a whole one.
+ * An earlier run's file of the same name is gone as well. */
+START_TEST(test_write_error_leaves_no_file)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_flow_row f = {.posted_ps = 7, .completed_ps = 9};
+	struct rlimit lim = {.rlim_cur = 64 * 1024, .rlim_max = 64 * 1024};
+	struct uet_record *rec;
+	int i, rc = 0;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	ck_assert(file_exists(dir, "flows.csv"));
+	/* This test runs in a process of its own (Check forks). */
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert(!file_exists(dir, "flows.csv"));
+	for (i = 0; i < 100000 && rc == 0; i++) {
+		f.msg_id = (uint64_t)i;
+		rc = uet_record_flow(rec, &f);
+		if (rc == 0 && i % 1000 == 0)
+			rc = uet_record_flush(rec);
+	}
+	ck_assert_int_eq(rc, -EFBIG);
+	ck_assert_int_lt(uet_record_close(rec), 0);
+	ck_assert(!file_exists(dir, "flows.csv"));
+	ck_assert(!file_exists(dir, "flows.csv.partial"));
+	/* The other files were small enough: whole. */
+	check_file(dir, "uet-events.csv", EVENTS_HEADER);
 	rm_tree(dir);
 }
 END_TEST
@@ -897,6 +940,7 @@ static Suite *record_csv_suite(void)
 	tcase_add_test(tc, test_bad_rows_rejected);
 	tcase_add_test(tc, test_identical_runs_identical_bytes);
 	tcase_add_test(tc, test_flush_makes_rows_visible);
+	tcase_add_test(tc, test_write_error_leaves_no_file);
 	tcase_add_test(tc, test_workload_rows_exact);
 	tcase_add_test(tc, test_wl_message_rows_exact);
 	tcase_add_test(tc, test_cc_trace_rows_exact);

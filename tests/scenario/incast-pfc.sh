@@ -54,22 +54,28 @@ for p in "$dir"/out/port-*.pcap; do
 	name=$(basename "$p")
 	bad=$(ts "$p" -Y '_ws.malformed || _ws.expert.severity == error' | wc -l)
 	[ "$bad" -eq 0 ] || fail "$bad malformed frames in $name"
-	pfc=$(ts "$p" -Y 'macc.opcode == 0x0101' | wc -l)
-	claimed=$(ts "$p" -Y 'macc.opcode == 0x0101 && (uet || uetlock)' | wc -l)
+	# The pause frames, one tshark pass: protocols, sender, class-enable
+	# vector, class 0's pause time (the checks below read these fields).
+	ts "$p" -Y 'macc.opcode == 0x0101' -T fields -E separator=, \
+		-e frame.protocols -e eth.src -e macc.cbfc.enbv \
+		-e macc.cbfc.pause_time.c0 >"$dir/pfc.csv"
+	pfc=$(wc -l <"$dir/pfc.csv")
+	# uet.lua must leave them to MAC control: no uet or uetlock layer.
+	claimed=$(awk -F, '$1 ~ /:(uet|uetlock)(:|$)/' "$dir/pfc.csv" | wc -l)
 	[ "$claimed" -eq 0 ] || fail "$name: uet.lua claimed $claimed pause frames"
-	notc0=$(ts "$p" -Y 'macc.opcode == 0x0101 && !(macc.cbfc.enbv == 0x0001)' | wc -l)
+	notc0=$(awk -F, '$3 != "0x0001"' "$dir/pfc.csv" | wc -l)
 	[ "$notc0" -eq 0 ] || fail "$name: $notc0 pause frames not for class 0 alone"
-	xoff=$(ts "$p" -Y 'macc.opcode == 0x0101 && macc.cbfc.pause_time.c0 == 65535' | wc -l)
-	xon=$(ts "$p" -Y 'macc.opcode == 0x0101 && macc.cbfc.pause_time.c0 == 0' | wc -l)
+	xoff=$(awk -F, '$4 == "65535"' "$dir/pfc.csv" | wc -l)
+	xon=$(awk -F, '$4 == "0"' "$dir/pfc.csv" | wc -l)
 	[ "$xoff" -eq "$xon" ] && [ $((xoff + xon)) -eq "$pfc" ] ||
 		fail "$name: $pfc pause frames: $xoff XOFF, $xon XON"
 	# In time order they alternate XOFF, XON, ... per sender.
-	seq=$(ts "$p" -Y 'macc.opcode == 0x0101' -T fields -e eth.src \
-		-e macc.cbfc.pause_time.c0 | awk '
-		{ want = (n[$1]++ % 2 == 0) ? 65535 : 0
-		  if ($2 != want) bad++ }
-		END { print bad + 0 }')
+	seq=$(awk -F, '
+		{ want = (n[$2]++ % 2 == 0) ? 65535 : 0
+		  if ($4 != want) bad++ }
+		END { print bad + 0 }' "$dir/pfc.csv")
 	[ "$seq" -eq 0 ] || fail "$name: XOFF and XON do not alternate"
+	[ "$name" != port-0.pcap ] || cut -d, -f2 "$dir/pfc.csv" | sort -u >"$dir/port0-src"
 	echo "ok: $name: $pfc PFC frames ($xoff XOFF, $xon XON), none malformed"
 	case $name in
 	port-0.pcap) port0=$pfc ;;
@@ -89,8 +95,7 @@ switch)
 	[ "$port0" -eq 0 ] || fail "$port0 pause frames on host 0's link" ;;
 nic)
 	[ "$port0" -gt 0 ] || fail "host 0's NIC paused nothing"
-	src=$(ts "$dir/out/port-0.pcap" -Y 'macc.opcode == 0x0101' -T fields \
-		-e eth.src | sort -u)
+	src=$(cat "$dir/port0-src")
 	[ "$src" = "02:00:00:00:00:01" ] ||
 		fail "pause frames on port 0 from $src, not host 0's NIC" ;;
 *) fail "unknown mode $mode" ;;

@@ -17,8 +17,9 @@ emu_tmpdir scenario
 
 run_emu "$emu" "$dir/a" "$scenario" "$dir/a.log"
 cat "$dir/a.log"
-grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/a.log" || {
-	echo "FAIL: integrity line missing"; exit 1; }
+summary_intact "$dir/a" "$(summary "$dir/a" psns_taken)"
+[ "$(summary "$dir/a" messages)" -eq "$messages" ] ||
+	fail "summary.csv: $(summary "$dir/a" messages) messages, want $messages"
 
 rows=$(tail -n +2 "$dir/a/flows.csv" | wc -l)
 [ "$rows" -eq "$messages" ] || {
@@ -32,18 +33,25 @@ run_emu "$emu" "$dir/b" "$scenario" "$dir/b.log"
 same_records "$dir/a" "$dir/b"
 echo "ok: two runs wrote byte-identical records ($(ls "$dir/a" | wc -l) files)"
 
+# One dissection per capture: the frames that are UET and neither
+# malformed nor carrying an error must be all of them (capinfos counts
+# them without dissecting). Only on a mismatch is it said which it was.
 for p in "$dir"/a/port-*.pcap; do
-	total=$(tshark -X lua_script:"$lua" -r "$p" 2>"$dir/tshark.err" | wc -l)
-	bad=$(tshark -X lua_script:"$lua" -r "$p" \
-		-Y '_ws.malformed || _ws.expert.severity == error' 2>>"$dir/tshark.err" | wc -l)
-	uet=$(tshark -X lua_script:"$lua" -r "$p" -Y 'uet.pds.type' 2>>"$dir/tshark.err" | wc -l)
+	total=$(capinfos -Mcr -T "$p" | cut -f2)
+	good=$(tshark -X lua_script:"$lua" -r "$p" \
+		-Y 'uet.pds.type && !(_ws.malformed || _ws.expert.severity == error)' \
+		2>"$dir/tshark.err" | wc -l)
 	# tshark warns on every start when run as root; anything else is news.
 	sed -i '/^Running as user "root"/d' "$dir/tshark.err"
 	if [ -s "$dir/tshark.err" ]; then
 		cat "$dir/tshark.err"; echo "FAIL: tshark complained on $p"; exit 1
 	fi
-	[ "$bad" -eq 0 ] || { echo "FAIL: $bad malformed frames in $p"; exit 1; }
-	[ "$total" -gt 0 ] && [ "$uet" -eq "$total" ] || {
-		echo "FAIL: $p: $uet of $total frames decoded as UET"; exit 1; }
+	if [ "$total" -eq 0 ] || [ "$good" -ne "$total" ]; then
+		bad=$(tshark -X lua_script:"$lua" -r "$p" \
+			-Y '_ws.malformed || _ws.expert.severity == error' 2>/dev/null | wc -l)
+		uet=$(tshark -X lua_script:"$lua" -r "$p" -Y 'uet.pds.type' 2>/dev/null | wc -l)
+		echo "FAIL: $p: $total frames, $uet decoded as UET, $bad malformed or in error"
+		exit 1
+	fi
 	echo "ok: $(basename "$p"): $total frames, all UET, none malformed"
 done

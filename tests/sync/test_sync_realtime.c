@@ -5,6 +5,8 @@
  * start, foreign frames dropped.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,10 +81,17 @@ static void env_rt_roles(struct env *e, const struct uet_sync_rt_clock *c,
  * switch stamps it no earlier than 11 us and the NIC gets the reflection
  * no earlier than 1 us after the switch ran it. Every event is counted in
  * the lateness histogram.
+ * Only relations between times are asserted. Whether the reflection gets
+ * back before the run's end (1 ms of virtual time, 100 ms of wall time)
+ * depends on the host: a process descheduled that long on a loaded
+ * machine runs the switch's event after the end. Such an attempt is
+ * reported and run again, three times at most.
  */
-START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
+#define RT_PING_ATTEMPTS 3
+
+/* One run of the ping; false when the reflection came after the end. */
+static bool rt_ping_once(struct rte_mempool *mp, unsigned int attempt)
 {
-	struct rte_mempool *mp;
 	struct uet_sync_realtime *sw, *nic[1];
 	struct uet_sync_rt_clock c;
 	struct uet_sync_rt_stats st;
@@ -90,16 +99,15 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 	uint64_t bound, wake;
 	int a = UET_SYNC_RUNNING, b = UET_SYNC_RUNNING;
 	const struct log_ent *sw_rx, *nic_rx;
+	bool back;
 
-	uet_test_eal("uetsync", "rtping");
-	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	env_open(&e, mp, "rp", 1, 1 * US, 1 * US, 0);
 	fake_ping_at(&e.nic[0], 10 * US);
-	/* 100 wall ns per virtual ns: the run's 50 us take 5 ms. */
+	/* 100 wall ns per virtual ns: the run's 1 ms takes 100 ms. */
 	c.epoch_ns = test_now_ns();
 	c.dilation = 100;
-	env_rt_roles(&e, &c, 50 * US, &sw, nic);
-	bound = test_now_ns() + UINT64_C(5000000000);
+	env_rt_roles(&e, &c, 1000 * US, &sw, nic);
+	bound = test_now_ns() + UINT64_C(20000000000);
 	while ((a == UET_SYNC_RUNNING || b == UET_SYNC_RUNNING) &&
 	       test_now_ns() < bound) {
 		a = uet_sync_realtime_poll(sw, &wake);
@@ -108,35 +116,59 @@ START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
 	ck_assert_int_eq(a, UET_SYNC_FINISHED);
 	ck_assert_int_eq(b, UET_SYNC_FINISHED);
 
-	ck_assert_uint_eq(e.nic[0].n_log, 2);
+	ck_assert_uint_ge(e.nic[0].n_log, 1);
 	ck_assert_uint_eq(e.nic[0].log[0].what, LOG_SEND);
 	ck_assert_uint_eq(e.nic[0].log[0].t_ps, 10 * US);
 	ck_assert_uint_eq(e.sw.n_log, 1);
 	sw_rx = &e.sw.log[0];
-	nic_rx = &e.nic[0].log[1];
 	ck_assert_uint_eq(sw_rx->what, LOG_RECV);
 	ck_assert_uint_ge(sw_rx->t_ps, 11 * US);
 	/* No trailer in realtime: the frame as sent, padding included. */
 	ck_assert_uint_eq(sw_rx->len_bytes, UET_ETH_MIN_FRAME_BYTES);
-	ck_assert_uint_eq(nic_rx->what, LOG_RECV);
-	ck_assert_uint_ge(nic_rx->t_ps, sw_rx->t_ps + 1 * US);
-
-	uet_sync_realtime_stats(nic[0], &st);
-	ck_assert_uint_eq(st.frames_tx, 1);
-	ck_assert_uint_eq(st.frames_rx, 1);
-	ck_assert_uint_eq(st.events, 2);
-	ck_assert_uint_eq(st.lateness.count, 2);
-	ck_assert_uint_eq(st.now_ps, 50 * US);
 	uet_sync_realtime_stats(sw, &st);
 	ck_assert_uint_eq(st.frames_rx, 1);
-	ck_assert_uint_eq(st.frames_tx, 1);
 	ck_assert_uint_eq(st.events, 1);
 	ck_assert_uint_eq(st.lateness.count, 1);
+	back = e.nic[0].n_log == 2;
+	if (!back) {
+		fprintf(stderr,
+			"attempt %u: the switch ran the ping at %" PRIu64
+			" ps (%" PRIu64
+			" ps late), so its reflection arrived after the "
+			"run's end; the host was busy\n",
+			attempt, sw_rx->t_ps, st.lateness.max_ps);
+	} else {
+		ck_assert_uint_eq(st.frames_tx, 1);
+		nic_rx = &e.nic[0].log[1];
+		ck_assert_uint_eq(nic_rx->what, LOG_RECV);
+		ck_assert_uint_ge(nic_rx->t_ps, sw_rx->t_ps + 1 * US);
+		uet_sync_realtime_stats(nic[0], &st);
+		ck_assert_uint_eq(st.frames_tx, 1);
+		ck_assert_uint_eq(st.frames_rx, 1);
+		ck_assert_uint_eq(st.events, 2);
+		ck_assert_uint_eq(st.lateness.count, 2);
+		ck_assert_uint_eq(st.now_ps, 1000 * US);
+	}
 	ck_assert(uet_sync_realtime_idle(sw));
 	ck_assert(uet_sync_realtime_idle(nic[0]));
 	uet_sync_realtime_free(sw);
 	uet_sync_realtime_free(nic[0]);
 	env_close(&e); /* no lockstep roles: it frees the fakes and ports */
+	return back;
+}
+
+START_TEST(test_realtime_frames_wait_for_arrival_and_are_stamped_after)
+{
+	struct rte_mempool *mp;
+	unsigned int k;
+
+	uet_test_eal("uetsync", "rtping");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	for (k = 1; k <= RT_PING_ATTEMPTS; k++)
+		if (rt_ping_once(mp, k))
+			return;
+	ck_abort_msg("the reflection came after the end in %d attempts",
+		     RT_PING_ATTEMPTS);
 }
 END_TEST
 

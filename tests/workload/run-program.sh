@@ -19,8 +19,9 @@ for run in a b; do
 	run_emu "$emu" "$dir/$run" "$scenario" "$dir/$run.log"
 done
 cat "$dir/a.log"
-grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/a.log" || {
-	echo "FAIL: integrity line missing"; exit 1; }
+[ "$(summary "$dir/a" payload_mismatches)" -eq 0 ] &&
+	[ "$(summary "$dir/a" in_flight_anomalies)" -eq 0 ] &&
+	[ "$(summary "$dir/a" intact)" -eq 1 ] || fail "integrity (summary.csv)"
 same_records "$dir/a" "$dir/b"
 
 wm="$dir/a/workload-messages.csv"
