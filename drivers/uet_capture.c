@@ -27,6 +27,8 @@ struct uet_capture {
 	uint8_t *linear;
 	/** The file: NAME.partial until it is closed whole. */
 	struct uet_outfile out;
+	/** Bytes in the file, and the most it may hold (0: no limit). */
+	uint64_t bytes, max_bytes;
 };
 
 /* Writing the capture failed (errno says why): named once. */
@@ -83,6 +85,7 @@ int uet_capture_open(struct uet_capture **capp, const char *path)
 		(void)uet_outfile_close(&cap->out, err);
 		goto fail;
 	}
+	cap->bytes = 24; /* the pcap file header */
 	*capp = cap;
 	return 0;
 fail:
@@ -109,6 +112,20 @@ static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
 	hdr.caplen = caplen;
 	if (cap->out.err != 0)
 		return cap->out.err;
+	/* A pcap record header is 16 bytes. */
+	if (cap->max_bytes != 0 && cap->bytes + 16 + caplen > cap->max_bytes) {
+		if (cap->bytes <= cap->max_bytes)
+			UET_LOG(ERROR, DRIVERS,
+				"%s reached records.MaxFileSize (%llu bytes): "
+				"its later frames are not written and the run "
+				"stops; raise records.MaxFileSize for a run "
+				"this long",
+				cap->out.path,
+				(unsigned long long)cap->max_bytes);
+		cap->bytes = cap->max_bytes + 1; /* logged */
+		return -EFBIG;
+	}
+	cap->bytes += 16 + caplen;
 	errno = 0;
 	pcap_dump((u_char *)cap->dumper, &hdr, frame);
 	/* One flush per frame keeps the file whole if we are killed. */
@@ -144,6 +161,12 @@ int uet_capture_write_mbuf(struct uet_capture *cap, uet_time_t t_ps,
 	if (data == NULL)
 		return -EINVAL;
 	return capture_record(cap, t_ps, data, caplen, m->pkt_len);
+}
+
+void uet_capture_set_max_bytes(struct uet_capture *cap, uint64_t max_bytes)
+{
+	if (cap != NULL)
+		cap->max_bytes = max_bytes;
 }
 
 uint64_t uet_capture_frames(const struct uet_capture *cap)

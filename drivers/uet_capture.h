@@ -112,6 +112,13 @@ uint64_t uet_capture_frames(const struct uet_capture *cap);
 int uet_capture_close(struct uet_capture *cap);
 
 /**
+ * Bound the file: a frame that would take it past max_bytes is not written
+ * and its write returns -EFBIG (logged once, naming the file and
+ * records.MaxFileSize). 0: no limit (the default).
+ */
+void uet_capture_set_max_bytes(struct uet_capture *cap, uint64_t max_bytes);
+
+/**
  * Open a pcap file for reading with nanosecond timestamps (files written
  * with microsecond precision are scaled by libpcap).
  *

@@ -15,6 +15,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_mbuf_pool_ops.h>
 
 #include "uet_port.h"
@@ -108,6 +109,8 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	struct rte_mempool *rx_pool;
 	uint16_t cfg_mtu;
 	int socket = rte_eth_dev_socket_id(p->port_id);
+	int memif_log, memif_level;
+	bool memif;
 	int ret;
 
 	if (socket < 0)
@@ -124,7 +127,11 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	else
+	/* net_af_xdp offers no multi-segment tx and sends a chain's first
+	 * segment only; net_pcap offers none either yet reads whole chains
+	 * (a 9,000-byte frame, longer than one of our mbufs, must stay a
+	 * chain there), so only the former gets its frames copied. */
+	else if (strncmp(p->name, "net_af_xdp", 10) == 0)
 		p->tx_linearize = true;
 	/* The MTU is asked for at configure time, which is how ethdev
 	 * applies it (and what PMDs without an MTU operation, net_ring,
@@ -183,16 +190,27 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 			p->name, rte_strerror(-ret));
 		return ret;
 	}
-	ret = rte_eth_dev_start(p->port_id);
 	/* A memif client refuses to start until its server has made the
 	 * socket; processes started together race for it, so wait a while
-	 * (bounded) rather than fail the run. */
-	for (int tries = 0; ret < 0 && tries < ETHDEV_MEMIF_START_TRIES &&
-			    strncmp(p->name, "net_memif", 9) == 0;
-	     tries++) {
+	 * (bounded) rather than fail the run. The PMD logs an error for each
+	 * refused try, which a user reads as a failure of a run that then
+	 * goes well: its log is quiet while we try, and only our own line
+	 * below tells of a start that never came. */
+	memif = strncmp(p->name, "net_memif", 9) == 0;
+	memif_log = memif ? rte_log_register("pmd.net.memif") : -1;
+	memif_level =
+		memif_log >= 0 ? rte_log_get_level((uint32_t)memif_log) : -1;
+	if (memif_level >= 0)
+		(void)rte_log_set_level((uint32_t)memif_log, RTE_LOG_CRIT);
+	ret = rte_eth_dev_start(p->port_id);
+	for (int tries = 0;
+	     ret < 0 && tries < ETHDEV_MEMIF_START_TRIES && memif; tries++) {
 		rte_delay_us_sleep(ETHDEV_MEMIF_START_WAIT_US);
 		ret = rte_eth_dev_start(p->port_id);
 	}
+	if (memif_level >= 0)
+		(void)rte_log_set_level((uint32_t)memif_log,
+					(uint32_t)memif_level);
 	if (ret < 0) {
 		UET_LOG(ERROR, DRIVERS, "port %s: start failed: %s", p->name,
 			rte_strerror(-ret));

@@ -63,6 +63,7 @@ int run_open_outputs(struct run *e)
 		.flows = sc->records.enable_flow_summary,
 		.workload = e->wl != NULL,
 		.cc_trace = sc->records.enable_cc_trace,
+		.max_file_bytes = sc->records.max_file_bytes,
 	};
 	uint32_t i;
 	int rc;
@@ -111,6 +112,8 @@ int run_open_outputs(struct run *e)
 					e->prog, path, strerror(-rc));
 				return rc;
 			}
+			uet_capture_set_max_bytes(e->cap[i],
+						  sc->records.max_file_bytes);
 		}
 	}
 	rc = uet_ses_pattern_create(&e->pattern);

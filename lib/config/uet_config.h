@@ -27,6 +27,9 @@ extern "C" {
 /** Fewest and most hosts a topology may have. */
 #define UET_CONFIG_HOSTS_MIN 2
 #define UET_CONFIG_HOSTS_MAX 1024
+/** Largest scenario file read: a list of UET_CONFIG_MESSAGES_MAX messages
+ * fits; a larger file is not a scenario (uet-emu /dev/zero). */
+#define UET_CONFIG_FILE_MAX_BYTES (UINT64_C(64) << 20)
 /** Most messages a workload.messages list may hold. */
 #define UET_CONFIG_MESSAGES_MAX (1u << 20)
 /** Header bytes on the wire around a data payload (the page's "+ 106"). */
@@ -238,6 +241,7 @@ struct uet_records_config {
 	bool enable_pcap;			/**< pcap captures. */
 	bool enable_cc_trace;			/**< uet-cc-trace. */
 	bool enable_switch_stats;		/**< switch-stats. */
+	uint64_t max_file_bytes; /**< MaxFileSize: most bytes of one file. */
 };
 
 /** One message of workload.messages. */

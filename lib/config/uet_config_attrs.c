@@ -449,6 +449,15 @@ static const struct uet_attr attrs[] = {
 	 FIELD(sw.pfc_pause_quanta)},
 
 	/* records */
+	{"records", "MaxFileSize", UET_ATTR_SIZE, "16GiB", MIB,
+	 (uint64_t)1 << 50, "bytes",
+	 "most bytes one record or capture file may take: a run whose "
+	 "periodic records (uet-transport-stats, switch-occupancy) would "
+	 "pass it is refused before it starts, and a file that reaches it "
+	 "stops the run",
+	 "a long run's captures fit, and a period of 1ps does not fill the "
+	 "disk",
+	 NULL, 0, FIELD(records.max_file_bytes)},
 	{"records", "EnableTransportStats", UET_ATTR_BOOL, "true", 0, 1, "",
 	 "write uet-transport-stats rows", "the page's default", NULL, 0,
 	 FIELD(records.enable_transport_stats)},
@@ -548,9 +557,11 @@ static const struct uet_attr attrs[] = {
 	 UET_CONFIG_HOSTS_MAX - 1, "",
 	 "receiving host, < topology.hosts and not src", "required", NULL, 0,
 	 MSG_FIELD(dst)},
-	{"workload.messages", "size", UET_ATTR_SIZE, NULL, 0, 64 * GIB, "bytes",
-	 "message size; 0 sends one empty packet", "required", NULL, 0,
-	 MSG_FIELD(size_bytes)},
+	/* A message's size is a 32-bit field of the NIC (as a generated
+	 * one's, a matrix's and a Chakra node's): 4 GiB - 1 at most. */
+	{"workload.messages", "size", UET_ATTR_SIZE, NULL, 0, 0xffffffffu,
+	 "bytes", "message size (4 GiB - 1 at most); 0 sends one empty packet",
+	 "required", NULL, 0, MSG_FIELD(size_bytes)},
 	{"workload.messages", "at", UET_ATTR_DURATION, "0ns", 0, DURATION_MAX,
 	 "ps", "virtual time the host posts the message",
 	 "messages start at the beginning unless told", NULL, 0,

@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,6 +619,15 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 		len += got;
 		if (got == 0)
 			break;
+		if (len > UET_CONFIG_FILE_MAX_BYTES) {
+			free(buf);
+			fclose(f);
+			return cfg_fail(&c, 0, 0, NULL, NULL, false,
+					"the file is larger than %" PRIu64
+					" MiB, the most a scenario may be: "
+					"not a scenario",
+					UET_CONFIG_FILE_MAX_BYTES >> 20);
+		}
 	}
 	if (ferror(f)) {
 		rc = cfg_fail(&c, 0, 0, NULL, NULL, false,

@@ -12,6 +12,7 @@
 #include "config_private.h"
 #include "uet_host_addr.h"
 #include "uet_config.h"
+#include "uet_units.h"
 
 /* Index of the row section.name; the table always has it. */
 static size_t row_of(const struct cfg_ctx *c, const char *section,
@@ -499,6 +500,73 @@ static int check_topology(struct cfg_ctx *c)
 }
 
 /* The rules that involve more than one attribute. */
+/* a * b, UINT64_MAX when it does not fit. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/*
+ * A periodic record's size is known before the run: rows = writers x
+ * (run.end / period + 1), at row_bytes each (about a row's widest). More
+ * than records.MaxFileSize stops the run here, naming the period.
+ */
+static int check_periodic(struct cfg_ctx *c, const char *file,
+			  const char *section, const char *name,
+			  uet_time_t period_ps, uint64_t writers,
+			  const char *writer, uint64_t row_bytes)
+{
+	const struct uet_scenario *s = c->s;
+	uint64_t rows = mul_sat(writers, s->run.end_ps / period_ps + 1);
+	uint64_t bytes = mul_sat(rows, row_bytes);
+	char sz[32], max[32], end[32];
+
+	if (bytes <= s->records.max_file_bytes)
+		return 0;
+	if (bytes == UINT64_MAX)
+		snprintf(sz, sizeof(sz), "more than 16 EiB");
+	else if (bytes >= (UINT64_C(1) << 40))
+		snprintf(sz, sizeof(sz), "%.1f TiB",
+			 (double)bytes / (double)(UINT64_C(1) << 40));
+	else if (bytes >= (UINT64_C(1) << 30))
+		snprintf(sz, sizeof(sz), "%.1f GiB",
+			 (double)bytes / (double)(UINT64_C(1) << 30));
+	else
+		snprintf(sz, sizeof(sz), "%.1f MiB",
+			 (double)bytes / (double)(UINT64_C(1) << 20));
+	uet_size_format(s->records.max_file_bytes, max, sizeof(max));
+	uet_time_format(s->run.end_ps, end, sizeof(end));
+	return fail_attr(c, section, name,
+			 "%s would take about %s (%llu rows: one per %s at "
+			 "every period to run.end %s), more than "
+			 "records.MaxFileSize %s: a longer period, a shorter "
+			 "run.end or a larger records.MaxFileSize",
+			 file, sz, (unsigned long long)rows, writer, end, max);
+}
+
+static int check_records(struct cfg_ctx *c)
+{
+	const struct uet_scenario *s = c->s;
+	uint64_t ports = 0;
+	const char *p;
+	int rc = 0;
+
+	if (s->records.enable_transport_stats)
+		rc = check_periodic(c, "uet-transport-stats.csv", "records",
+				    "NDStatsReportInterval",
+				    s->records.nd_stats_report_interval_ps,
+				    s->topology.hosts, "NIC", 1024);
+	if (rc < 0 || s->sw.occupancy_ports[0] == '\0')
+		return rc;
+	for (ports = 1, p = s->sw.occupancy_ports; *p != '\0'; p++)
+		ports += *p == ',';
+	return check_periodic(c, "switch-occupancy.csv", "switch",
+			      "occupancy_interval", s->sw.occupancy_interval_ps,
+			      ports, "port", 160);
+}
+
 int cfg_check_rules(struct cfg_ctx *c)
 {
 	const struct uet_scenario *s = c->s;
@@ -574,6 +642,9 @@ int cfg_check_rules(struct cfg_ctx *c)
 			(unsigned long long)s->derived.fixed_window_bytes,
 			(unsigned long long)nominal_bytes);
 	rc = check_workload(c);
+	if (rc < 0)
+		return rc;
+	rc = check_records(c);
 	if (rc < 0)
 		return rc;
 	return check_external_hosts(c);

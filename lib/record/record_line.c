@@ -81,8 +81,10 @@ void rec_line_time(struct rec_line *l, uet_time_t t_ps)
 int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 {
 	if (rec->parent == NULL) {
-		int rc;
+		int rc = rec_room(rec, k, l->len + 1);
 
+		if (rc < 0)
+			return rc;
 		errno = 0;
 		rc = rec_line_fwrite(rec->f[k], l);
 		return rc < 0 && rec->out[k] != NULL

@@ -52,6 +52,8 @@ struct uet_record {
 	/** The files behind f (written as NAME.partial, renamed at close),
 	 * or NULL; a view has none. */
 	struct uet_outfile *out[REC_KIND_COUNT];
+	/** Bytes written to each file (not a view's). */
+	uint64_t bytes[REC_KIND_COUNT];
 	/** A view: the records its rows go to when flushed; else NULL. */
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
@@ -96,6 +98,12 @@ int rec_line_fwrite(FILE *f, struct rec_line *l);
  * naming it. Returns the error (-errno).
  */
 int rec_out_failed(struct uet_outfile *o);
+/**
+ * Account len more bytes of file k (rec is not a view): -EFBIG, logged once,
+ * when they would take it past records.MaxFileSize; they are not to be
+ * written then.
+ */
+int rec_room(struct uet_record *rec, enum rec_kind k, size_t len);
 
 /** Header line of the transport-stats file. */
 int rec_stats_header(struct uet_record *rec);

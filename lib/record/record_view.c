@@ -68,6 +68,8 @@ int uet_record_view_flush(struct uet_record *view)
 		errno = 0;
 		if (f == NULL)
 			rc = -EIO;
+		else if (rec_room(view->parent, (enum rec_kind)k, b->len) < 0)
+			rc = -EFBIG;
 		else if (fwrite(b->bytes, 1, b->len, f) != b->len)
 			rc = rec_out_failed(view->parent->out[k]);
 		b->len = 0;

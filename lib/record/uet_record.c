@@ -118,6 +118,28 @@ int rec_out_failed(struct uet_outfile *o)
 	return err;
 }
 
+int rec_room(struct uet_record *rec, enum rec_kind k, size_t len)
+{
+	uint64_t max = rec->conf.max_file_bytes;
+
+	if (max != 0 && rec->bytes[k] + len > max) {
+		if (rec->bytes[k] <= max) {
+			UET_LOG(ERROR, RECORD,
+				"%s reached records.MaxFileSize (%llu bytes): "
+				"its later rows are not written and the run "
+				"stops; raise records.MaxFileSize for a run "
+				"this long",
+				rec->out[k] != NULL ? rec->out[k]->path
+						    : rec_file_name[k],
+				(unsigned long long)max);
+			rec->bytes[k] = max + 1; /* logged */
+		}
+		return -EFBIG;
+	}
+	rec->bytes[k] += len;
+	return 0;
+}
+
 /* The file of kind k, written as NAME.partial until it is closed whole. */
 static int rec_open_file(struct uet_record *rec, enum rec_kind k,
 			 const char *dir)

@@ -183,6 +183,9 @@ struct uet_record_conf {
 	bool workload;		      /**< workload.csv and
 				       * workload-messages.csv (a program) */
 	bool cc_trace;		      /**< uet-cc-trace.csv (EnableCcTrace) */
+	/** records.MaxFileSize: a row that would take a file past it is
+	 * not written, and the write fails with -EFBIG; 0: no limit. */
+	uint64_t max_file_bytes;
 };
 
 struct uet_record;
