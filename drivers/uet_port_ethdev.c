@@ -127,7 +127,11 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 		eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	else
+	/* net_af_xdp offers no multi-segment tx and sends a chain's first
+	 * segment only; net_pcap offers none either yet reads whole chains
+	 * (a 9,000-byte frame, longer than one of our mbufs, must stay a
+	 * chain there), so only the former gets its frames copied. */
+	else if (strncmp(p->name, "net_af_xdp", 10) == 0)
 		p->tx_linearize = true;
 	/* The MTU is asked for at configure time, which is how ethdev
 	 * applies it (and what PMDs without an MTU operation, net_ring,
@@ -268,8 +272,11 @@ static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
 		if (c == NULL)
 			break;
 		if (c->nb_segs > 1 && rte_pktmbuf_linearize(c) < 0) {
+			/* Longer than one of the pool's mbufs: left chained
+			 * for the PMD (net_pcap reads chains itself; for
+			 * net_af_xdp ethdev_tx_fit already dropped it). */
 			rte_pktmbuf_free(c);
-			break;
+			continue;
 		}
 		rte_pktmbuf_free(m);
 		pkts[i] = c;
