@@ -91,12 +91,19 @@ static void observe(const char *dir, unsigned int host,
 				rte_pktmbuf_pkt_len(m));
 		return;
 	}
-	for (i = 0; dir[0] == 'r' && i < 2; i++)
-		if (fz.msg[i].posted && fz.msg[i].dst == host &&
-		    f.ip.src == uet_host_ipv4(fz.msg[i].src) &&
-		    f.pds.type == UET_PDS_TYPE_CP &&
+	for (i = 0; dir[0] == 'r' && i < 2; i++) {
+		struct fz_msg *mg = &fz.msg[i];
+
+		if (!mg->posted || mg->dst != host ||
+		    f.ip.src != uet_host_ipv4(mg->src))
+			continue;
+		if (f.pds.type == UET_PDS_TYPE_RUD_CC_REQ &&
+		    mg->close_delivered)
+			mg->data_after_close = true;
+		if (f.pds.type == UET_PDS_TYPE_CP &&
 		    f.pds.next_hdr == UET_CP_CLOSE)
-			fz.msg[i].close_delivered = true;
+			mg->close_delivered = true;
+	}
 	if (fz_trace)
 		fprintf(stderr,
 			"%s %u at %lu: PDS type %u flags 0x%x next %u "
@@ -179,7 +186,7 @@ static void on_arrived(void *ctx, const struct uet_ses_completion *c)
 	 * receiving side and delivers the message again. Any other second
 	 * arrival is a finding.
 	 */
-	FZ_CHECK(m->arrived == 0 || fz.tainted || m->close_delivered);
+	FZ_CHECK(m->arrived == 0 || fz.tainted || m->data_after_close);
 	m->arrived++;
 	m->arrived_bytes = c->bytes;
 }

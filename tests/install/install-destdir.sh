@@ -16,7 +16,8 @@ d=$dir/root
 meson install -C "$build" --destdir "$d" --no-rebuild --quiet >"$dir/install.log" 2>&1 || {
 	cat "$dir/install.log"; fail "meson install"; }
 
-programs=(uet-emu uet-switch uet-nic uet-frames uet-launch uet-merge-records uet-plot)
+programs=(uet-emu uet-switch uet-nic uet-frames uet-launch uet-merge-records
+	uet-netns uet-plot)
 for p in "${programs[@]}"; do
 	b=$d$bindir/$p
 	[ -x "$b" ] || fail "$p not installed in $bindir"
@@ -25,7 +26,6 @@ for p in "${programs[@]}"; do
 	"$b" --help >"$dir/help" 2>&1 || fail "$p --help exited non-zero"
 	grep -q "$p" "$dir/help" || fail "$p --help does not name it"
 done
-[ -x "$d$bindir/uet-netns" ] || fail "uet-netns not installed"
 [ -f "$d$luadir/uet.lua" ] || fail "uet.lua not in $luadir"
 for f in examples/quickstart.yaml examples/datapath-8.yaml \
 	examples/matrix-triggers.cm doc/uetemu/README.md \

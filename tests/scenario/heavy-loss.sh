@@ -18,9 +18,10 @@ for seed in $(seq 1 16); do
 	grep -q "^  seed: $seed$" "$dir/s.yaml" || fail "no run.seed line to set"
 	rm -rf "$dir/out"
 	run_emu "$emu" "$dir/out" "$dir/s.yaml" "$dir/log"
-	grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/log" ||
-		{ cat "$dir/log"; fail "seed $seed: integrity line missing"; }
-	dropped=$(sed -n 's/.* \([0-9]*\) dropped there.*/\1/p' "$dir/log")
+	[ "$(summary "$dir/out" payload_mismatches)" -eq 0 ] &&
+		[ "$(summary "$dir/out" in_flight_anomalies)" -eq 0 ] ||
+		{ cat "$dir/log"; fail "seed $seed: integrity (summary.csv)"; }
+	dropped=$(summary "$dir/out" switch_drops)
 	[ "${dropped:-0}" -gt 0 ] || fail "seed $seed: the switch dropped nothing"
 	rows=$(tail -n +2 "$dir/out/flows.csv" | awk -F, '$11 != ""' | wc -l)
 	[ "$rows" -eq "$messages" ] ||

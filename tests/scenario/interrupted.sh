@@ -53,7 +53,7 @@ for sig in INT TERM; do
 		esac
 		n=$((n + 1))
 	done
-	done_msgs=$(sed -n 's/^uet-emu: \([0-9]*\) of [0-9]* messages completed.*/\1/p' "$log")
+	done_msgs=$(summary "$out" completed)
 	rows=$(tail -n +2 "$out/flows.csv" | wc -l)
 	[ -n "$done_msgs" ] && [ "$done_msgs" -gt 0 ] ||
 		fail "$sig: no message completed before the signal"
