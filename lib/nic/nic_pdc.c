@@ -280,7 +280,7 @@ void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 	nic->rx_hash[b] = pdc;
 }
 
-/* A side closed by its linger timer is remembered (a ring of the last
+/* A closed receiving side is remembered (a ring of the last
  * NIC_RX_CLOSED_MAX), so that a retransmission of its message still gets
  * its ACK: the sender only stops when everything is acknowledged. */
 void nic_pdc_rx_closed_add(struct nic_pdc *pdc)
@@ -339,21 +339,6 @@ const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
 			return c;
 	}
 	return NULL;
-}
-
-/* The sender's CLOSE came after all: nothing more to answer. */
-void nic_pdc_rx_closed_forget(struct uet_nic *nic, uint32_t peer_ip,
-			      uint16_t peer_pdc, uint16_t id)
-{
-	uint32_t i;
-
-	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
-		struct nic_rx_closed *c = &nic->rx_closed[i];
-
-		if (c->peer_ip == peer_ip && c->peer_pdc == peer_pdc &&
-		    c->id == id)
-			c->peer_ip = 0;
-	}
 }
 
 void nic_pdcs_fini(struct uet_nic *nic)

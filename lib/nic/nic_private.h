@@ -32,7 +32,7 @@
 #define NIC_GROUP_HASH_BUCKETS 256u
 /** Outstanding base-RTT probes remembered (by probe_opaque). */
 #define NIC_PROBE_SLOTS 256u
-/** Receiving sides closed by their linger timer that are remembered. */
+/** Closed receiving sides remembered per NIC. */
 #define NIC_RX_CLOSED_MAX 1024u
 /** Per-packet events allocated together (stable addresses). */
 #define NIC_TEV_CHUNK 512u
@@ -164,9 +164,10 @@ struct nic_pdc {
 };
 
 /**
- * A receiving side that closed on its linger timer (the sender's CLOSE
- * never came): the sender may still be retransmitting a packet whose ACK
- * was lost, and must get that ACK, or it retries until the run ends.
+ * A receiving side that closed, on its linger timer (the sender's CLOSE
+ * never came) or on the CLOSE: the sender may still be retransmitting a
+ * packet whose ACK was lost, and must get that ACK, or it retries until the
+ * run ends; a retransmission the CLOSE overtook must not open a new side.
  */
 struct nic_rx_closed {
 	uint32_t peer_ip;   /**< host order; 0: a free slot */
@@ -268,8 +269,8 @@ struct uet_nic {
 	uint32_t next_new_id; /**< lowest number never used */
 	uint32_t next_gen;    /**< generation counter */
 	struct nic_pdc *rx_hash[NIC_PDC_HASH_BUCKETS];
-	/** The last NIC_RX_CLOSED_MAX sides closed by their linger timer,
-	 * a ring (allocated at the first). */
+	/** The last NIC_RX_CLOSED_MAX receiving sides closed, a ring
+	 * (allocated at the first). */
 	struct nic_rx_closed *rx_closed;
 	uint32_t rx_closed_next;  /**< next slot the ring writes */
 	uint32_t tx_pdcs_open;	  /**< sending sides open */
@@ -318,8 +319,6 @@ const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
 						    uint32_t peer_ip,
 						    uint16_t peer_pdc,
 						    uint16_t id, uint32_t psn);
-void nic_pdc_rx_closed_forget(struct uet_nic *nic, uint32_t peer_ip,
-			      uint16_t peer_pdc, uint16_t id);
 void nic_pdcs_fini(struct uet_nic *nic);
 
 /* nic_pool.c: the buffers. */

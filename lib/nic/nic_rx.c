@@ -452,11 +452,13 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 			    pdc->peer_pdc != cp->spdcid))
 		pdc = NULL;
 	if (f->pds.next_hdr == UET_CP_CLOSE) {
-		if (pdc != NULL)
+		/* Remembered too: the CLOSE, a control frame, may overtake
+		 * retransmissions still queued in the data class, which must
+		 * get an ACK, not open a side that delivers them again. */
+		if (pdc != NULL) {
+			nic_pdc_rx_closed_add(pdc);
 			nic_pdc_close(pdc);
-		else
-			nic_pdc_rx_closed_forget(nic, f->ip.src, cp->spdcid,
-						 cp->dpdcid);
+		}
 		return;
 	}
 	if (f->pds.next_hdr != UET_CP_PROBE) {

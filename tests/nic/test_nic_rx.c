@@ -210,6 +210,33 @@ START_TEST(test_late_duplicate_ack_of_reused_pdc_number_ignored)
 }
 END_TEST
 
+/* A retransmission with SYN that arrives after the CLOSE (the CLOSE, a
+ * control frame, overtook it in a switch): it gets an ACK from the closed
+ * side's memory, and opens no new side that would deliver the message a
+ * second time. */
+START_TEST(test_syn_duplicate_after_close_acked_not_delivered)
+{
+	struct h h;
+	struct uet_nic_stats rx;
+
+	h_init(&h);
+	h.keep = true;
+	h.keep_data = 0;
+	h_run_one_message(&h, 4096);
+	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
+	ck_assert_ptr_nonnull(h.kept);
+	h_deliver(&h, 1, h.kept, h.last_completed_ps + 10 * UET_PS_PER_US);
+	h.kept = NULL;
+	h_run(&h, 50 * UET_PS_PER_MS);
+	rx = h_stats(&h, 1);
+	ck_assert_uint_eq(h.arrived[1], 1);
+	ck_assert_uint_eq(rx.transport.pdcs_created, 1);
+	ck_assert_uint_eq(rx.closed_side_acks, 1);
+	ck_assert_uint_eq(rx.transport.duplicates_received, 1);
+	h_fini(&h);
+}
+END_TEST
+
 static Suite *nic_rx_suite(void)
 {
 	Suite *s = suite_create("nic_rx");
@@ -221,6 +248,7 @@ static Suite *nic_rx_suite(void)
 	tcase_add_test(tc, test_lost_close_reused_pdc_number_opens_new_side);
 	tcase_add_test(tc,
 		       test_late_duplicate_ack_of_reused_pdc_number_ignored);
+	tcase_add_test(tc, test_syn_duplicate_after_close_acked_not_delivered);
 	suite_add_tcase(s, tc);
 	return s;
 }
