@@ -15,6 +15,9 @@
 #define CAP_PS_PER_NS 1000u
 #define CAP_NS_PER_S 1000000000u
 #define CAP_PS_PER_S ((uint64_t)CAP_PS_PER_NS * CAP_NS_PER_S)
+/* stdio buffer of one capture: ~15 frames of 4 KiB a write(2), and 64 MiB
+ * for the 1,024 ports of a k = 16 fat tree. */
+#define CAP_BUF_BYTES UET_CAPTURE_BUFFER_BYTES
 
 struct uet_capture {
 	/** Dead pcap handle that carries link type, snap length, precision. */
@@ -29,6 +32,10 @@ struct uet_capture {
 	struct uet_outfile out;
 	/** Bytes in the file, and the most it may hold (0: no limit). */
 	uint64_t bytes, max_bytes;
+	/** Bytes written since the last flush (they sit in buf). */
+	size_t pending;
+	/** stdio's buffer for the file: frames leave in bulk. */
+	char *buf;
 };
 
 /* Writing the capture failed (errno says why): named once. */
@@ -69,6 +76,13 @@ int uet_capture_open(struct uet_capture **capp, const char *path)
 	err = uet_outfile_open(&cap->out, path);
 	if (err < 0)
 		goto fail;
+	cap->buf = malloc(CAP_BUF_BYTES);
+	if (cap->buf == NULL ||
+	    setvbuf(cap->out.f, cap->buf, _IOFBF, CAP_BUF_BYTES) != 0) {
+		err = -ENOMEM;
+		(void)uet_outfile_close(&cap->out, err);
+		goto fail;
+	}
 	cap->dumper = pcap_dump_fopen(cap->pcap, cap->out.f);
 	if (cap->dumper == NULL) {
 		err = -EIO;
@@ -92,6 +106,7 @@ fail:
 	if (cap->pcap != NULL)
 		pcap_close(cap->pcap);
 	free(cap->linear);
+	free(cap->buf);
 	free(cap);
 	return err;
 }
@@ -127,10 +142,25 @@ static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
 	}
 	cap->bytes += 16 + caplen;
 	errno = 0;
+	/* The buffer goes out before it would overflow, never by itself
+	 * (stdio writes a full buffer at any byte): what reaches the disk
+	 * always ends at a frame, so a process that is killed leaves whole
+	 * frames only, less those still buffered. */
+	if (cap->pending + 16 + caplen >= CAP_BUF_BYTES) {
+		if (pcap_dump_flush(cap->dumper) != 0 ||
+		    ferror(pcap_dump_file(cap->dumper)))
+			return capture_failed(cap);
+		cap->pending = 0;
+	}
 	pcap_dump((u_char *)cap->dumper, &hdr, frame);
-	/* One flush per frame keeps the file whole if we are killed. */
-	if (pcap_dump_flush(cap->dumper) != 0 ||
-	    ferror(pcap_dump_file(cap->dumper)))
+	cap->pending += 16 + caplen;
+	/* A frame longer than the buffer went out in part: the rest now. */
+	if (cap->pending >= CAP_BUF_BYTES) {
+		if (pcap_dump_flush(cap->dumper) != 0)
+			return capture_failed(cap);
+		cap->pending = 0;
+	}
+	if (ferror(pcap_dump_file(cap->dumper)))
 		return capture_failed(cap);
 	cap->frames++;
 	return 0;
@@ -195,6 +225,7 @@ int uet_capture_close(struct uet_capture *cap)
 			strerror(-ret));
 	pcap_close(cap->pcap);
 	free(cap->linear);
+	free(cap->buf);
 	free(cap);
 	return ret;
 }

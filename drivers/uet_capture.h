@@ -17,6 +17,9 @@
  */
 #define UET_CAPTURE_SNAPLEN_BYTES 65535u
 
+/** Bytes a capture holds before they go to the kernel (whole frames). */
+#define UET_CAPTURE_BUFFER_BYTES (64u * 1024u)
+
 /** A pcap file being written. */
 struct uet_capture;
 
@@ -39,9 +42,10 @@ struct uet_capture_frame {
  * Create (or truncate) a pcap file: link type Ethernet (DLT_EN10MB),
  * nanosecond timestamps, snap length UET_CAPTURE_SNAPLEN_BYTES.
  *
- * Every frame is flushed to the kernel as it is written, so the file is a
- * complete, readable pcap at every frame boundary even if the process is
- * killed later (the cost is one write(2) per frame).
+ * Frames are written in bulk (a 64 KiB buffer per capture), and the
+ * buffer goes to the kernel only whole frames at a time: a process killed
+ * later leaves a readable pcap of every frame but the buffered ones (the
+ * file is NAME.partial until it is closed, lib/core/uet_outfile.h).
  *
  * @param capp
  *   Set to the new capture.

@@ -249,15 +249,6 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 	return 0;
 }
 
-uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
-				      uint32_t host)
-{
-	/* Host i's port is port i, on its rack switch. */
-	if (fab == NULL || host >= fab->conf.hosts)
-		return 0;
-	return fab->ports[host].rate_bps;
-}
-
 uint32_t uet_fabric_switch_count(const struct uet_fabric *fab)
 {
 	return fab == NULL ? 0 : fab->n_switches;

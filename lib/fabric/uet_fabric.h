@@ -294,20 +294,6 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 			  struct uet_fabric_port_stats *stats);
 
 /**
- * Rate of the switch's downlink to a host, which caps the NIC's port rate
- * (min(DataRate, downlink)).
- *
- * @param fab
- *   The fabric.
- * @param host
- *   The host index.
- * @return
- *   bps, or 0 when fab is NULL or host out of range.
- */
-uint64_t uet_fabric_downlink_rate_bps(const struct uet_fabric *fab,
-				      uint32_t host);
-
-/**
  * A 64-bit hash of a 5-tuple under a switch's salt, the same on every
  * platform: the basis of the choice between equal-cost next hops.
  *

@@ -60,7 +60,7 @@ static int read_all(const char *path, char **bufp, size_t *lenp)
 	if (f == NULL)
 		return -errno;
 	do {
-		if (cap - len < 65536) {
+		if (cap - len < 65536 + 1) {
 			char *nb = realloc(buf, cap * 2 + 65536);
 
 			if (nb == NULL) {
@@ -71,7 +71,7 @@ static int read_all(const char *path, char **bufp, size_t *lenp)
 			buf = nb;
 			cap = cap * 2 + 65536;
 		}
-		n = fread(buf + len, 1, cap - len, f);
+		n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
 	} while (n > 0);
 	if (ferror(f)) {
@@ -80,6 +80,8 @@ static int read_all(const char *path, char **bufp, size_t *lenp)
 		return -EIO;
 	}
 	fclose(f);
+	/* NUL after the last byte: the key parsers stop there. */
+	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;
 	return 0;
@@ -154,7 +156,12 @@ static int order_file(const char *dir, const char *name, bool by_time_nic)
 		rc = 0; /* empty or headless: nothing to order */
 	if (rc < 0 || n < 2)
 		goto out;
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	/* A last row without its newline (a writer stopped mid-row) stays
+	 * last, as it is: sorted in, it would run into the next row. */
+	if (rows[n - 1].text[rows[n - 1].len - 1] != '\n')
+		qsort(rows, n - 1, sizeof(*rows), row_cmp);
+	else
+		qsort(rows, n, sizeof(*rows), row_cmp);
 	snprintf(tmp, sizeof(tmp), "%s.order", path);
 	f = fopen(tmp, "wb");
 	if (f == NULL) {

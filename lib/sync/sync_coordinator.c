@@ -446,10 +446,9 @@ static int co_rx(struct uet_sync_coordinator *c, uint64_t now_ns)
 	for (i = 0; i < c->conf.n_ports; i++) {
 		struct co_port *p = &c->ports[i];
 		uint16_t n = uet_port_rx_burst(p->port, pkts, SYNC_RX_BURST);
+		uint64_t dropped = c->stats.foreign_frames;
 		uint16_t k;
 
-		if (n > 0)
-			p->heard_ns = now_ns;
 		for (k = 0; k < n; k++) {
 			if (c->error.err != 0) {
 				rte_pktmbuf_free(pkts[k]);
@@ -462,6 +461,10 @@ static int co_rx(struct uet_sync_coordinator *c, uint64_t now_ns)
 				co_rx_data(c, p, pkts[k]);
 			}
 		}
+		/* Only the run's own frames say the NIC is alive: a port
+		 * that hears nothing but foreign frames still times out. */
+		if (n > c->stats.foreign_frames - dropped)
+			p->heard_ns = now_ns;
 	}
 	return c->error.err;
 }

@@ -367,9 +367,14 @@ static int frame_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : (x->order > y->order);
 }
 
-/* The NICs' frames of the window, in the fixed order the switch takes
- * them: (arrival, port, order on the port). */
-static int gather_sorted(struct uet_sync_local *l)
+/*
+ * The NICs' frames of the window, in the fixed order the switch takes
+ * them: (arrival, port, order on the port). A switch in parts sorts each
+ * part's frames itself by the same key, in parallel
+ * (lib/fabric/fabric_part.c): it takes them unsorted, in host order, each
+ * NIC's in the order it sent them (which that sort keeps for one port).
+ */
+static int gather_sorted(struct uet_sync_local *l, bool sort)
 {
 	uint32_t i, k, total = 0;
 
@@ -396,7 +401,7 @@ static int gather_sorted(struct uet_sync_local *l)
 		}
 		b->n = 0;
 	}
-	if (l->n_sorted > 1)
+	if (sort && l->n_sorted > 1)
 		qsort(l->sorted, l->n_sorted, sizeof(*l->sorted), frame_cmp);
 	return 0;
 }
@@ -409,7 +414,7 @@ static int switch_window(struct uet_sync_local *l)
 	uint32_t i;
 	int rc;
 
-	rc = gather_sorted(l);
+	rc = gather_sorted(l, sw->parts.n == 0);
 	if (rc < 0)
 		return local_fail(&l->error, rc,
 				  "out of memory for the window's frames");

@@ -389,7 +389,7 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 int uet_sync_participant_poll(struct uet_sync_participant *p)
 {
 	struct rte_mbuf *pkts[SYNC_RX_BURST];
-	uint64_t now_ns = sync_wall_ns(), end_ns, model0_ns;
+	uint64_t now_ns = sync_wall_ns(), end_ns, model0_ns, dropped;
 	uint64_t wait_ms;
 	uint16_t n, k;
 	int rc;
@@ -411,8 +411,7 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 
 	model0_ns = p->model_ns;
 	n = uet_port_rx_burst(p->conf.port, pkts, SYNC_RX_BURST);
-	if (n > 0)
-		p->heard_ns = now_ns;
+	dropped = p->stats.foreign_frames;
 	for (k = 0; k < n; k++) {
 		if (p->error.err != 0 || p->state == PA_BYE_FLUSH) {
 			/* Nothing follows BYE in a run that ended well. */
@@ -426,6 +425,10 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 			pa_rx_data(p, pkts[k]);
 		}
 	}
+	/* Only the run's own frames say the switch is alive: a port that
+	 * hears nothing but foreign frames still times out. */
+	if (n > p->stats.foreign_frames - dropped)
+		p->heard_ns = now_ns;
 	if (p->error.err != 0)
 		return p->error.err;
 

@@ -52,15 +52,18 @@ END_TEST
 
 START_TEST(test_downlink_rate_is_the_link_rate)
 {
+	struct uet_fabric_port_info info;
 	struct ft_env env;
 
 	ft_open(&env, "downlink", NULL);
-	ck_assert_uint_eq(uet_fabric_downlink_rate_bps(env.fab, 0),
-			  FT_RATE_BPS);
-	ck_assert_uint_eq(uet_fabric_downlink_rate_bps(env.fab, 7),
-			  FT_RATE_BPS);
-	ck_assert_uint_eq(uet_fabric_downlink_rate_bps(env.fab, 8), 0);
-	ck_assert_uint_eq(uet_fabric_downlink_rate_bps(NULL, 0), 0);
+	ck_assert_int_eq(uet_fabric_port_info(env.fab, 0, &info), 0);
+	ck_assert_int_eq(info.host, 0);
+	ck_assert_uint_eq(info.rate_bps, FT_RATE_BPS);
+	ck_assert_int_eq(uet_fabric_port_info(env.fab, 7, &info), 0);
+	ck_assert_int_eq(info.host, 7);
+	ck_assert_uint_eq(info.rate_bps, FT_RATE_BPS);
+	ck_assert_int_eq(uet_fabric_port_info(env.fab, 8, &info), -EINVAL);
+	ck_assert_int_eq(uet_fabric_port_info(NULL, 0, &info), -EINVAL);
 	ft_close(&env);
 }
 END_TEST

@@ -120,7 +120,9 @@ START_TEST(test_shapes_count_switches_ports_and_name_links)
 	ck_assert_str_eq(info.switch_name, "spine1");
 	ck_assert_str_eq(info.link_name, "leaf2-spine1");
 	ck_assert_int_eq(info.peer, 15);
-	ck_assert_uint_eq(uet_fabric_downlink_rate_bps(fab, 7), FT_RATE_BPS);
+	ck_assert_int_eq(uet_fabric_port_info(fab, 7, &info), 0);
+	ck_assert_int_eq(info.host, 7);
+	ck_assert_uint_eq(info.rate_bps, FT_RATE_BPS);
 	ck_assert_int_eq(uet_fabric_port_info(fab, 32, &info), -EINVAL);
 	uet_fabric_destroy(fab);
 

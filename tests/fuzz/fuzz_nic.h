@@ -30,7 +30,7 @@
 #define FZ_END_PS (UINT64_C(20) * 1000 * 1000 * 1000)
 #define FZ_WINDOWS_MAX 200000u
 /* The scenarios an input runs on (fuzz_nic_rig.c). */
-#define FZ_VARIANTS 4u
+#define FZ_VARIANTS 5u
 
 struct fz_variant {
 	struct uet_nic_params p[FZ_HOSTS];

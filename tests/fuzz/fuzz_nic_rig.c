@@ -20,7 +20,7 @@
 #include "uet_wire.h"
 #include "uet_wire_mbuf.h"
 
-/* The scenarios an input runs on (byte 0, low two bits). */
+/* The scenarios an input runs on (byte 0, fz_variant_of()). */
 static const char *const fz_yaml[] = {
 	/* Every default (NSCC, REPS, drop tail). */
 	"topology: {kind: single-switch, hosts: 2}\n",
@@ -38,7 +38,17 @@ static const char *const fz_yaml[] = {
 	"topology: {kind: single-switch, hosts: 2, link_rate: 100Gbps}\n"
 	"pds: {CongestionControl: fixed, LoadBalancing: oblivious,"
 	" AckRequestEveryNthPacket: 1}\n",
+	/* Host 1 slower than the link (one PCIe lane, FZ_SLOW_VARIANT): its
+	 * ingress pool fills and it pauses the switch; the prefetch buffer
+	 * on. */
+	"topology: {kind: single-switch, hosts: 2}\n"
+	"nic: {IngressPoolSize: 64KiB, PFCXoff: 8KiB, PFCXon: 4KiB,"
+	" PrefetchBufferEnable: true, PrefetchBufferSize: 8KiB}\n"
+	"switch: {PFCClasses: '0,1,2,3,4,5,6,7', PFCXoff: 16KiB,"
+	" PFCXon: 8KiB, PFCHeadroom: 64KiB, queue_limit: 256KiB}\n",
 };
+/* The scenario whose host 1 has one PCIe lane. */
+#define FZ_SLOW_VARIANT 4u
 _Static_assert(sizeof(fz_yaml) / sizeof(fz_yaml[0]) == FZ_VARIANTS,
 	       "one scenario per variant");
 
@@ -226,6 +236,8 @@ void fz_setup(void)
 		}
 		for (h = 0; h < FZ_HOSTS; h++)
 			FZ_CHECK(uet_run_nic_params(&sc, h, &var->p[h]) == 0);
+		if (v == FZ_SLOW_VARIANT)
+			var->p[1].pcie.lane_count = 1;
 		FZ_CHECK(uet_run_fabric_conf(&sc, &var->fc) == 0);
 		/* The windows: no frame sent inside one arrives before its
 		 * end. */

@@ -323,6 +323,47 @@ START_TEST(test_abort_of_this_run_still_stops_it)
 }
 END_TEST
 
+/* A NIC that falls silent behind a port full of foreign frames is still
+ * named when the coordinator's wait for it runs out: only the run's own
+ * frames count as hearing from it. */
+START_TEST(test_foreign_frames_do_not_keep_a_silent_nic_alive)
+{
+	struct rte_mempool *mp;
+	struct uet_sync_port_drops d;
+	uint64_t t0;
+	struct env e;
+	char want[96];
+	int rc;
+
+	uet_test_eal("uetsync", "fsilent");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	env_open(&e, mp, "fs", 2, 1 * US, 1 * US, 0);
+	fake_ping_at(&e.nic[0], 10 * US);
+	env_roles(&e, 1 * US, UET_TIME_NEVER, 300, 0, 0);
+	/* NIC 1 says HELLO, then nothing: only foreign frames come from
+	 * its side of the link. */
+	ck_assert_int_eq(uet_sync_participant_poll(e.pa[1]), UET_SYNC_RUNNING);
+	t0 = wall_ms();
+	do {
+		struct rte_mbuf *m = ping_frame(mp, 9, 0);
+
+		ck_assert_uint_eq(uet_port_tx_burst(e.nic_port[1], &m, 1), 1);
+		rc = uet_sync_coordinator_poll(e.co);
+		if (rc >= 0)
+			ck_assert_int_ge(uet_sync_participant_poll(e.pa[0]), 0);
+		/* A hang guard, not a duration. */
+		ck_assert_uint_lt(wall_ms() - t0, 20000);
+	} while (rc == UET_SYNC_RUNNING);
+	ck_assert_int_eq(rc, -ETIMEDOUT);
+	snprintf(want, sizeof(want), "nic 1 (198.18.0.2) on port %s sent no",
+		 uet_port_name(e.sw_port[1]));
+	ck_assert_ptr_nonnull(strstr(uet_sync_coordinator_error(e.co), want));
+	uet_sync_coordinator_port_drops(e.co, 1, &d);
+	ck_assert_uint_gt(d.n[UET_SYNC_DROP_NO_TRAILER], 0);
+	env_close(&e);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sync_foreign");
@@ -332,6 +373,7 @@ static Suite *suite(void)
 	tcase_add_test(tc,
 		       test_foreign_and_broken_frames_are_counted_and_dropped);
 	tcase_add_test(tc, test_abort_of_this_run_still_stops_it);
+	tcase_add_test(tc, test_foreign_frames_do_not_keep_a_silent_nic_alive);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -36,6 +36,8 @@ YAML
 			exit 1
 		}
 	done
+	# summary.csv's wall_ms is the one figure that varies between runs.
+	sed -i '/^wall_ms,/d' "$dir"/a/summary.csv "$dir"/b/summary.csv
 	for f in "$dir"/a/*; do
 		# summary.csv's wall_ms is wall time, the one figure that
 		# differs between two runs.
@@ -50,7 +52,8 @@ YAML
 			exit 1
 		}
 	done
-	done_ranks=$(grep -c "trace completed at" "$dir/a.log")
+	# Ranks whose trace completed: a time in summary.csv's rank.R.end_ps.
+	done_ranks=$(grep -c '^rank\.[0-9]*\.end_ps,[0-9]' "$dir/a/summary.csv")
 	[ "$done_ranks" -eq "$n" ] || {
 		cat "$dir/a.log"; echo "FAIL: $name: $done_ranks of $n ranks"; exit 1; }
 	rows=$(awk -F, '$2 == "trace" && $8 != ""' "$dir/a/workload.csv" | wc -l)
