@@ -51,9 +51,6 @@ struct fz_msg {
 	uint64_t bytes;
 	unsigned int sent, arrived, completed;
 	uint64_t arrived_bytes;
-	/* The receiver was given a CLOSE from the sender, then a data
-	 * frame of the message after it (a retransmission it overtook). */
-	bool close_delivered, data_after_close;
 };
 
 struct fz_run {
