@@ -10,6 +10,7 @@
 
 #include <rte_mbuf.h>
 
+#include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_wire.h"
 
@@ -90,6 +91,7 @@ static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 	}
 	m->data_len = (uint16_t)new_len;
 	m->pkt_len = (uint32_t)new_len;
+	fabric_meta_clear(m); /* its size and DSCP changed */
 	return new_len + UET_ETH_FCS_BYTES;
 }
 

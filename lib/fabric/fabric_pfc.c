@@ -14,6 +14,7 @@
 
 #include <rte_mbuf.h>
 
+#include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_log.h"
 #include "uet_wire.h"
@@ -100,6 +101,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 		fabric_pfc_fail(p, -ENOMEM);
 		return;
 	}
+	fabric_meta_clear(e.m); /* an mbuf's field outlives its last frame */
 	pfc.src[0] = 0x02;
 	pfc.src[3] = 0x01;
 	pfc.src[4] = (uint8_t)(p->id >> 8);

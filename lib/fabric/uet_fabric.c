@@ -13,6 +13,7 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 
+#include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_wire.h"
 #include "uet_wire_mbuf.h"
@@ -75,6 +76,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	struct fabric_part *pt = in->part;
 	struct uet_fabric_port_stats *st = &in->stats;
 	struct uet_fabric_flow flow = {0};
+	struct fabric_meta *meta;
 	struct uet_frame f;
 	uint8_t dscp;
 	uint32_t wire_bytes;
@@ -82,9 +84,24 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	int port;
 	int ret;
 
-	/* 1. Received: count and show it. */
-	cls = fabric_classify(m, &f, &flow, &wire_bytes);
-	dscp = f.has_ipv4 ? f.ip.dscp : 0;
+	/* 1. Received: count and show it. A data frame from another switch
+	 * brings what the first switch read of it. */
+	meta = fabric_meta_of(m);
+	if (meta != NULL && in->peer >= 0 && meta->valid) {
+		cls = FABRIC_CLASS_IPV4;
+		flow = meta->flow;
+		wire_bytes = meta->wire_bytes;
+		dscp = meta->dscp;
+	} else {
+		cls = fabric_classify(m, &f, &flow, &wire_bytes);
+		dscp = f.has_ipv4 ? f.ip.dscp : 0;
+		if (meta != NULL) {
+			meta->valid = cls == FABRIC_CLASS_IPV4;
+			meta->flow = flow;
+			meta->wire_bytes = wire_bytes;
+			meta->dscp = dscp;
+		}
+	}
 	/* The switch's own pause frames come from the pool its frames do. */
 	pt->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
@@ -165,6 +182,7 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	if (fabp == NULL || conf == NULL || conf->hosts == 0 ||
 	    conf->hosts > UET_HOST_MAX_COUNT || conf->link_rate_bps == 0)
 		return -EINVAL;
+	fabric_meta_register();
 	fab = calloc(1, sizeof(*fab));
 	if (fab == NULL)
 		return -ENOMEM;
