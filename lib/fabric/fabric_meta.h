@@ -33,10 +33,9 @@ void fabric_meta_register(void);
 
 static inline struct fabric_meta *fabric_meta_of(struct rte_mbuf *m)
 {
-	return fabric_meta_offset < 0
-		       ? NULL
-		       : RTE_MBUF_DYNFIELD(m, fabric_meta_offset,
-					   struct fabric_meta *);
+	return fabric_meta_offset < 0 ? NULL
+				      : RTE_MBUF_DYNFIELD(m, fabric_meta_offset,
+							  struct fabric_meta *);
 }
 
 /* Forget what the frame carries (a frame the switch built, or changed). */
