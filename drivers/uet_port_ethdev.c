@@ -272,11 +272,8 @@ static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
 		if (c == NULL)
 			break;
 		if (c->nb_segs > 1 && rte_pktmbuf_linearize(c) < 0) {
-			/* Longer than one of the pool's mbufs: left chained
-			 * for the PMD (net_pcap reads chains itself; for
-			 * net_af_xdp ethdev_tx_fit already dropped it). */
 			rte_pktmbuf_free(c);
-			continue;
+			break;
 		}
 		rte_pktmbuf_free(m);
 		pkts[i] = c;
