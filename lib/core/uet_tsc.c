@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "uet_tsc.h"
+
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#define NS_PER_S UINT64_C(1000000000)
+#define NS_PER_MS UINT64_C(1000000)
+
+/* Pairs tried per end of the interval: one preempted read in a few is
+ * common on a loaded 2-CPU machine, two in a row is not. */
+#define TSC_PAIRS 5
+
+static int mono_raw_ns(uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0)
+		return -1;
+	*ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
+#if defined(__x86_64__)
+/* One end of the interval: the counter read between two clock reads, the
+ * pair with the least time between its clock reads, and the clock taken
+ * at its midpoint. The error is half that gap, tens of ns. */
+static int tsc_sample(uint64_t *ns, uint64_t *tsc)
+{
+	uint64_t best_gap = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < TSC_PAIRS; i++) {
+		uint64_t before, after, t;
+
+		if (mono_raw_ns(&before) < 0)
+			return -1;
+		t = __rdtsc();
+		if (mono_raw_ns(&after) < 0)
+			return -1;
+		if (after - before < best_gap) {
+			best_gap = after - before;
+			*ns = before + best_gap / 2;
+			*tsc = t;
+		}
+	}
+	return 0;
+}
+#endif
+
+uint64_t uet_tsc_calibrate_hz(unsigned int ms)
+{
+#if defined(__x86_64__)
+	struct timespec nap;
+	uint64_t ns0, ns1, tsc0, tsc1;
+
+	if (ms == 0)
+		ms = 1;
+	nap.tv_sec = (time_t)(ms / 1000u);
+	nap.tv_nsec = (long)((ms % 1000u) * NS_PER_MS);
+	if (tsc_sample(&ns0, &tsc0) < 0)
+		return 0;
+	/* A signal may cut the nap short; the interval is measured, not
+	 * assumed, so a shorter one only costs precision. */
+	(void)nanosleep(&nap, NULL);
+	if (tsc_sample(&ns1, &tsc1) < 0 || ns1 <= ns0 || tsc1 <= tsc0)
+		return 0;
+	return (uint64_t)((unsigned __int128)(tsc1 - tsc0) * NS_PER_S /
+			  (ns1 - ns0));
+#else
+	(void)ms;
+	return 0;
+#endif
+}
+
+uint64_t uet_tsc_round_hz(uint64_t hz)
+{
+	return (hz + UET_TSC_HZ_STEP / 2) / UET_TSC_HZ_STEP * UET_TSC_HZ_STEP;
+}

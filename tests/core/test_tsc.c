@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The TSC frequency measurement that stands in for the EAL's 100 ms one:
+ * its rounding, and a 10 ms figure against a ten times longer one. */
+#include <check.h>
+#include <stdint.h>
+
+#include "check_main.h"
+#include "uet_tsc.h"
+
+START_TEST(test_tsc_round_to_the_eal_step)
+{
+	ck_assert_uint_eq(uet_tsc_round_hz(0), 0);
+	ck_assert_uint_eq(uet_tsc_round_hz(UINT64_C(4999999)), 0);
+	ck_assert_uint_eq(uet_tsc_round_hz(UINT64_C(5000000)),
+			  UINT64_C(10000000));
+	ck_assert_uint_eq(uet_tsc_round_hz(UINT64_C(2194842000)),
+			  UINT64_C(2190000000));
+	ck_assert_uint_eq(uet_tsc_round_hz(UINT64_C(2195000000)),
+			  UINT64_C(2200000000));
+	ck_assert_uint_eq(uet_tsc_round_hz(UINT64_C(3000000000)),
+			  UINT64_C(3000000000));
+}
+END_TEST
+
+/* Not a timing test: both figures are measured against the same clock, and
+ * a preempted read moves the short one by microseconds in 10 ms, well
+ * inside 1%. What it catches is a wrong unit or a wrong bracket (a figure
+ * off by a factor, or by the length of the nap). */
+START_TEST(test_tsc_short_measurement_agrees_with_a_long_one)
+{
+	uint64_t shrt, lng;
+
+#if !defined(__x86_64__)
+	ck_assert_uint_eq(uet_tsc_calibrate_hz(UET_TSC_CALIBRATION_MS), 0);
+	return;
+#endif
+	shrt = uet_tsc_calibrate_hz(UET_TSC_CALIBRATION_MS);
+	lng = uet_tsc_calibrate_hz(10 * UET_TSC_CALIBRATION_MS);
+	ck_assert_uint_gt(lng, UINT64_C(100000000)); /* over 100 MHz */
+	ck_assert_uint_lt(shrt > lng ? shrt - lng : lng - shrt, lng / 100);
+	/* 0 ms is taken as 1 ms, not as no interval at all. */
+	ck_assert_uint_gt(uet_tsc_calibrate_hz(0), 0);
+}
+END_TEST
+
+static Suite *tsc_suite(void)
+{
+	Suite *s = suite_create("tsc");
+	TCase *tc = tcase_create("calibrate");
+
+	tcase_add_test(tc, test_tsc_round_to_the_eal_step);
+	tcase_add_test(tc, test_tsc_short_measurement_agrees_with_a_long_one);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN(tsc_suite)
