@@ -24,6 +24,7 @@
 #include "uet_nic.h"
 #include "uet_port.h"
 #include "uet_sync.h"
+#include "uet_xring.h"
 #include "run_private.h"
 #include "run_realtime.h"
 #include "run_workload.h"
@@ -227,6 +228,13 @@ int run_open_local(struct run *e)
 	rc = run_lookahead(e, &lc.lookahead_ps);
 	if (rc < 0)
 		return rc;
+	/* A NIC's rings hold what its link can carry in a window: the
+	 * faster of its data rate and its downlink bounds both ways. */
+	lc.ring_frames = uet_xring_frames_per_window(
+		sc->nic.data_rate_bps > sc->topology.link_rate_bps
+			? sc->nic.data_rate_bps
+			: sc->topology.link_rate_bps,
+		lc.lookahead_ps);
 	comps = calloc(e->count, sizeof(*comps));
 	if (comps == NULL)
 		return -ENOMEM;

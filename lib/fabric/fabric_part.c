@@ -12,15 +12,20 @@
  * Within a window a part runs its own events only. A frame it sends to a
  * port of another part arrives at least one link delay later, at or after
  * the window's end (the lookahead is at most the least delay of a link
- * between parts), so it waits in a box and the other part takes it at the
- * start of its next window, in the same sorted order lib/sync gives the
- * frames from the NICs.
+ * between parts), so it waits in an rte_ring (lib/xring: one per pair of
+ * parts a link joins, and per window parity) and the other part takes it
+ * at the start of its next window, in the same sorted order lib/sync gives
+ * the frames from the NICs. A ring holds what the links between the two
+ * parts can start in one lookahead; the barrier between the windows
+ * orders the writer before the reader.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "fabric_private.h"
 #include "uet_log.h"
@@ -55,31 +60,6 @@ static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
 	}
 }
 
-static int xbox_push(struct fabric_xbox *b, const struct fabric_xframe *f)
-{
-	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? b->cap * 2u : 32u;
-		void *p = realloc(b->f, cap * sizeof(*b->f));
-
-		if (p == NULL)
-			return -ENOMEM;
-		b->f = p;
-		b->cap = cap;
-	}
-	b->f[b->n++] = *f;
-	return 0;
-}
-
-static void xbox_fini(struct fabric_xbox *b)
-{
-	uint32_t i;
-
-	for (i = 0; i < b->n; i++)
-		rte_pktmbuf_free(b->f[i].m);
-	free(b->f);
-	memset(b, 0, sizeof(*b));
-}
-
 int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		     uet_time_t arrival_ps)
 {
@@ -87,12 +67,6 @@ int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 	struct fabric_port *peer = &fab->ports[p->peer];
 	struct fabric_part *from = p->part, *to = peer->part;
 	const uint32_t x = (uint32_t)(fab->window & 1u);
-	struct fabric_xframe f = {
-		.m = m,
-		.arrival_ps = arrival_ps,
-		.port = (uint32_t)p->peer,
-	};
-	struct fabric_xbox *b;
 
 	if (to == from)
 		return fabric_port_arrive(peer, m, arrival_ps);
@@ -107,9 +81,8 @@ int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		rte_pktmbuf_free(m);
 		return -ERANGE;
 	}
-	b = &from->out[x][to->index];
-	f.order = b->n;
-	if (xbox_push(b, &f) < 0) {
+	if (uet_xring_put(&from->out[x][to->index], m, arrival_ps,
+			  (uint32_t)p->peer) < 0) {
 		rte_pktmbuf_free(m);
 		return -ENOMEM;
 	}
@@ -124,12 +97,6 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 			struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	struct fabric_part *pt = fab->ports[port].part;
-	struct fabric_xframe f = {
-		.m = m,
-		.arrival_ps = arrival_ps,
-		.port = port,
-		.order = pt->nic_in.n,
-	};
 
 	/* Never before what the part has run (its arrival would be in the
 	 * past), nor before a frame already given this port. */
@@ -139,16 +106,18 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 		return -EINVAL;
 	}
 	fab->ports[port].delivered_ps = arrival_ps;
-	if (xbox_push(&pt->nic_in, &f) < 0) {
+	if (uet_xring_put(&pt->nic_in, m, arrival_ps, port) < 0) {
 		rte_pktmbuf_free(m);
 		return -ENOMEM;
 	}
+	if (arrival_ps < pt->nic_in_min_ps)
+		pt->nic_in_min_ps = arrival_ps;
 	return 0;
 }
 
 static int xframe_cmp(const void *a, const void *b)
 {
-	const struct fabric_xframe *x = a, *y = b;
+	const struct uet_xframe *x = a, *y = b;
 
 	if (x->arrival_ps != y->arrival_ps)
 		return x->arrival_ps < y->arrival_ps ? -1 : 1;
@@ -163,10 +132,10 @@ static int part_take(struct fabric_part *pt)
 {
 	struct uet_fabric *fab = pt->fab;
 	const uint32_t prev = (uint32_t)((fab->window - 1u) & 1u);
-	uint32_t total = pt->nic_in.n, n = 0, q, i;
+	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, q, i;
 
 	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
-		total += fab->parts[q].out[prev][pt->index].n;
+		total += uet_xring_count(&fab->parts[q].out[prev][pt->index]);
 	if (total == 0)
 		return 0;
 	if (total > pt->cap_merge) {
@@ -177,21 +146,16 @@ static int part_take(struct fabric_part *pt)
 		pt->merge = p;
 		pt->cap_merge = total;
 	}
-	for (i = 0; i < pt->nic_in.n; i++)
-		pt->merge[n++] = pt->nic_in.f[i];
-	pt->nic_in.n = 0;
-	for (q = 0; fab->window > 0 && q < fab->n_parts; q++) {
-		struct fabric_xbox *b = &fab->parts[q].out[prev][pt->index];
-
-		for (i = 0; i < b->n; i++)
-			pt->merge[n++] = b->f[i];
-		b->n = 0;
-	}
+	n = uet_xring_take(&pt->nic_in, pt->merge, total);
+	pt->nic_in_min_ps = UET_TIME_NEVER;
+	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
+		n += uet_xring_take(&fab->parts[q].out[prev][pt->index],
+				    pt->merge + n, total - n);
 	/* A port has one sender, so (port, order) keeps each link FIFO. */
 	if (n > 1)
 		qsort(pt->merge, n, sizeof(*pt->merge), xframe_cmp);
 	for (i = 0; i < n; i++) {
-		struct fabric_xframe *f = &pt->merge[i];
+		struct uet_xframe *f = &pt->merge[i];
 		struct fabric_port *p = &fab->ports[f->port];
 		uet_time_t at = f->arrival_ps;
 		int rc;
@@ -271,7 +235,7 @@ static int parts_window_end(struct uet_component *c, uet_time_t end_ps)
 static uet_time_t parts_next_time(const struct uet_component *c)
 {
 	const struct uet_fabric *fab = (const struct uet_fabric *)c;
-	/* The boxes written in the last window run, read in the next. */
+	/* The rings written in the last window run, read in the next. */
 	const uint32_t x = (uint32_t)((fab->window - 1u) & 1u);
 	uet_time_t t = uet_evq_next_time(&fab->comp.evq);
 	uint32_t q;
@@ -284,10 +248,8 @@ static uet_time_t parts_next_time(const struct uet_component *c)
 			t = e;
 		if (fab->window > 0 && pt->out_min_ps[x] < t)
 			t = pt->out_min_ps[x];
-		if (pt->nic_in.n > 0)
-			for (uint32_t i = 0; i < pt->nic_in.n; i++)
-				if (pt->nic_in.f[i].arrival_ps < t)
-					t = pt->nic_in.f[i].arrival_ps;
+		if (pt->nic_in_min_ps < t)
+			t = pt->nic_in_min_ps;
 	}
 	return fabric_links_next_ps(fab, 0) < t ? fabric_links_next_ps(fab, 0)
 						: t;
@@ -341,6 +303,59 @@ uet_time_t uet_fabric_port_now(const struct uet_fabric *fab, uint32_t port)
 	return port < fab->n_ports ? fabric_port_now(&fab->ports[port]) : 0;
 }
 
+/* Frames from the NICs that one part takes per window, at most: a few per
+ * host port, each window (the ring grows into its spill-over beyond). */
+#define PART_NIC_IN_FRAMES_PER_PORT 16u
+
+/*
+ * The rings between parts, sized from the topology: a pair of parts gets
+ * a ring (per window parity) only when a link joins them, as big as what
+ * those links can start in one lookahead, the longest a window runs in
+ * lockstep; nothing then spills.
+ */
+static int parts_rings_init(struct uet_fabric *fab)
+{
+	const uint32_t n = fab->n_parts;
+	uint32_t *frames, i, q;
+	char name[RTE_RING_NAMESIZE];
+	int ret = 0;
+
+	if (n < 2)
+		return 0;
+	frames = calloc((size_t)n * n, sizeof(*frames));
+	if (frames == NULL)
+		return -ENOMEM;
+	for (i = 0; i < fab->n_ports; i++) {
+		const struct fabric_port *p = &fab->ports[i];
+		uint32_t from = p->part->index, to;
+
+		if (p->peer < 0)
+			continue;
+		to = fab->ports[p->peer].part->index;
+		if (to != from)
+			frames[from * n + to] += uet_xring_frames_per_window(
+				p->rate_bps, fab->lookahead_ps);
+	}
+	for (q = 0; q < n && ret == 0; q++) {
+		struct fabric_part *pt = &fab->parts[q];
+		uint32_t r, x;
+
+		snprintf(name, sizeof(name), "fab_in%u", q);
+		ret = uet_xring_init(&pt->nic_in, name,
+				     pt->n_ports * PART_NIC_IN_FRAMES_PER_PORT);
+		for (r = 0; r < n && ret == 0; r++)
+			for (x = 0; x < 2 && ret == 0 && frames[q * n + r];
+			     x++) {
+				snprintf(name, sizeof(name), "fab%u_%u_%u", q,
+					 r, x);
+				ret = uet_xring_init(&pt->out[x][r], name,
+						     frames[q * n + r]);
+			}
+	}
+	free(frames);
+	return ret;
+}
+
 int fabric_parts_init(struct uet_fabric *fab)
 {
 	uint32_t n = 1, s, i, q;
@@ -387,6 +402,7 @@ int fabric_parts_init(struct uet_fabric *fab)
 			return -ENOMEM;
 		pt->out_min_ps[0] = UET_TIME_NEVER;
 		pt->out_min_ps[1] = UET_TIME_NEVER;
+		pt->nic_in_min_ps = UET_TIME_NEVER;
 	}
 	fab->lookahead_ps = UET_TIME_NEVER;
 	for (i = 0; i < fab->n_ports; i++) {
@@ -400,6 +416,9 @@ int fabric_parts_init(struct uet_fabric *fab)
 		    p->delay_ps < fab->lookahead_ps)
 			fab->lookahead_ps = p->delay_ps;
 	}
+	ret = parts_rings_init(fab);
+	if (ret < 0)
+		return ret;
 	for (q = 0; q < n; q++) {
 		fab->part_weight[q] = fab->parts[q].n_ports;
 		/* The port events, and (part 0) room for the failures. */
@@ -427,12 +446,12 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		struct fabric_part *pt = &fab->parts[q];
 
 		uet_evq_fini(&pt->evq);
-		xbox_fini(&pt->nic_in);
+		uet_xring_fini(&pt->nic_in);
 		for (r = 0; r < fab->n_parts; r++) {
 			if (pt->out[0] != NULL)
-				xbox_fini(&pt->out[0][r]);
+				uet_xring_fini(&pt->out[0][r]);
 			if (pt->out[1] != NULL)
-				xbox_fini(&pt->out[1][r]);
+				uet_xring_fini(&pt->out[1][r]);
 		}
 		free(pt->out[0]);
 		free(pt->out[1]);

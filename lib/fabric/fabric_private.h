@@ -13,6 +13,7 @@
 #include "uet_fabric.h"
 #include "uet_rng.h"
 #include "uet_wire_pfc.h"
+#include "uet_xring.h"
 
 /* One frame held by the fabric. */
 struct fabric_entry {
@@ -97,22 +98,12 @@ struct fabric_pfc_port {
  * Partitions (fabric_part.c): the switches are split into parts that run
  * a window side by side, each with its own events and random draws. A
  * frame for a port of another part (over a link between switches, whose
- * delay is at least the lookahead) waits in a box until that part's next
- * window; frames from the NICs wait in the box of the part holding their
- * host port. A part takes its boxes sorted by (arrival, port, order on
- * the port), as lib/sync hands frames to a component.
+ * delay is at least the lookahead) waits in an rte_ring (lib/xring) until
+ * that part's next window; frames from the NICs wait in the ring of the
+ * part holding their host port. A part takes its rings sorted by
+ * (arrival, port, order on the port), as lib/sync hands frames to a
+ * component.
  */
-struct fabric_xframe {
-	struct rte_mbuf *m;
-	uet_time_t arrival_ps; /* ps, at the port */
-	uint32_t port;	       /* the port it arrives at */
-	uint32_t order;	       /* its place in the box it came in */
-};
-
-struct fabric_xbox {
-	struct fabric_xframe *f;
-	uint32_t n, cap;
-};
 
 /* One occupancy sample kept by a part until the window ends. */
 struct fabric_occ_row {
@@ -133,12 +124,14 @@ struct fabric_part {
 	int error;		      /* first failure, sticky */
 	uint32_t n_ports;	      /* ports of its switches */
 	uet_time_t window_end_ps;     /* of the window it is running */
-	struct fabric_xbox nic_in;    /* from the NICs, for this window */
+	struct uet_xring nic_in;      /* from the NICs, for this window */
+	uet_time_t nic_in_min_ps;     /* earliest arrival in nic_in */
 	/* To part q: out[w & 1][q], w the window being run; read (and
-	 * emptied) by q in window w + 1. */
-	struct fabric_xbox *out[2];
-	uet_time_t out_min_ps[2];    /* earliest arrival in out[x] */
-	struct fabric_xframe *merge; /* the window's frames, sorted */
+	 * emptied) by q in window w + 1. A ring only where a link joins
+	 * the two parts. */
+	struct uet_xring *out[2];
+	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
+	struct uet_xframe *merge; /* the window's frames, sorted */
 	uint32_t cap_merge;
 	/* Occupancy samples of its chosen ports (fabric_occ.c). */
 	uet_time_t occ_next_ps;

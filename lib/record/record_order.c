@@ -40,15 +40,32 @@ static int row_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The dotted IPv4 at s as a number (0 if it is not one). */
+/*
+ * The dotted IPv4 at s as a number (0 if it is not one). Read by hand:
+ * sscanf() first measures the whole string, here the rest of the file, so
+ * one call per row made ordering a large record quadratic (6% of a
+ * 1024-host run went to glibc's rawmemchr).
+ */
 static uint32_t ipv4_key(const char *s)
 {
-	unsigned int q[4];
+	uint32_t v = 0;
+	int q;
 
-	if (sscanf(s, "%u.%u.%u.%u", &q[0], &q[1], &q[2], &q[3]) != 4)
-		return 0;
-	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
-	       (uint32_t)q[2] << 8 | (uint32_t)q[3];
+	for (q = 0; q < 4; q++) {
+		uint32_t octet = 0;
+		int digits = 0;
+
+		if (q > 0 && *s++ != '.')
+			return 0;
+		while (*s >= '0' && *s <= '9' && digits < 3) {
+			octet = octet * 10u + (uint32_t)(*s++ - '0');
+			digits++;
+		}
+		if (digits == 0 || octet > 255u)
+			return 0;
+		v = v << 8 | octet;
+	}
+	return v;
 }
 
 static int read_all(const char *path, char **bufp, size_t *lenp)

@@ -17,9 +17,10 @@
  *      event anywhere (the NICs', the switch's, the frames it just sent).
  *
  * A frame crosses between components as a small descriptor (mbuf and
- * arrival time) in the receiver's box; a box has one writer in one phase
- * and one reader in the next, and the barrier between the phases orders
- * them, so no box needs a lock or a ring.
+ * arrival time) in an SPSC rte_ring of lib/xring, one each way per NIC,
+ * sized for what the NIC's link carries in a window: each has one writer
+ * in one phase and one reader in the next, and the barrier between the
+ * phases orders them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,33 +37,26 @@
 
 #include "sync_private.h"
 #include "uet_log.h"
+#include "uet_xring.h"
 
 /* Spins of a waiting lcore before it starts yielding its CPU (lcores may
  * outnumber CPUs: a spinning waiter would then hold up the one it waits
  * for). */
 #define LOCAL_SPINS_BEFORE_YIELD 4096u
 
-/* A frame between two components: the arrival time rides beside it. */
-struct local_frame {
-	struct rte_mbuf *m;
-	uet_time_t arrival_ps;
-	uint32_t port;	/* switch side: the port it came in on */
-	uint32_t order; /* switch side: its position on that port */
-};
+/* Frames a NIC takes from its ring at a time. */
+#define LOCAL_DELIVER_BURST 32u
 
-/* Frames for one receiver, in the order they were sent. */
-struct local_box {
-	struct local_frame *f;
-	uint32_t n, cap;
-};
+/* Each way per NIC, when the wiring does not say (conf.ring_frames). */
+#define LOCAL_RING_FRAMES_DEFAULT 256u
 
 /* One NIC and what crosses its link. */
 struct local_nic {
 	struct uet_sync_local *l;
 	struct uet_component *comp;
 	uint32_t index;
-	struct local_box inbox;	 /* from the switch, for the next window */
-	struct local_box outbox; /* to the switch, from this window */
+	struct uet_xring inbox;	 /* from the switch, for the next window */
+	struct uet_xring outbox; /* to the switch, from this window */
 	uet_time_t next_event_ps;
 	uint64_t events;
 	struct sync_error error; /* written by the NIC's lcore only */
@@ -100,7 +94,7 @@ struct uet_sync_local {
 	uint32_t gen;
 	uint32_t done; /* workers (beyond [0]) that finished the phase */
 	/* The switch's window. */
-	struct local_frame *sorted;
+	struct uet_xframe *sorted;
 	uint32_t n_sorted, cap_sorted;
 	uet_time_t window_start_ps, window_end_ps;
 	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
@@ -126,37 +120,12 @@ static int local_fail(struct sync_error *e, int err, const char *fmt, ...)
 	return err;
 }
 
-static int box_push(struct local_box *b, const struct local_frame *f)
-{
-	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? b->cap * 2u : 64u;
-		void *p = realloc(b->f, cap * sizeof(*b->f));
-
-		if (p == NULL)
-			return -ENOMEM;
-		b->f = p;
-		b->cap = cap;
-	}
-	b->f[b->n++] = *f;
-	return 0;
-}
-
-static void box_drop(struct local_box *b)
-{
-	uint32_t i;
-
-	for (i = 0; i < b->n; i++)
-		rte_pktmbuf_free(b->f[i].m);
-	b->n = 0;
-}
-
 /* A NIC's out hook: the frame joins the NIC's outbox for the switch. */
 static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		   uet_time_t arrival_ps)
 {
 	struct local_nic *n = ctx;
 	struct uet_sync_local *l = n->l;
-	struct local_frame f = {.m = m, .arrival_ps = arrival_ps};
 	int rc;
 
 	if (n->error.err != 0) {
@@ -182,7 +151,7 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	}
 	rc = sync_frame_cut_padding(m);
 	if (rc == 0)
-		rc = box_push(&n->outbox, &f);
+		rc = uet_xring_put(&n->outbox, m, arrival_ps, n->index);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->error, rc,
@@ -203,7 +172,6 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_local *l = ctx;
-	struct local_frame f = {.m = m, .arrival_ps = arrival_ps};
 	struct local_nic *n;
 	int rc;
 
@@ -230,7 +198,7 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	}
 	rc = sync_frame_cut_padding(m);
 	if (rc == 0)
-		rc = box_push(&n->inbox, &f);
+		rc = uet_xring_put(&n->inbox, m, arrival_ps, port);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->sw_error, rc,
@@ -246,23 +214,25 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 static void nic_deliver(struct local_nic *n)
 {
 	struct uet_component *comp = n->comp;
-	uint32_t i;
+	struct uet_xframe burst[LOCAL_DELIVER_BURST];
+	uint32_t got, i;
 
-	for (i = 0; i < n->inbox.n; i++) {
-		struct local_frame *f = &n->inbox.f[i];
-		int rc;
+	while ((got = uet_xring_take(&n->inbox, burst, RTE_DIM(burst))) > 0) {
+		for (i = 0; i < got; i++) {
+			struct uet_xframe *f = &burst[i];
+			int rc;
 
-		if (n->error.err != 0) {
-			rte_pktmbuf_free(f->m);
-			continue;
+			if (n->error.err != 0) {
+				rte_pktmbuf_free(f->m);
+				continue;
+			}
+			rc = comp->deliver(comp, 0, f->m, f->arrival_ps);
+			if (rc < 0)
+				local_fail(&n->error, rc,
+					   "nic %u: %s refused a frame: %s",
+					   n->index, comp->name, strerror(-rc));
 		}
-		rc = comp->deliver(comp, 0, f->m, f->arrival_ps);
-		if (rc < 0)
-			local_fail(&n->error, rc,
-				   "nic %u: %s refused a frame: %s", n->index,
-				   comp->name, strerror(-rc));
 	}
-	n->inbox.n = 0;
 	n->inbox_min_ps = UET_TIME_NEVER;
 }
 
@@ -358,7 +328,7 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 
 static int frame_cmp(const void *a, const void *b)
 {
-	const struct local_frame *x = a, *y = b;
+	const struct uet_xframe *x = a, *y = b;
 
 	if (x->arrival_ps != y->arrival_ps)
 		return x->arrival_ps < y->arrival_ps ? -1 : 1;
@@ -376,10 +346,10 @@ static int frame_cmp(const void *a, const void *b)
  */
 static int gather_sorted(struct uet_sync_local *l, bool sort)
 {
-	uint32_t i, k, total = 0;
+	uint32_t i, total = 0;
 
 	for (i = 0; i < l->conf.n_nics; i++)
-		total += l->nics[i].outbox.n;
+		total += uet_xring_count(&l->nics[i].outbox);
 	if (total > l->cap_sorted) {
 		void *p = realloc(l->sorted, total * sizeof(*l->sorted));
 
@@ -388,19 +358,13 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 		l->sorted = p;
 		l->cap_sorted = total;
 	}
+	/* Each NIC's ring gives its frames as port = the NIC, order = the
+	 * place among what it sent in the window. */
 	l->n_sorted = 0;
-	for (i = 0; i < l->conf.n_nics; i++) {
-		struct local_box *b = &l->nics[i].outbox;
-
-		for (k = 0; k < b->n; k++) {
-			struct local_frame *f = &l->sorted[l->n_sorted++];
-
-			*f = b->f[k];
-			f->port = i;
-			f->order = k;
-		}
-		b->n = 0;
-	}
+	for (i = 0; i < l->conf.n_nics; i++)
+		l->n_sorted += uet_xring_take(&l->nics[i].outbox,
+					      l->sorted + l->n_sorted,
+					      total - l->n_sorted);
 	if (sort && l->n_sorted > 1)
 		qsort(l->sorted, l->n_sorted, sizeof(*l->sorted), frame_cmp);
 	return 0;
@@ -419,7 +383,7 @@ static int switch_window(struct uet_sync_local *l)
 		return local_fail(&l->error, rc,
 				  "out of memory for the window's frames");
 	for (i = 0; i < l->n_sorted; i++) {
-		struct local_frame *f = &l->sorted[i];
+		struct uet_xframe *f = &l->sorted[i];
 
 		l->stats.data_frames_rx++;
 		rc = sw->deliver(sw, (uint16_t)f->port, f->m, f->arrival_ps);
@@ -470,7 +434,7 @@ static int switch_window(struct uet_sync_local *l)
 			l->error = n->sw_error;
 		if (n->inbox_min_ps < l->min_sent_ps)
 			l->min_sent_ps = n->inbox_min_ps;
-		l->stats.data_frames_tx += n->inbox.n;
+		l->stats.data_frames_tx += uet_xring_count(&n->inbox);
 	}
 	if (l->error.err != 0)
 		return l->error.err;
@@ -566,7 +530,7 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 			  const struct uet_sync_local_conf *conf)
 {
 	struct uet_sync_local *l;
-	uint32_t i, n_workers;
+	uint32_t i, n_workers, ring_frames;
 
 	if (lp == NULL || conf == NULL || conf->sw == NULL ||
 	    conf->nics == NULL || conf->n_nics == 0 ||
@@ -587,6 +551,8 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		return -ENOMEM;
 	}
 	l->conf = *conf;
+	ring_frames = conf->ring_frames != 0 ? conf->ring_frames
+					     : LOCAL_RING_FRAMES_DEFAULT;
 	if (l->conf.progress_fn != NULL && l->conf.progress_interval_ms == 0)
 		l->conf.progress_interval_ms = 1000;
 	for (i = 0; i < conf->n_nics; i++) {
@@ -597,6 +563,11 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->index = i;
 		n->next_event_ps = UET_TIME_NEVER;
 		n->inbox_min_ps = UET_TIME_NEVER;
+		if (uet_xring_init(&n->inbox, "local_in", ring_frames) < 0 ||
+		    uet_xring_init(&n->outbox, "local_out", ring_frames) < 0) {
+			uet_sync_local_free(l);
+			return -ENOMEM;
+		}
 		n->comp->out = nic_out;
 		n->comp->out_ctx = n;
 	}
@@ -760,10 +731,8 @@ void uet_sync_local_free(struct uet_sync_local *l)
 	if (l == NULL)
 		return;
 	for (i = 0; l->nics != NULL && i < l->conf.n_nics; i++) {
-		box_drop(&l->nics[i].inbox);
-		box_drop(&l->nics[i].outbox);
-		free(l->nics[i].inbox.f);
-		free(l->nics[i].outbox.f);
+		uet_xring_fini(&l->nics[i].inbox);
+		uet_xring_fini(&l->nics[i].outbox);
 	}
 	for (i = 0; i < l->n_sorted; i++)
 		rte_pktmbuf_free(l->sorted[i].m);

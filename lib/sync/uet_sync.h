@@ -368,6 +368,12 @@ struct uet_sync_local_conf {
 	uint32_t n_nics;
 	/** ps, lookahead L, > 0. */
 	uet_time_t lookahead_ps;
+	/**
+	 * Frames one NIC's link carries in a window, each way: the size of
+	 * the rings between the NICs and the switch (more spill over into
+	 * memory, nothing is lost). 0: 256.
+	 */
+	uint32_t ring_frames;
 	/** ps, start of the first window. */
 	uet_time_t start_ps;
 	/** ps, no event at or after this time runs. */

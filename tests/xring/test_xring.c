@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lib/xring: frames come out in the order they went in, through the ring
+ * and past it into the spill-over; orders count from 0 after each
+ * emptying; the ring is sized for a window's frames; frames left at the
+ * end go back to their pool. */
+#include <check.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "check_main.h"
+#include "eal_test.h"
+#include "uet_xring.h"
+
+START_TEST(test_xring_frames_per_window)
+{
+	/* 100 Gbit/s for 1 us: 100,000 bits, 195.3 frames of 64 bytes. */
+	ck_assert_uint_eq(uet_xring_frames_per_window(UINT64_C(100000000000),
+						      UINT64_C(1000000)),
+			  197);
+	/* 400 Gbit/s for 500 ns: 390.6. */
+	ck_assert_uint_eq(uet_xring_frames_per_window(UINT64_C(400000000000),
+						      UINT64_C(500000)),
+			  392);
+	ck_assert_uint_eq(uet_xring_frames_per_window(0, UINT64_C(1000000)),
+			  2);
+	/* A window without end is capped, not overflowed. */
+	ck_assert_uint_eq(uet_xring_frames_per_window(UINT64_C(100000000000),
+						      UINT64_MAX),
+			  1u << 20);
+}
+END_TEST
+
+/* 32 frames asked: a ring of 64 slots, 63 frames; 100 put spill 37. */
+START_TEST(test_xring_order_through_ring_and_spill)
+{
+	struct rte_mempool *mp;
+	struct uet_xring x;
+	struct uet_xframe got[128];
+	struct rte_mbuf *m[100];
+	uint32_t i, n;
+
+	uet_test_eal("uetxr", "order");
+	mp = uet_test_pool("xr_order", 256);
+	ck_assert_int_eq(uet_xring_init(&x, "t", 32), 0);
+	for (i = 0; i < 100; i++) {
+		m[i] = rte_pktmbuf_alloc(mp);
+		ck_assert_ptr_nonnull(m[i]);
+		ck_assert_int_eq(uet_xring_put(&x, m[i], 1000u - i, i % 3), 0);
+	}
+	ck_assert_uint_eq(uet_xring_count(&x), 100);
+	ck_assert_uint_eq(x.spilled, 37);
+	/* Taken in two parts, across the ring's end. */
+	n = uet_xring_take(&x, got, 50);
+	ck_assert_uint_eq(n, 50);
+	ck_assert_uint_eq(uet_xring_count(&x), 50);
+	n += uet_xring_take(&x, got + n, 128 - n);
+	ck_assert_uint_eq(n, 100);
+	for (i = 0; i < 100; i++) {
+		ck_assert_ptr_eq(got[i].m, m[i]);
+		ck_assert_uint_eq(got[i].arrival_ps, 1000u - i);
+		ck_assert_uint_eq(got[i].port, i % 3);
+		ck_assert_uint_eq(got[i].order, i);
+	}
+	ck_assert_uint_eq(uet_xring_count(&x), 0);
+	/* Emptied: the next window's orders start at 0 again, in the ring. */
+	ck_assert_int_eq(uet_xring_put(&x, m[0], 5, 0), 0);
+	ck_assert_int_eq(uet_xring_put(&x, m[1], 6, 0), 0);
+	ck_assert_uint_eq(uet_xring_take(&x, got, 128), 2);
+	ck_assert_uint_eq(got[0].order, 0);
+	ck_assert_uint_eq(got[1].order, 1);
+	ck_assert_uint_eq(x.spilled, 37);
+	for (i = 0; i < 100; i++)
+		rte_pktmbuf_free(m[i]);
+	uet_xring_fini(&x);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), 256);
+}
+END_TEST
+
+/* The frames still waiting at the end, in the ring and spilled, are freed. */
+START_TEST(test_xring_fini_frees_what_waits)
+{
+	struct rte_mempool *mp;
+	struct uet_xring x;
+	uint32_t i;
+
+	uet_test_eal("uetxr", "fini");
+	mp = uet_test_pool("xr_fini", 256);
+	ck_assert_int_eq(uet_xring_init(&x, "t", 0), 0);
+	for (i = 0; i < 80; i++)
+		ck_assert_int_eq(uet_xring_put(&x, rte_pktmbuf_alloc(mp), i, 0),
+				 0);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), 176);
+	uet_xring_fini(&x);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), 256);
+	/* A zeroed ring (none set up) takes frames into its spill-over. */
+	ck_assert_int_eq(uet_xring_put(&x, rte_pktmbuf_alloc(mp), 1, 0), 0);
+	ck_assert_uint_eq(uet_xring_count(&x), 1);
+	uet_xring_fini(&x);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), 256);
+}
+END_TEST
+
+static Suite *xring_suite(void)
+{
+	Suite *s = suite_create("xring");
+	TCase *tc = tcase_create("xring");
+
+	tcase_add_test(tc, test_xring_frames_per_window);
+	tcase_add_test(tc, test_xring_order_through_ring_and_spill);
+	tcase_add_test(tc, test_xring_fini_frees_what_waits);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN(xring_suite)
