@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 
 #include "fabric_private.h"
@@ -173,6 +174,35 @@ static int part_take(struct fabric_part *pt)
 	return 0;
 }
 
+/*
+ * Fetch the mbufs of the frames that arrive in this window before their
+ * events need them. A frame's mbuf was last touched a link delay ago, by
+ * the sender, and the many frames since have evicted it: at 1024 hosts the
+ * first read of the switch metadata in fabric_receive was 14% of the run.
+ * A part's window touches well under a CPU's L2, so the lines stay.
+ */
+static void part_prefetch_arrivals(const struct fabric_part *pt,
+				   uet_time_t end_ps)
+{
+	const struct uet_fabric *fab = pt->fab;
+	uint32_t i, k;
+
+	for (i = 0; i < pt->n_ports; i++) {
+		const struct fabric_fifo *f =
+			&fab->ports[pt->port_ids[i]].arriving;
+
+		for (k = 0; k < f->len; k++) {
+			const struct fabric_entry *e =
+				&f->slots[(f->head + k) & (f->cap - 1u)];
+
+			if (e->time_ps >= end_ps)
+				break;
+			rte_prefetch0(e->m);
+			rte_prefetch0(RTE_PTR_ADD(e->m, RTE_CACHE_LINE_SIZE));
+		}
+	}
+}
+
 static int64_t parts_run(struct uet_component *c, uint32_t part,
 			 uet_time_t end_ps)
 {
@@ -187,6 +217,7 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 		fabric_part_fail(pt, rc);
 		return rc;
 	}
+	part_prefetch_arrivals(pt, end_ps);
 	ran = uet_evq_run_until(&pt->evq, end_ps);
 	if (ran < 0)
 		fabric_part_fail(pt, (int)ran);
@@ -410,6 +441,13 @@ int fabric_parts_init(struct uet_fabric *fab)
 
 		p->part = &fab->parts[fab->switches[p->sw].part];
 		p->part->n_ports++;
+		if (p->part->port_ids == NULL) {
+			p->part->port_ids = calloc(fab->n_ports,
+						   sizeof(*p->part->port_ids));
+			if (p->part->port_ids == NULL)
+				return -ENOMEM;
+		}
+		p->part->port_ids[p->part->n_ports - 1] = i;
 		if (p->peer >= 0 &&
 		    fab->switches[fab->ports[p->peer].sw].part !=
 			    fab->switches[p->sw].part &&
@@ -457,6 +495,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		free(pt->out[1]);
 		free(pt->merge);
 		free(pt->occ);
+		free(pt->port_ids);
 	}
 	free(fab->parts);
 	free(fab->part_weight);

@@ -123,6 +123,7 @@ struct fabric_part {
 				       * last frame it received */
 	int error;		      /* first failure, sticky */
 	uint32_t n_ports;	      /* ports of its switches */
+	uint32_t *port_ids;	      /* their indices in fab->ports */
 	uet_time_t window_end_ps;     /* of the window it is running */
 	struct uet_xring nic_in;      /* from the NICs, for this window */
 	uet_time_t nic_in_min_ps;     /* earliest arrival in nic_in */

@@ -34,6 +34,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "sync_private.h"
 #include "uet_log.h"
@@ -196,9 +197,10 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 			l->conf.sw->name, port, arrival_ps, l->window_end_ps,
 			l->conf.lookahead_ps);
 	}
-	rc = sync_frame_cut_padding(m);
-	if (rc == 0)
-		rc = uet_xring_put(&n->inbox, m, arrival_ps, port);
+	/* Its padding is cut where the NIC takes it (nic_deliver): the
+	 * switch has not touched the frame's bytes, and reading them here
+	 * would fetch them twice. */
+	rc = uet_xring_put(&n->inbox, m, arrival_ps, port);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->sw_error, rc,
@@ -214,16 +216,34 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 static void nic_deliver(struct local_nic *n)
 {
 	struct uet_component *comp = n->comp;
+	const struct uet_sync_local *l = n->l;
 	struct uet_xframe burst[LOCAL_DELIVER_BURST];
 	uint32_t got, i;
 
 	while ((got = uet_xring_take(&n->inbox, burst, RTE_DIM(burst))) > 0) {
+		/* The switch ran a window ago: fetch the burst's mbufs
+		 * before reading the first. */
+		for (i = 0; i < got; i++) {
+			rte_prefetch0(burst[i].m);
+			rte_prefetch0(
+				RTE_PTR_ADD(burst[i].m, RTE_CACHE_LINE_SIZE));
+		}
 		for (i = 0; i < got; i++) {
 			struct uet_xframe *f = &burst[i];
 			int rc;
 
 			if (n->error.err != 0) {
 				rte_pktmbuf_free(f->m);
+				continue;
+			}
+			rc = sync_frame_cut_padding(f->m);
+			if (rc < 0) {
+				rte_pktmbuf_free(f->m);
+				local_fail(&n->error, rc,
+					   "nic %u: a frame from %s is not one "
+					   "to pass on: %s",
+					   n->index, l->conf.sw->name,
+					   strerror(-rc));
 				continue;
 			}
 			rc = comp->deliver(comp, 0, f->m, f->arrival_ps);

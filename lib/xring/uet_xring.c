@@ -51,8 +51,8 @@ int uet_xring_init(struct uet_xring *x, const char *name, uint32_t frames)
 static int spill_push(struct uet_xring *x, const struct uet_xframe *f)
 {
 	if (x->n_spill == x->cap_spill) {
-		uint32_t cap = x->cap_spill ? x->cap_spill * 2u
-					    : XRING_SPILL_FIRST;
+		uint32_t cap =
+			x->cap_spill ? x->cap_spill * 2u : XRING_SPILL_FIRST;
 		void *p = realloc(x->spill, cap * sizeof(*x->spill));
 
 		if (p == NULL)

@@ -21,12 +21,11 @@ START_TEST(test_xring_frames_per_window)
 	ck_assert_uint_eq(uet_xring_frames_per_window(UINT64_C(400000000000),
 						      UINT64_C(500000)),
 			  392);
-	ck_assert_uint_eq(uet_xring_frames_per_window(0, UINT64_C(1000000)),
-			  2);
+	ck_assert_uint_eq(uet_xring_frames_per_window(0, UINT64_C(1000000)), 2);
 	/* A window without end is capped, not overflowed. */
-	ck_assert_uint_eq(uet_xring_frames_per_window(UINT64_C(100000000000),
-						      UINT64_MAX),
-			  1u << 20);
+	ck_assert_uint_eq(
+		uet_xring_frames_per_window(UINT64_C(100000000000), UINT64_MAX),
+		1u << 20);
 }
 END_TEST
 
