@@ -449,6 +449,8 @@ static int co_rx(struct uet_sync_coordinator *c, uint64_t now_ns)
 		uint64_t dropped = c->stats.foreign_frames;
 		uint16_t k;
 
+		if (n > 0)
+			c->stats.rx_bursts++;
 		for (k = 0; k < n; k++) {
 			if (c->error.err != 0) {
 				rte_pktmbuf_free(pkts[k]);
@@ -688,7 +690,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 	rc = co_rx(c, now_ns);
 	t_ns = sync_wall_ns();
 	if (c->run_ns != 0)
-		c->stats.wall_io_ns += t_ns - now_ns;
+		c->stats.wall_rx_ns += t_ns - now_ns;
 	if (rc < 0)
 		return rc;
 
@@ -747,10 +749,11 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 				wait_ms, c->window_start_ps, c->window_end_ps);
 	}
 	now_ns = sync_wall_ns();
-	if (c->run_ns != 0)
-		c->stats.wall_io_ns += now_ns - t_ns;
-	if (c->run_ns != 0)
+	if (c->run_ns != 0) {
+		c->stats.wall_tx_ns += now_ns - t_ns;
+		c->stats.wall_io_ns = c->stats.wall_rx_ns + c->stats.wall_tx_ns;
 		c->stats.wall_ns = now_ns - c->run_ns;
+	}
 	if (c->state == CO_FINISHED && queued) {
 		/* BYE answered, but our last frames are still going out. */
 		c->state = CO_BYE_WAIT;
@@ -762,7 +765,11 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 void uet_sync_coordinator_stats(const struct uet_sync_coordinator *c,
 				struct uet_sync_stats *st)
 {
+	uint32_t i;
+
 	*st = c->stats;
+	for (i = 0; i < c->conf.n_ports; i++)
+		st->tx_bursts += c->ports[i].txq.bursts;
 }
 
 void uet_sync_coordinator_port_drops(const struct uet_sync_coordinator *c,
