@@ -259,7 +259,7 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
 
 	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
-	*stats = fab->ports[port].stats;
+	fabric_port_stats(&fab->ports[port], stats);
 	/* A pause still running counts up to now. */
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 		stats->tc[tc].paused_ps =

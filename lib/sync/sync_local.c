@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +35,10 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include "sync_park.h"
 #include "sync_private.h"
 #include "uet_log.h"
 #include "uet_xring.h"
-
-/* Spins of a waiting lcore before it starts yielding its CPU (lcores may
- * outnumber CPUs: a spinning waiter would then hold up the one it waits
- * for). */
-#define LOCAL_SPINS_BEFORE_YIELD 4096u
 
 /* Frames a NIC takes from its ring at a time. */
 #define LOCAL_DELIVER_BURST 32u
@@ -92,8 +87,8 @@ struct uet_sync_local {
 	bool launched;
 	/* The phase the workers are told to run, published by gen. */
 	enum local_phase phase;
-	uint32_t gen;
-	uint32_t done; /* workers (beyond [0]) that finished the phase */
+	struct sync_park gen;
+	struct sync_park done; /* workers (beyond [0]) that finished it */
 	/* The switch's window. */
 	struct uet_xframe *sorted;
 	uint32_t n_sorted, cap_sorted;
@@ -300,35 +295,17 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	}
 }
 
-/* Wait until *word reaches want (acquire), spinning, then yielding. */
-static void wait_for(const uint32_t *word, uint32_t want, bool equal)
-{
-	uint32_t spins = 0;
-
-	for (;;) {
-		uint32_t v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-
-		if (equal ? v == want : v != want)
-			return;
-		if (++spins < LOCAL_SPINS_BEFORE_YIELD)
-			rte_pause();
-		else
-			sched_yield();
-	}
-}
-
 static int worker_main(void *arg)
 {
 	struct local_worker *w = arg;
 	struct uet_sync_local *l = w->l;
 
 	for (;;) {
-		wait_for(&l->gen, w->seen_gen, false);
-		w->seen_gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
+		w->seen_gen = sync_park_wait(&l->gen, w->seen_gen, false);
 		if (l->phase == LOCAL_PHASE_QUIT)
 			return 0;
 		worker_run_share(w, l->phase);
-		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
+		sync_park_add(&l->done, 1);
 	}
 }
 
@@ -336,14 +313,14 @@ static int worker_main(void *arg)
 static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 {
 	if (l->n_workers > 1) {
-		__atomic_store_n(&l->done, 0, __ATOMIC_RELAXED);
+		sync_park_set(&l->done, 0);
 		l->phase = phase;
-		__atomic_fetch_add(&l->gen, 1, __ATOMIC_RELEASE);
+		sync_park_add(&l->gen, 1);
 	}
 	if (phase != LOCAL_PHASE_QUIT)
 		worker_run_share(&l->workers[0], phase);
 	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
-		wait_for(&l->done, l->n_workers - 1, true);
+		sync_park_wait(&l->done, l->n_workers - 1, true);
 }
 
 static int frame_cmp(const void *a, const void *b)
