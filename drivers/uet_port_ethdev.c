@@ -379,10 +379,13 @@ static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
  * A PMD without multi-segment tx reads a frame from its first segment
  * only (net_af_xdp copies pkt_len bytes from there): a chained frame (the
  * NICs' header mbuf and payload, a trailer segment) is copied into one new
- * mbuf, which takes the original's place in pkts. Frames from i on stay
- * the caller's when a copy cannot be made.
+ * mbuf, which takes the original's place in pkts. The copy comes from the
+ * port's own rx pool when it has one: net_af_xdp's umem, whose mbufs it
+ * sends as they are, where one from another pool is copied again. Frames
+ * from i on stay the caller's when a copy cannot be made.
  */
-static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
+static uint16_t ethdev_linearize(struct uet_port *p, struct rte_mbuf **pkts,
+				 uint16_t n)
 {
 	uint16_t i;
 
@@ -391,7 +394,9 @@ static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
 
 		if (m->nb_segs == 1)
 			continue;
-		c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+		c = rte_pktmbuf_copy(m,
+				     p->rx_pool != NULL ? p->rx_pool : m->pool,
+				     0, UINT32_MAX);
 		if (c == NULL)
 			break;
 		if (c->nb_segs > 1 && rte_pktmbuf_linearize(c) < 0) {
@@ -443,7 +448,7 @@ static uint16_t ethdev_tx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 			return 1;
 	}
 	if (p->tx_linearize)
-		n = ethdev_linearize(pkts, n);
+		n = ethdev_linearize(p, pkts, n);
 	return rte_eth_tx_burst(p->port_id, 0, pkts, n);
 }
 
