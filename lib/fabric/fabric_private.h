@@ -139,9 +139,10 @@ struct fabric_part {
 	 * emptied) by q in window w + 1. A ring only where a link joins
 	 * the two parts. */
 	struct uet_xring *out[2];
-	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
-	struct uet_xframe *merge; /* the window's frames, sorted */
-	uint32_t cap_merge;
+	uet_time_t out_min_ps[2];     /* earliest arrival in out[x] */
+	struct uet_xframe *merge;     /* the window's frames, sorted */
+	struct uet_xframe *merge_tmp; /* the sort's scratch */
+	uint32_t cap_merge;	      /* frames both hold */
 	/* Occupancy samples of its chosen ports (fabric_occ.c). */
 	uet_time_t occ_next_ps;
 	struct fabric_occ_row *occ;
