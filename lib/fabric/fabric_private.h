@@ -307,6 +307,10 @@ int fabric_routes_init(struct fabric_routes *r, uint32_t hosts);
 void fabric_routes_fini(struct fabric_routes *r);
 /* The host with an address, or -ENOENT. */
 int fabric_routes_lookup(const struct fabric_routes *r, uint32_t ipv4);
+/* uet_fabric_next_port() for a destination already looked up: host, or
+ * a negative errno passed through. */
+int fabric_next_port_to(const struct uet_fabric *fab, uint32_t sw, int host,
+			const struct uet_fabric_flow *flow);
 
 /* The next hops of a switch towards one host: count ports from first,
  * consecutive; several are equal-cost and the flow hash picks one. */
