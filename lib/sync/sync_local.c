@@ -10,9 +10,9 @@
  *   1. every NIC (in parallel, a fixed share per lcore) takes the frames
  *      the switch sent it in the previous window, in the order they were
  *      sent, then runs its events before T';
- *   2. the switch takes the frames the NICs sent in the window, sorted by
- *      (arrival time, port, order on the port), then runs its events
- *      before T';
+ *   2. the switch runs its events before T', then takes the frames the
+ *      NICs sent in the window (they arrive at or after T'), sorted by
+ *      (arrival time, port, order on the port);
  *   3. the next window is [T', min(E + L, end)), E the earliest pending
  *      event anywhere (the NICs', the switch's, the frames it just sent).
  *
@@ -361,11 +361,17 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 	return 0;
 }
 
-/* Phase 2: the switch takes the window's frames and runs the window. */
-static int switch_window(struct uet_sync_local *l)
+/*
+ * The switch takes the frames the NICs sent in the window, once it has run
+ * the window itself: they arrive at or after its end, so the switch's
+ * window never needed them, and over ports the switch runs its window
+ * while the NICs run theirs and takes their frames when every DONE is in
+ * (docs/lockstep.md, "Windows"). Taken in the same place here, they join
+ * the switch's queues in the same order, so the records are the same.
+ */
+static int switch_take(struct uet_sync_local *l)
 {
 	struct uet_component *sw = l->conf.sw;
-	int64_t ran;
 	uint32_t i;
 	int rc;
 
@@ -388,6 +394,18 @@ static int switch_window(struct uet_sync_local *l)
 		}
 	}
 	l->n_sorted = 0;
+	return 0;
+}
+
+/* Phase 2: the switch runs the window, then takes the NICs' frames of
+ * it. */
+static int switch_window(struct uet_sync_local *l)
+{
+	struct uet_component *sw = l->conf.sw;
+	int64_t ran;
+	uint32_t i;
+	int rc;
+
 	if (sw->parts.n == 0) {
 		ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
 	} else {
@@ -435,7 +453,7 @@ static int switch_window(struct uet_sync_local *l)
 				  sw->name, l->window_end_ps,
 				  strerror((int)-ran));
 	l->stats.events += (uint64_t)ran;
-	return 0;
+	return switch_take(l);
 }
 
 /* The first NIC (in host order) that failed, so the message is the same
