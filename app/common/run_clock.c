@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include <rte_lcore.h>
 
@@ -379,64 +380,118 @@ static uint32_t run_idle_sleep_us(void)
 				       : RUN_IDLE_SLEEP_US;
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * UINT64_C(1000000000) +
+	       (uint64_t)tv->tv_usec * 1000u;
+}
+
+/* The process's CPU time and context switches so far. */
+static void run_cpu_now(struct run_cpu *c, uint64_t naps)
+{
+	struct timespec ts;
+	struct rusage ru;
+
+	memset(c, 0, sizeof(*c));
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return;
+	c->user_ns = tv_ns(&ru.ru_utime);
+	c->sys_ns = tv_ns(&ru.ru_stime);
+	c->vcsw = (uint64_t)ru.ru_nvcsw;
+	c->ivcsw = (uint64_t)ru.ru_nivcsw;
+	c->faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
+	c->naps = naps;
+	c->mono_ns = run_wall_ns();
+	if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
+		c->real_ns = (uint64_t)ts.tv_sec * UINT64_C(1000000000) +
+			     (uint64_t)ts.tv_nsec;
+}
+
+/* Whether every role hosted here is past the handshake. */
+static bool run_started(const struct run *e)
+{
+	struct uet_sync_stats st;
+	uint32_t i;
+
+	if (e->co != NULL) {
+		uet_sync_coordinator_stats(e->co, &st);
+		if (st.windows == 0)
+			return false;
+	}
+	for (i = 0; i < e->count; i++)
+		if (!uet_sync_participant_welcomed(e->pa[i]))
+			return false;
+	return true;
+}
+
+/* Poll every hosted role once, the coordinator first, then the NICs in
+ * host order. @return 1 some role runs on, 0 all finished, or the first
+ * failure. */
+static int run_round(struct run *e)
+{
+	bool running = false;
+	uint32_t i;
+	int rc;
+
+	if (e->co != NULL) {
+		rc = uet_sync_coordinator_poll(e->co);
+		if (rc < 0)
+			return rc;
+		running = rc == UET_SYNC_RUNNING;
+	}
+	for (i = 0; i < e->count; i++) {
+		rc = uet_sync_participant_poll(e->pa[i]);
+		if (rc < 0)
+			return rc;
+		if (rc == UET_SYNC_RUNNING)
+			running = true;
+	}
+	return running ? 1 : 0;
+}
+
 /*
- * Poll the hosted roles round-robin (the coordinator first, then the NICs
- * in host order) until all have finished or one fails. Across processes a
- * round that finds nothing to do yields the CPU to the peers, and after a
- * few such rounds the process sleeps 50 us between rounds: on two CPUs
- * shared by three processes a yielding spinner still holds its CPU for its
- * time slice, so the peer it waits for ran milliseconds late (docs/lockstep.md,
- * "Where a window's wall time goes").
+ * Poll the hosted roles round-robin until all have finished or one fails.
+ * Across processes a round that finds nothing to do yields the CPU to the
+ * peers, and after a few such rounds the process sleeps 50 us between
+ * rounds: on two CPUs shared by three processes a yielding spinner still
+ * holds its CPU for its time slice, so the peer it waits for ran
+ * milliseconds late (docs/lockstep.md, "Where a window's wall time goes").
+ * A uet-nic on several lcores runs the handshake here, then its windows on
+ * the lcores (run_nic_lcores.c).
  */
-static int run_poll(struct run *e)
+static int run_poll_rounds(struct run *e, uint64_t *naps_out)
 {
 	const volatile sig_atomic_t *stop = e->conf->stop;
 	bool yield = e->conf->role != UET_RUN_EMBEDDED;
+	bool lcores = run_nic_lcores(e) > 1, started = false;
 	struct timespec nap = {0, 0};
-	uint64_t moved = 0, now_moved;
+	uint64_t moved = 0, now_moved, *naps = naps_out;
 	uint32_t idle = 0, sleep_us = yield ? run_idle_sleep_us() : 0;
+	int rc;
 
 	nap.tv_nsec = (long)sleep_us * 1000L;
 	if (sleep_us > 0)
 		(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
-	if (run_nic_lcores(e) > 1) {
-		int rc = run_poll_nic_lcores(e);
-
-		if (rc == -EINTR)
-			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
-		else if (rc < 0)
-			run_drain(e);
-		return rc;
-	}
 	for (;;) {
-		bool running = false;
-		uint32_t i;
-		int rc;
-
 		if (stop != NULL && *stop) {
 			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
 			return -EINTR;
 		}
-		if (e->co != NULL) {
-			rc = uet_sync_coordinator_poll(e->co);
-			if (rc < 0) {
-				run_drain(e);
-				return rc;
-			}
-			running = rc == UET_SYNC_RUNNING;
+		rc = run_round(e);
+		if (rc < 0) {
+			run_drain(e);
+			return rc;
 		}
-		for (i = 0; i < e->count; i++) {
-			rc = uet_sync_participant_poll(e->pa[i]);
-			if (rc < 0) {
-				run_drain(e);
-				return rc;
-			}
-			if (rc == UET_SYNC_RUNNING)
-				running = true;
+		if (rc == 0)
+			break;
+		if (!started && run_started(e)) {
+			/* The windows start: what went before is set-up. */
+			started = true;
+			run_cpu_now(&e->cpu0, *naps);
+			if (lcores)
+				break;
 		}
-		if (!running)
-			return 0;
 		if (!yield)
 			continue;
 		now_moved = sleep_us > 0 ? run_frames_moved(e) : 0;
@@ -444,11 +499,33 @@ static int run_poll(struct run *e)
 			moved = now_moved;
 			idle = 0;
 		}
-		if (sleep_us > 0 && ++idle > RUN_IDLE_SPINS)
+		if (sleep_us > 0 && ++idle > RUN_IDLE_SPINS) {
 			(void)nanosleep(&nap, NULL);
-		else
+			(*naps)++;
+		} else {
 			sched_yield();
+		}
 	}
+	if (rc > 0 && lcores) {
+		rc = run_poll_nic_lcores(e);
+		if (rc == -EINTR)
+			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
+		else if (rc < 0)
+			run_drain(e);
+	}
+	return rc;
+}
+
+/* The rounds, and the process's CPU time over them. */
+static int run_poll(struct run *e)
+{
+	uint64_t naps = 0;
+	int rc;
+
+	run_cpu_now(&e->cpu0, 0);
+	rc = run_poll_rounds(e, &naps);
+	run_cpu_now(&e->cpu1, naps);
+	return rc;
 }
 
 /* The run itself, from the first poll to the end (BYE, run.end in
@@ -468,6 +545,10 @@ int run_clock_poll(struct run *e)
 			conf->timeout_ms ? conf->timeout_ms
 					 : UET_SYNC_TIMEOUT_MS_DEFAULT);
 	rc = run_poll(e);
+	/* Over ports, waiting for the peers' HELLO or WELCOME (their pools
+	 * and ports still being made) is set-up: the run's wall time starts
+	 * with the windows, as uet-emu's does. */
+	e->start_ns = e->cpu0.mono_ns;
 	/* Lockstep: the BYE must not be lost with the link. */
 	if (rc == 0 && conf->role == UET_RUN_NICS)
 		run_linger(e);
@@ -476,27 +557,46 @@ int run_clock_poll(struct run *e)
 
 /*
  * Where a lockstep window's wall time went in this process (docs/lockstep.md,
- * "Where a window's wall time goes"): in the models, in port bursts and
- * frame handling (trailers, control frames), and the rest waiting for a
- * peer. A uet-nic sums its NICs' model and I/O time.
+ * "Where a window's wall time goes"): in the models, in rx (bursts, trailers
+ * off, control frames parsed) and tx (bursts: the PMD's copy, the kernel's
+ * send), and the rest waiting for a peer. A uet-nic sums its NICs' figures;
+ * on several lcores its waiting is the wall time less the busy time of an
+ * average lcore. Then the process's CPU time, context switches, naps and
+ * page faults per window, and when the windows ran (for perf report
+ * --time on a perf record -k CLOCK_MONOTONIC).
  */
 static void run_window_split(const struct run *e)
 {
-	uint64_t model = 0, io = 0, wall = 0, windows = 0, wait;
+	uint64_t model = 0, rx = 0, tx = 0, wall = 0, windows = 0, busy;
+	uint64_t ctrl = 0, data = 0, rxb = 0, txb = 0;
+	const struct run_cpu *a = &e->cpu0, *b = &e->cpu1;
 	struct uet_sync_stats st;
+	unsigned int lcores = 1;
+	double w;
 	uint32_t i;
 
 	if (e->co != NULL) {
 		uet_sync_coordinator_stats(e->co, &st);
 		model = st.wall_model_ns;
-		io = st.wall_io_ns;
+		rx = st.wall_rx_ns;
+		tx = st.wall_tx_ns;
 		wall = st.wall_ns;
 		windows = st.windows;
+		ctrl = st.ctrl_frames_rx + st.ctrl_frames_tx;
+		data = st.data_frames_rx + st.data_frames_tx;
+		rxb = st.rx_bursts;
+		txb = st.tx_bursts;
 	} else {
+		lcores = run_nic_lcores(e);
 		for (i = 0; e->pa != NULL && i < e->count; i++) {
 			uet_sync_participant_stats(e->pa[i], &st);
 			model += st.wall_model_ns;
-			io += st.wall_io_ns;
+			rx += st.wall_rx_ns;
+			tx += st.wall_tx_ns;
+			ctrl += st.ctrl_frames_rx + st.ctrl_frames_tx;
+			data += st.data_frames_rx + st.data_frames_tx;
+			rxb += st.rx_bursts;
+			txb += st.tx_bursts;
 			if (st.wall_ns > wall)
 				wall = st.wall_ns;
 			if (st.windows > windows)
@@ -505,14 +605,36 @@ static void run_window_split(const struct run *e)
 	}
 	if (windows == 0 || wall == 0)
 		return;
-	wait = wall > model + io ? wall - model - io : 0;
+	w = (double)windows;
+	busy = (model + rx + tx) / lcores;
 	fprintf(stderr,
-		"%s: wall per lockstep window: %.1f us: model %.1f, port I/O "
-		"and frames %.1f, waiting %.1f (%" PRIu64 " windows)\n",
-		e->prog, (double)wall / 1e3 / (double)windows,
-		(double)model / 1e3 / (double)windows,
-		(double)io / 1e3 / (double)windows,
-		(double)wait / 1e3 / (double)windows, windows);
+		"%s: wall per lockstep window: %.1f us: model %.1f, rx %.1f, "
+		"tx %.1f, waiting %.1f (%" PRIu64 " windows, %.3f ms; %u "
+		"lcore%s)\n",
+		e->prog, (double)wall / 1e3 / w, (double)model / 1e3 / w,
+		(double)rx / 1e3 / w, (double)tx / 1e3 / w,
+		(double)(wall > busy ? wall - busy : 0) / 1e3 / w, windows,
+		(double)wall / 1e6, lcores, lcores > 1 ? "s" : "");
+	fprintf(stderr,
+		"%s: frames per lockstep window: %.1f data and %.1f control "
+		"(in and out), %.2f rx and %.2f tx bursts\n",
+		e->prog, (double)data / w, (double)ctrl / w, (double)rxb / w,
+		(double)txb / w);
+	/* The whole process (every lcore, the kernel's work in its system
+	 * calls), from the end of the handshake to the last window. */
+	fprintf(stderr,
+		"%s: CPU per lockstep window: user %.1f us, system %.1f us; "
+		"%.2f voluntary and %.2f involuntary context switches, %.2f "
+		"naps, %.1f page faults; windows from %.6f to %.6f s "
+		"(CLOCK_MONOTONIC), %.6f to %.6f (CLOCK_REALTIME)\n",
+		e->prog, (double)(b->user_ns - a->user_ns) / 1e3 / w,
+		(double)(b->sys_ns - a->sys_ns) / 1e3 / w,
+		(double)(b->vcsw - a->vcsw) / w,
+		(double)(b->ivcsw - a->ivcsw) / w,
+		(double)(b->naps - a->naps) / w,
+		(double)(b->faults - a->faults) / w, (double)a->mono_ns / 1e9,
+		(double)b->mono_ns / 1e9, (double)a->real_ns / 1e9,
+		(double)b->real_ns / 1e9);
 }
 
 /* Why the run stopped (when it did), and where the clock got to. */

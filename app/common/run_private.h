@@ -102,6 +102,17 @@ struct run {
 	struct uet_sync_local *local; /* uet-emu's in-process lockstep */
 	struct run_rt *rt;	      /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
+	/* Lockstep over ports: the process's CPU time and context switches
+	 * from the end of the handshake to the end of the windows, for the
+	 * per-window split (run_clock.c). */
+	struct run_cpu {
+		uint64_t user_ns, sys_ns;
+		uint64_t vcsw, ivcsw; /* voluntary, involuntary */
+		uint64_t faults;      /* page faults, minor and major */
+		uint64_t naps;	      /* idle sleeps of the polling loop */
+		uint64_t mono_ns;     /* CLOCK_MONOTONIC when taken */
+		uint64_t real_ns;     /* CLOCK_REALTIME when taken */
+	} cpu0, cpu1;
 };
 
 /* CLOCK_MONOTONIC, ns. */

@@ -15,12 +15,11 @@
 #include "uet_wire.h"
 
 /* The byte limit a frame of this role may fill a class queue of p to
- * (the switch's limit, scaled down on a degraded link). */
+ * (the switch's limit as p applies it: scaled down on a degraded link). */
 static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 {
 	const struct uet_fabric_conf *conf = &p->fab->conf;
-	const uint64_t limit =
-		fabric_link_scaled_bytes(p, p->queue_limit_bytes);
+	const uint64_t limit = p->limit_bytes;
 
 	if (conf->uet_policy && role == UET_DSCP_TRIMMABLE_RTX)
 		return limit + limit / 2;
@@ -30,7 +29,7 @@ static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 static bool fabric_admit_fits(const struct fabric_port *p, unsigned int tc,
 			      uint32_t wire_bytes, uint64_t limit_bytes)
 {
-	return p->stats.tc[tc].queue_bytes + wire_bytes <= limit_bytes;
+	return p->tcq[tc].queue_bytes + wire_bytes <= limit_bytes;
 }
 
 /* Count a frame that found no room in class tc, and free it. */
@@ -39,8 +38,8 @@ static void fabric_admit_drop(struct fabric_port *p, unsigned int tc,
 {
 	p->stats.drop_full_frames++;
 	p->stats.drop_full_bytes += wire_bytes;
-	p->stats.tc[tc].drop_frames++;
-	p->stats.tc[tc].drop_bytes += wire_bytes;
+	p->tcq[tc].drop_frames++;
+	p->tcq[tc].drop_bytes += wire_bytes;
 	rte_pktmbuf_free(m);
 }
 
@@ -136,7 +135,7 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 		return 0;
 	}
 	p->stats.trim_frames++;
-	p->stats.tc[tc].trim_frames++;
+	p->tcq[tc].trim_frames++;
 	/* 3. The trimmed header is offered to TC1 under the plain limit. */
 	if (fabric_admit_fits(p, UET_TC_TRIMMED, (uint32_t)trimmed_bytes,
 			      fabric_admit_limit_bytes(p, UET_DSCP_TRIMMED)))

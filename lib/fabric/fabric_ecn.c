@@ -14,8 +14,8 @@
 bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes)
 {
-	const uint64_t kmin = fabric_link_scaled_bytes(p, p->ecn_kmin_bytes);
-	const uint64_t kmax = fabric_link_scaled_bytes(p, p->ecn_kmax_bytes);
+	const uint64_t kmin = p->ecn_kmin_applied;
+	const uint64_t kmax = p->ecn_kmax_applied;
 
 	if (occupancy_bytes < kmin)
 		return false;

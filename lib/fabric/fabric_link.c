@@ -243,31 +243,39 @@ static void link_down_port(struct uet_fabric *fab, struct fabric_port *p)
 	if (uet_event_pending(&p->tx_end_ev))
 		(void)uet_evq_cancel(fabric_port_evq(p), &p->tx_end_ev);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		while (!fabric_fifo_empty(&p->queue[tc])) {
-			fabric_fifo_pop(&p->queue[tc], &e);
+		while (!fabric_fifo_empty(&p->tcq[tc].fifo)) {
+			fabric_fifo_pop(&p->tcq[tc].fifo, &e);
 			fabric_occ_change(p, tc);
-			p->stats.tc[tc].queue_bytes -= e.wire_bytes;
+			p->tcq[tc].queue_bytes -= e.wire_bytes;
 			p->stats.queue_bytes -= e.wire_bytes;
 			l->down_drop_frames[tc]++;
 			l->down_drop_bytes[tc] += e.wire_bytes;
 			rte_pktmbuf_free(e.m);
 		}
 	}
+	p->backlog &= (uint16_t)FABRIC_BACKLOG_PFC;
 }
 
-uint64_t fabric_link_scaled_bytes(const struct fabric_port *p, uint64_t bytes)
+/* A byte threshold scaled by the fraction ppm of a link's rate (rounded
+ * down), so that it stands for the same queueing time. */
+static uint64_t link_scaled_bytes(uint64_t bytes, uint32_t ppm)
 {
-	const struct fabric_links *L = p->fab->links;
-	uint32_t ppm;
-
-	if (L == NULL)
-		return bytes;
-	ppm = L->port[p->id].rate_ppm;
 	if (ppm >= PPM_ONE)
 		return bytes;
 	/* Thresholds are at most 1 GiB (the configuration's bound), so
 	 * bytes x ppm fits 64 bits. */
 	return bytes * ppm / PPM_ONE;
+}
+
+void fabric_link_apply_limits(struct fabric_port *p)
+{
+	const struct fabric_links *L = p->fab->links;
+	const uint32_t ppm =
+		L == NULL ? (uint32_t)PPM_ONE : L->port[p->id].rate_ppm;
+
+	p->limit_bytes = link_scaled_bytes(p->queue_limit_bytes, ppm);
+	p->ecn_kmin_applied = link_scaled_bytes(p->ecn_kmin_bytes, ppm);
+	p->ecn_kmax_applied = link_scaled_bytes(p->ecn_kmax_bytes, ppm);
 }
 
 /*
@@ -286,6 +294,7 @@ static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 
 	p->rate_bps = bps != 0 ? bps : 1;
 	fab->links->port[p->id].rate_ppm = rate_ppm;
+	fabric_link_apply_limits(p);
 }
 
 static int link_apply(struct uet_fabric *fab, const struct fabric_failure *ff)

@@ -32,7 +32,7 @@ static void occ_keep(struct fabric_part *pt, uet_time_t t, uint32_t rank,
 	r->time_ps = t;
 	r->rank = rank;
 	r->port = port;
-	r->stats = pt->fab->ports[port].stats;
+	fabric_port_stats(&pt->fab->ports[port], &r->stats);
 }
 
 void fabric_occ_part_sample_before(struct fabric_part *pt, uet_time_t t)
@@ -107,14 +107,13 @@ void fabric_occ_emit(struct uet_fabric *fab)
 
 void fabric_occ_change(struct fabric_port *p, unsigned int tc)
 {
-	struct uet_fabric *fab = p->fab;
 	const uet_time_t now = fabric_port_now(p);
-	struct fabric_link *l = &fab->links->port[p->id];
+	struct fabric_tcq *cq = &p->tcq[tc];
 
 	fabric_occ_part_sample_before(p->part, now);
-	l->occ_area[tc] += (fabric_area_t)p->stats.tc[tc].queue_bytes *
-			   (now - l->occ_since_ps[tc]);
-	l->occ_since_ps[tc] = now;
+	cq->occ_area +=
+		(fabric_area_t)cq->queue_bytes * (now - cq->occ_since_ps);
+	cq->occ_since_ps = now;
 }
 
 int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
@@ -167,6 +166,7 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 			 struct uet_fabric_tc_record *rec)
 {
 	const struct fabric_link *l;
+	const struct fabric_tcq *cq;
 	fabric_area_t area;
 
 	if (fab == NULL || rec == NULL || port >= fab->n_ports ||
@@ -176,12 +176,11 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 	memset(rec, 0, sizeof(*rec));
 	rec->down_drop_frames = l->down_drop_frames[tc];
 	rec->down_drop_bytes = l->down_drop_bytes[tc];
-	area = l->occ_area[tc];
-	if (now_ps > l->occ_since_ps[tc])
-		area += (fabric_area_t)fab->ports[port]
-				.stats.tc[tc]
-				.queue_bytes *
-			(now_ps - l->occ_since_ps[tc]);
+	cq = &fab->ports[port].tcq[tc];
+	area = cq->occ_area;
+	if (now_ps > cq->occ_since_ps)
+		area += (fabric_area_t)cq->queue_bytes *
+			(now_ps - cq->occ_since_ps);
 	rec->mean_queue_bytes = now_ps == 0 ? 0 : (uint64_t)(area / now_ps);
 	/* The pause still running counts up to now, as the port stats do. */
 	rec->paused_ps = fabric_pfc_paused_ps(&fab->ports[port], tc);

@@ -118,6 +118,7 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 		fabric_pfc_fail(p, len < 0 ? len : -ENOMEM);
 		return;
 	}
+	p->backlog |= FABRIC_BACKLOG_PFC;
 	if (quanta != 0)
 		p->stats.pfc_tx_xoff_frames++;
 	else
@@ -148,31 +149,31 @@ bool fabric_pfc_admit(const struct fabric_port *in, unsigned int tc,
 {
 	const struct uet_fabric_conf *conf = &in->fab->conf;
 
-	return in->stats.tc[tc].ingress_bytes + wire_bytes <=
+	return in->pfc.ingress_bytes[tc] + wire_bytes <=
 	       conf->pfc_xoff_bytes + conf->pfc_headroom_bytes;
 }
 
 void fabric_pfc_ingress_add(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes)
 {
-	struct uet_fabric_tc_stats *ts = &in->stats.tc[tc];
+	struct fabric_pfc_port *pfc = &in->pfc;
 
-	ts->ingress_bytes += wire_bytes;
-	if (ts->ingress_bytes > ts->peak_ingress_bytes)
-		ts->peak_ingress_bytes = ts->ingress_bytes;
-	if (!(in->pfc.xoff >> tc & 1u) &&
-	    ts->ingress_bytes >= in->fab->conf.pfc_xoff_bytes)
+	pfc->ingress_bytes[tc] += wire_bytes;
+	if (pfc->ingress_bytes[tc] > pfc->peak_ingress_bytes[tc])
+		pfc->peak_ingress_bytes[tc] = pfc->ingress_bytes[tc];
+	if (!(pfc->xoff >> tc & 1u) &&
+	    pfc->ingress_bytes[tc] >= in->fab->conf.pfc_xoff_bytes)
 		fabric_pfc_xoff(in, (uint8_t)(1u << tc));
 }
 
 void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes)
 {
-	struct uet_fabric_tc_stats *ts = &in->stats.tc[tc];
+	struct fabric_pfc_port *pfc = &in->pfc;
 
-	ts->ingress_bytes -= wire_bytes;
-	if ((in->pfc.xoff >> tc & 1u) &&
-	    ts->ingress_bytes <= in->fab->conf.pfc_xon_bytes) {
+	pfc->ingress_bytes[tc] -= wire_bytes;
+	if ((pfc->xoff >> tc & 1u) &&
+	    pfc->ingress_bytes[tc] <= in->fab->conf.pfc_xon_bytes) {
 		in->pfc.xoff &= (uint8_t) ~(1u << tc);
 		fabric_pfc_send(in, (uint8_t)(1u << tc), 0);
 		fabric_pfc_arm(in);
@@ -199,7 +200,7 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 	const uet_time_t now = fabric_pfc_now(p);
 	struct fabric_pfc_port *f = &p->pfc;
 
-	p->stats.tc[tc].paused_ps += fabric_pfc_paused_open(p, tc, now);
+	p->pfc.paused_ps[tc] += fabric_pfc_paused_open(p, tc, now);
 	f->paused_since_ps[tc] = now;
 	f->paused_until_ps[tc] = uet_pfc_pause_end_ps(now, pause_ps);
 }
@@ -254,6 +255,6 @@ static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 
 uint64_t fabric_pfc_paused_ps(const struct fabric_port *p, unsigned int tc)
 {
-	return p->stats.tc[tc].paused_ps +
+	return p->pfc.paused_ps[tc] +
 	       fabric_pfc_paused_open(p, tc, fabric_pfc_now(p));
 }

@@ -43,6 +43,10 @@ static void fabric_port_limits(struct fabric_port *p)
 		c->ecn_kmax_ppm != 0
 			? p->queue_limit_bytes * c->ecn_kmax_ppm / 1000000u
 			: c->ecn_kmax_bytes;
+	/* At the nominal rate until a failure degrades the link. */
+	p->limit_bytes = p->queue_limit_bytes;
+	p->ecn_kmin_applied = p->ecn_kmin_bytes;
+	p->ecn_kmax_applied = p->ecn_kmax_bytes;
 }
 
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
@@ -64,7 +68,8 @@ int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 		return ret;
 	}
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		ret = fabric_fifo_init(&p->queue[tc], FABRIC_PORT_FIFO_SLOTS);
+		ret = fabric_fifo_init(&p->tcq[tc].fifo,
+				       FABRIC_PORT_FIFO_SLOTS);
 		if (ret < 0) {
 			fabric_port_fini(p);
 			return ret;
@@ -81,7 +86,32 @@ void fabric_port_fini(struct fabric_port *p)
 	fabric_fifo_fini(&p->arriving);
 	fabric_pfc_fini(p);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-		fabric_fifo_fini(&p->queue[tc]);
+		fabric_fifo_fini(&p->tcq[tc].fifo);
+}
+
+void fabric_port_stats(const struct fabric_port *p,
+		       struct uet_fabric_port_stats *out)
+{
+	unsigned int tc;
+
+	*out = p->stats;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		const struct fabric_tcq *cq = &p->tcq[tc];
+
+		out->tc[tc] = (struct uet_fabric_tc_stats){
+			.enq_frames = cq->enq_frames,
+			.enq_bytes = cq->enq_bytes,
+			.drop_frames = cq->drop_frames,
+			.drop_bytes = cq->drop_bytes,
+			.trim_frames = cq->trim_frames,
+			.ecn_frames = cq->ecn_frames,
+			.queue_bytes = cq->queue_bytes,
+			.peak_queue_bytes = cq->peak_queue_bytes,
+			.paused_ps = p->pfc.paused_ps[tc],
+			.ingress_bytes = p->pfc.ingress_bytes[tc],
+			.peak_ingress_bytes = p->pfc.peak_ingress_bytes[tc],
+		};
+	}
 }
 
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
@@ -133,11 +163,12 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	struct uet_fabric *fab = p->fab;
 	struct uet_evq *q = fabric_port_evq(p);
 	const struct fabric_entry *head;
+	struct fabric_tcq *cq;
 	uet_time_t ser_ps;
 	int tc;
 
 	/* The port's own pause frames go first, whatever is paused. */
-	if (!fabric_fifo_empty(&p->pfc.ctrl)) {
+	if (p->backlog & FABRIC_BACKLOG_PFC) {
 		p->tx_tc = FABRIC_TX_PFC;
 		ser_ps = uet_serialization_ps(
 			fabric_fifo_head(&p->pfc.ctrl)->wire_bytes,
@@ -150,13 +181,13 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	if (tc < 0)
 		return;
 	p->tx_tc = (uint8_t)tc;
-	head = fabric_fifo_head(&p->queue[tc]);
+	cq = &p->tcq[tc];
+	head = fabric_fifo_head(&cq->fifo);
 	/* Dequeue marking sees the bytes left behind in its class. */
 	if (fab->conf.ecn && fab->conf.ecn_at_dequeue &&
-	    fabric_ecn_mark(p, head->m,
-			    p->stats.tc[tc].queue_bytes - head->wire_bytes)) {
+	    fabric_ecn_mark(p, head->m, cq->queue_bytes - head->wire_bytes)) {
 		p->stats.ecn_frames++;
-		p->stats.tc[tc].ecn_frames++;
+		cq->ecn_frames++;
 	}
 	ser_ps = uet_serialization_ps(head->wire_bytes, p->rate_bps);
 	/* The rate is non-zero and a frame is at most 64 KiB, so the time
@@ -188,7 +219,7 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 {
 	struct uet_fabric *fab = p->fab;
 	struct uet_fabric_port_stats *st = &p->stats;
-	struct uet_fabric_tc_stats *ts = &st->tc[tc];
+	struct fabric_tcq *cq = &p->tcq[tc];
 	const struct fabric_entry e = {
 		.m = m,
 		.time_ps = fabric_port_now(p),
@@ -199,21 +230,22 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 
 	/* Enqueue marking sees the bytes already in its class. */
 	if (fab->conf.ecn && !fab->conf.ecn_at_dequeue &&
-	    fabric_ecn_mark(p, m, ts->queue_bytes)) {
+	    fabric_ecn_mark(p, m, cq->queue_bytes)) {
 		st->ecn_frames++;
-		ts->ecn_frames++;
+		cq->ecn_frames++;
 	}
-	ret = fabric_fifo_push(&p->queue[tc], &e);
+	ret = fabric_fifo_push(&cq->fifo, &e);
 	if (ret < 0) {
 		rte_pktmbuf_free(m);
 		return ret;
 	}
-	ts->enq_frames++;
-	ts->enq_bytes += wire_bytes;
+	p->backlog |= (uint16_t)(1u << tc);
+	cq->enq_frames++;
+	cq->enq_bytes += wire_bytes;
 	fabric_occ_change(p, tc);
-	ts->queue_bytes += wire_bytes;
-	if (ts->queue_bytes > ts->peak_queue_bytes)
-		ts->peak_queue_bytes = ts->queue_bytes;
+	cq->queue_bytes += wire_bytes;
+	if (cq->queue_bytes > cq->peak_queue_bytes)
+		cq->peak_queue_bytes = cq->queue_bytes;
 	st->queue_bytes += wire_bytes;
 	if (st->queue_bytes > st->peak_queue_bytes)
 		st->peak_queue_bytes = st->queue_bytes;
@@ -235,10 +267,16 @@ static void fabric_port_tx_end(struct fabric_port *p)
 
 	if (p->tx_tc == FABRIC_TX_PFC) {
 		fabric_fifo_pop(&p->pfc.ctrl, &e);
+		if (fabric_fifo_empty(&p->pfc.ctrl))
+			p->backlog &= (uint16_t)~FABRIC_BACKLOG_PFC;
 	} else {
-		fabric_fifo_pop(&p->queue[p->tx_tc], &e);
+		struct fabric_tcq *cq = &p->tcq[p->tx_tc];
+
+		fabric_fifo_pop(&cq->fifo, &e);
+		if (fabric_fifo_empty(&cq->fifo))
+			p->backlog &= (uint16_t) ~(1u << p->tx_tc);
 		fabric_occ_change(p, p->tx_tc);
-		p->stats.tc[p->tx_tc].queue_bytes -= e.wire_bytes;
+		cq->queue_bytes -= e.wire_bytes;
 		p->stats.queue_bytes -= e.wire_bytes;
 		/* Its buffer is free: the ingress it came from may resume. */
 		if (e.ingress != FABRIC_NO_PORT &&

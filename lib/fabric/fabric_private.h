@@ -27,6 +27,10 @@ struct fabric_entry {
 			      * for the switch's own pause frames */
 };
 
+/* A time-weighted sum of bytes: bytes x ps overflows 64 bits in a long
+ * run (1 GiB for 5 hours of virtual time). */
+__extension__ typedef unsigned __int128 fabric_area_t;
+
 /* No port: the ingress of a frame the switch made itself. */
 #define FABRIC_NO_PORT UINT32_MAX
 
@@ -92,6 +96,10 @@ struct fabric_pfc_port {
 	struct fabric_fifo ctrl; /* the port's own pause frames, sent before
 				  * any class and never paused */
 	struct uet_event ev;	 /* next pause expiry or XOFF refresh */
+	/* Class c's counters of uet_fabric_tc_stats that are PFC's. */
+	uint64_t paused_ps[UET_FABRIC_TCS];
+	uint64_t ingress_bytes[UET_FABRIC_TCS];
+	uint64_t peak_ingress_bytes[UET_FABRIC_TCS];
 };
 
 /*
@@ -131,9 +139,10 @@ struct fabric_part {
 	 * emptied) by q in window w + 1. A ring only where a link joins
 	 * the two parts. */
 	struct uet_xring *out[2];
-	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
-	struct uet_xframe *merge; /* the window's frames, sorted */
-	uint32_t cap_merge;
+	uet_time_t out_min_ps[2];     /* earliest arrival in out[x] */
+	struct uet_xframe *merge;     /* the window's frames, sorted */
+	struct uet_xframe *merge_tmp; /* the sort's scratch */
+	uint32_t cap_merge;	      /* frames both hold */
 	/* Occupancy samples of its chosen ports (fabric_occ.c). */
 	uet_time_t occ_next_ps;
 	struct fabric_occ_row *occ;
@@ -141,40 +150,83 @@ struct fabric_part {
 };
 
 /*
+ * One traffic class queue of a port and what a frame joining or leaving
+ * it changes: the ring, the queued bytes and their time integral in the
+ * first cache line, the class's counters in the second. (The PFC
+ * counters of a class are in the port's fabric_pfc_port.)
+ */
+struct fabric_tcq {
+	struct fabric_fifo fifo;
+	uet_time_t occ_since_ps;   /* time of the last change of queue_bytes */
+	fabric_area_t occ_area;	   /* queue bytes x ps so far */
+	uint64_t queue_bytes;	   /* as uet_fabric_tc_stats */
+	uint64_t peak_queue_bytes; /* as uet_fabric_tc_stats */
+	uint64_t enq_frames;	   /* as uet_fabric_tc_stats, and below */
+	uint64_t enq_bytes;
+	uint64_t drop_frames;
+	uint64_t drop_bytes;
+	uint64_t trim_frames;
+	uint64_t ecn_frames;
+} __attribute__((aligned(64)));
+
+/* backlog bit of the port's own pause frames (after the classes'). */
+#define FABRIC_BACKLOG_PFC (1u << UET_FABRIC_TCS)
+
+/*
  * A switch port: the link from its host ends here (frames arriving), and
  * its class queues, scheduler and serializer feed the link to the host.
+ *
+ * Laid out for a fabric of thousands of ports, whose state is far larger
+ * than a CPU's cache: what every frame through the port reads or writes
+ * comes first, in two cache lines, then a line per class queue; the
+ * rest (names, PFC state, nominal limits) is touched rarely.
  */
 struct fabric_port {
-	struct uet_fabric *fab;	     /* the owner */
-	struct fabric_part *part;    /* the part its switch is in */
-	uet_time_t delivered_ps;     /* host port: latest arrival given by
-				      * the wiring (a link is FIFO) */
-	uint32_t id;		     /* index in fab->ports; host i's is i */
-	uint32_t sw;		     /* index of its switch */
-	int32_t peer;		     /* the port at the far end, -1: a host */
-	uint64_t rate_bps;	     /* the link's rate */
-	uet_time_t delay_ps;	     /* the link's one-way delay */
-	char link_name[32];	     /* "host5", "leaf2-spine1", ... */
-	bool faces_nic;		     /* the link's far end is a NIC: trims
-				      * here are trimmed on the last hop */
+	/* Every frame. */
+	struct fabric_part *part; /* the part its switch is in */
+	struct uet_fabric *fab;	  /* the owner */
+	uint64_t rate_bps;	  /* the link's rate */
+	uet_time_t delay_ps;	  /* the link's one-way delay */
+	uet_time_t delivered_ps;  /* host port: latest arrival given by
+				   * the wiring (a link is FIFO) */
+	int32_t peer;		  /* the port at the far end, -1: a host */
+	uint32_t id;		  /* index in fab->ports; host i's is i */
+	uint32_t sw;		  /* index of its switch */
+	uint16_t backlog;	  /* bit c: class c's queue holds a frame;
+				   * FABRIC_BACKLOG_PFC: a pause frame */
+	uint8_t tx_tc;		  /* class of the frame on the wire */
+	uint8_t wrr_tc;		  /* WRR: the class whose turn it is */
+	uint16_t wrr_sent;	  /* WRR: frames it sent in this turn */
+	bool faces_nic;		  /* the link's far end is a NIC: trims
+				   * here are trimmed on the last hop */
+	/* Class queue limit and ECN thresholds as applied: scaled with the
+	 * rate of a degraded link (fabric_link.c). */
+	uint64_t limit_bytes;
+	uint64_t ecn_kmin_applied;
+	uint64_t ecn_kmax_applied;
 	struct fabric_fifo arriving; /* delivered, not yet fully received;
 				      * in arrival order */
 	struct uet_event arrival_ev; /* at the head's arrival time */
-	/* One queue per traffic class; the head of queue[tx_tc] is on the
-	 * wire while tx_end_ev is pending. */
-	struct fabric_fifo queue[UET_FABRIC_TCS];
-	uint8_t tx_tc;		    /* class of the frame on the wire */
-	uint8_t wrr_tc;		    /* WRR: the class whose turn it is */
-	uint16_t wrr_sent;	    /* WRR: frames it sent in this turn */
-	struct uet_event tx_end_ev; /* end of the head's serialization */
-	struct fabric_pfc_port pfc;
+	/* The head of tcq[tx_tc] is on the wire while tx_end_ev is
+	 * pending. */
+	struct uet_event tx_end_ev;
+	/* The port's counters; their tc[] is not kept here but in tcq[c]
+	 * and pfc (fabric_port_stats() puts them together). */
 	struct uet_fabric_port_stats stats;
+	struct fabric_tcq tcq[UET_FABRIC_TCS];
+	/* Seldom. */
+	struct fabric_pfc_port pfc;
+	char link_name[32]; /* "host5", "leaf2-spine1", ... */
 	/* Class queue limit and ECN thresholds at the link's nominal rate,
-	 * bytes (a degraded link scales them, fabric_link.c). */
+	 * bytes. */
 	uint64_t queue_limit_bytes;
 	uint64_t ecn_kmin_bytes;
 	uint64_t ecn_kmax_bytes;
 };
+
+/* The counters of port p, its classes' included. */
+void fabric_port_stats(const struct fabric_port *p,
+		       struct uet_fabric_port_stats *out);
 
 /* Set up rings and events; the link fields are the topology's. */
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab,
@@ -255,6 +307,10 @@ int fabric_routes_init(struct fabric_routes *r, uint32_t hosts);
 void fabric_routes_fini(struct fabric_routes *r);
 /* The host with an address, or -ENOENT. */
 int fabric_routes_lookup(const struct fabric_routes *r, uint32_t ipv4);
+/* uet_fabric_next_port() for a destination already looked up: host, or
+ * a negative errno passed through. */
+int fabric_next_port_to(const struct uet_fabric *fab, uint32_t sw, int host,
+			const struct uet_fabric_flow *flow);
 
 /* The next hops of a switch towards one host: count ports from first,
  * consecutive; several are equal-cost and the flow hash picks one. */
@@ -283,11 +339,7 @@ void fabric_topo_free(struct uet_fabric *fab);
  * beside the ports so that the port code needs only the two hooks below.
  */
 
-/* A time-weighted sum of bytes: bytes x ps overflows 64 bits in a long
- * run (1 GiB for 5 hours of virtual time). */
-__extension__ typedef unsigned __int128 fabric_area_t;
-
-/* One port's failure state and occupancy integrals. */
+/* One port's failure state. */
 struct fabric_link {
 	uint64_t nominal_rate_bps; /* the topology's rate of the link */
 	/* ppm of its nominal rate the link runs at; the port's queue limit
@@ -296,8 +348,6 @@ struct fabric_link {
 	bool down;				   /* the link is down */
 	uint64_t down_drop_frames[UET_FABRIC_TCS]; /* lost to the down link */
 	uint64_t down_drop_bytes[UET_FABRIC_TCS];  /* their wire bytes */
-	fabric_area_t occ_area[UET_FABRIC_TCS];	   /* queue bytes x ps so far */
-	uet_time_t occ_since_ps[UET_FABRIC_TCS];   /* time of the last change */
 };
 
 /* A scheduled failure: its event and what it does. */
@@ -328,11 +378,11 @@ struct fabric_links {
 int fabric_links_init(struct uet_fabric *fab);
 void fabric_links_fini(struct uet_fabric *fab);
 /*
- * A byte threshold of the switch (queue limit, ECN kmin or kmax) as port
- * p applies it: scaled by the fraction of its rate a degradation left it
- * (rounded down), so that it stands for the same queueing time.
+ * Port p's queue limit and ECN thresholds as it applies them: the nominal
+ * ones scaled by the fraction of its rate a degradation left it (rounded
+ * down), so that they stand for the same queueing time.
  */
-uint64_t fabric_link_scaled_bytes(const struct fabric_port *p, uint64_t bytes);
+void fabric_link_apply_limits(struct fabric_port *p);
 /*
  * Call before class tc's queue_bytes of port p changes: the occupancy
  * integral and the samples due before now.

@@ -13,18 +13,24 @@
  * classes without PFC). */
 static bool fabric_sched_ready(const struct fabric_port *p, unsigned int tc)
 {
-	return !fabric_fifo_empty(&p->queue[tc]) &&
+	return (p->backlog >> tc & 1u) &&
 	       (!fabric_pfc_lossless(&p->fab->conf, tc) ||
 		!fabric_pfc_paused(p, tc));
 }
 
 static int fabric_sched_strict(const struct fabric_port *p)
 {
-	int tc;
+	/* Only the classes with a frame, highest first: the port's backlog
+	 * bits spare a look at every class queue. */
+	unsigned int left = p->backlog & ((1u << UET_FABRIC_TCS) - 1u);
 
-	for (tc = UET_FABRIC_TCS - 1; tc >= 0; tc--)
-		if (fabric_sched_ready(p, (unsigned int)tc))
-			return tc;
+	while (left != 0) {
+		const unsigned int tc = 31u - (unsigned int)__builtin_clz(left);
+
+		if (fabric_sched_ready(p, tc))
+			return (int)tc;
+		left &= ~(1u << tc);
+	}
 	return -1;
 }
 

@@ -171,10 +171,14 @@ struct uet_fabric_tc_stats {
  * trailer excluded.
  */
 struct uet_fabric_port_stats {
+	/* The counters of every frame first, in one cache line. */
 	uint64_t rx_frames;	      /**< frames fully received on the port */
 	uint64_t rx_bytes;	      /**< their wire bytes */
 	uint64_t tx_frames;	      /**< frames forwarded out of the port */
 	uint64_t tx_bytes;	      /**< their wire bytes */
+	uint64_t queue_bytes;	      /**< wire bytes in the output queue now,
+				       * the frame being serialized included */
+	uint64_t peak_queue_bytes;    /**< the most queue_bytes has been */
 	uint64_t drop_full_frames;    /**< dropped at this output queue: full */
 	uint64_t drop_full_bytes;     /**< their wire bytes */
 	uint64_t drop_random_frames;  /**< received here, dropped at random */
@@ -185,9 +189,6 @@ struct uet_fabric_port_stats {
 	uint64_t drop_control_frames; /**< received here: lockstep control
 				       * frames, and MAC control frames
 				       * that are not PFC */
-	uint64_t queue_bytes;	      /**< wire bytes in the output queue now,
-				       * the frame being serialized included */
-	uint64_t peak_queue_bytes;    /**< the most queue_bytes has been */
 	uint64_t trim_frames;	      /**< trimmed at this egress port */
 	uint64_t drop_trim_frames;    /**< trimmed, then no room in TC1 */
 	uint64_t ecn_frames;	      /**< CE-marked at this egress port */

@@ -56,12 +56,21 @@ int uet_ses_pattern_verify(const struct uet_ses_pattern *pattern,
 			   uint32_t shift, uint64_t msg_offset_bytes,
 			   const void *buf, size_t len)
 {
+	const uint8_t *want;
+
 	if (len > UET_SES_MAX_MSS_BYTES)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	if (memcmp(uet_ses_pattern_at(pattern, shift, msg_offset_bytes), buf,
-		   len) != 0)
+	want = uet_ses_pattern_at(pattern, shift, msg_offset_bytes);
+	/* A frame that never left the process points into this very
+	 * pattern: at the expected place its bytes are the expected ones,
+	 * and reading both (two cold 4 KiB spans per packet) proves nothing
+	 * more. Any other place, or a copy (a frame that crossed a port), is
+	 * compared byte for byte. */
+	if ((const uint8_t *)buf == want)
+		return 0;
+	if (memcmp(want, buf, len) != 0)
 		return -EILSEQ;
 	return 0;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The lockstep coordinator (the switch side, DESIGN.md section 3): HELLO
- * from every NIC, WELCOME, then windows [T, T') with T' = E + L granted to
- * every NIC, the switch's own window once every DONE is in, and BYE when
- * nothing is pending before the end of the run.
+ * from every NIC, WELCOME, then windows [T, T') with T' = E + L: GRANT to
+ * every NIC, the switch's own window while the NICs run theirs, the NICs'
+ * frames handed to the switch once every DONE is in, and BYE when nothing
+ * is pending before the end of the run.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -449,6 +450,8 @@ static int co_rx(struct uet_sync_coordinator *c, uint64_t now_ns)
 		uint64_t dropped = c->stats.foreign_frames;
 		uint16_t k;
 
+		if (n > 0)
+			c->stats.rx_bursts++;
 		for (k = 0; k < n; k++) {
 			if (c->error.err != 0) {
 				rte_pktmbuf_free(pkts[k]);
@@ -559,13 +562,71 @@ static int frame_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : (x->order > y->order);
 }
 
-/* Every DONE is in: deliver the window's frames in a fixed order, run the
- * switch's window, then grant the next one or say BYE. */
+/*
+ * The switch's window, run as soon as its GRANT is queued: the NICs run the
+ * same window meanwhile. It needs no frame of theirs from it (those arrive
+ * at or after its end), only those of earlier windows, delivered when
+ * their DONEs came in. Its frames queue behind the GRANT, so a NIC takes
+ * them after running the window, for the next one.
+ */
+static int co_run_switch(struct uet_sync_coordinator *c)
+{
+	struct uet_component *comp = c->conf.component;
+	int64_t ran;
+	int rc;
+
+	c->min_sent_ps = UET_TIME_NEVER;
+	ran = uet_component_run_window(comp, c->window_start_ps,
+				       c->window_end_ps);
+	if (c->error.err != 0)
+		return c->error.err;
+	if (ran < 0)
+		return co_fail(c, (int)ran, UET_LS_ABORT_INTERNAL,
+			       "%s cannot run to %" PRIu64 " ps", comp->name,
+			       c->window_end_ps);
+	c->stats.events += (uint64_t)ran;
+	c->stats.now_ps = c->window_end_ps;
+	if (c->conf.window_fn != NULL) {
+		rc = c->conf.window_fn(c->conf.window_arg, c->window_end_ps);
+		if (rc < 0)
+			return co_fail(c, rc, UET_LS_ABORT_INTERNAL,
+				       "%s failed in window [%" PRIu64
+				       ", %" PRIu64 ") ps: %s",
+				       comp->name, c->window_start_ps,
+				       c->window_end_ps, strerror(-rc));
+	}
+	return 0;
+}
+
+/*
+ * GRANT the window [window_start_ps, window_end_ps) to every NIC, on the
+ * ports at once (the NICs start on it while the switch runs its own), then
+ * run the switch's. A port that takes nothing is named by the poll's own
+ * flush, after the timeout.
+ */
+static int co_open_window(struct uet_sync_coordinator *c, uint64_t now_ns)
+{
+	uint64_t t_ns;
+	uint32_t i;
+	int rc;
+
+	rc = co_grant(c, now_ns);
+	if (rc < 0)
+		return rc;
+	t_ns = sync_wall_ns();
+	for (i = 0; i < c->conf.n_ports; i++)
+		(void)sync_txq_flush(&c->ports[i].txq, c->ports[i].port,
+				     c->conf.timeout_ms, t_ns);
+	c->stats.wall_tx_ns += sync_wall_ns() - t_ns;
+	return co_run_switch(c);
+}
+
+/* Every DONE is in: hand the switch the NICs' frames of the window in a
+ * fixed order, then grant the next window or say BYE. */
 static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 {
 	struct uet_component *comp = c->conf.component;
 	uet_time_t e;
-	int64_t ran;
 	uint32_t i;
 	int rc;
 
@@ -588,27 +649,10 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 		}
 	}
 	c->n_frames = 0;
-	c->min_sent_ps = UET_TIME_NEVER;
-	ran = uet_component_run_window(comp, c->window_start_ps,
-				       c->window_end_ps);
-	if (c->error.err != 0)
-		return c->error.err;
-	if (ran < 0)
-		return co_fail(c, (int)ran, UET_LS_ABORT_INTERNAL,
-			       "%s cannot run to %" PRIu64 " ps", comp->name,
-			       c->window_end_ps);
-	c->stats.events += (uint64_t)ran;
-	c->stats.now_ps = c->window_end_ps;
-	if (c->conf.window_fn != NULL) {
-		rc = c->conf.window_fn(c->conf.window_arg, c->window_end_ps);
-		if (rc < 0)
-			return co_fail(c, rc, UET_LS_ABORT_INTERNAL,
-				       "%s failed in window [%" PRIu64
-				       ", %" PRIu64 ") ps: %s",
-				       comp->name, c->window_start_ps,
-				       c->window_end_ps, strerror(-rc));
-	}
 
+	/* E: the switch's next event (its own and the NICs' frames just
+	 * handed over), the frames it sent in the window (the NICs take
+	 * them after their DONE), every NIC's next event. */
 	e = uet_component_next_time(comp);
 	if (c->min_sent_ps < e)
 		e = c->min_sent_ps;
@@ -621,7 +665,7 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 	}
 	c->window_start_ps = c->window_end_ps;
 	c->window_end_ps = window_end(c, c->window_start_ps, e);
-	return co_grant(c, now_ns);
+	return co_open_window(c, now_ns);
 }
 
 static void co_progress(struct uet_sync_coordinator *c, uint64_t now_ns)
@@ -688,7 +732,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 	rc = co_rx(c, now_ns);
 	t_ns = sync_wall_ns();
 	if (c->run_ns != 0)
-		c->stats.wall_io_ns += t_ns - now_ns;
+		c->stats.wall_rx_ns += t_ns - now_ns;
 	if (rc < 0)
 		return rc;
 
@@ -696,19 +740,27 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 		if (co_waiting_for(c, &c->ports[i]))
 			all = false;
 	if (all) {
+		/* The model's time is the branch's less the GRANTs' flush. */
+		uint64_t tx0_ns = c->stats.wall_tx_ns;
+
 		switch (c->state) {
 		case CO_HELLO:
 			rc = co_broadcast(c, UET_LS_WELCOME, now_ns);
 			if (rc == 0) {
 				c->window_end_ps = window_end(
 					c, c->conf.start_ps, c->conf.start_ps);
-				rc = co_grant(c, now_ns);
+				rc = co_open_window(c, now_ns);
 			}
+			c->stats.wall_model_ns +=
+				sync_wall_ns() - t_ns -
+				(c->stats.wall_tx_ns - tx0_ns);
 			break;
 		case CO_WAIT:
 			rc = co_finish_window(c, now_ns);
 			co_progress(c, now_ns);
-			c->stats.wall_model_ns += sync_wall_ns() - t_ns;
+			c->stats.wall_model_ns +=
+				sync_wall_ns() - t_ns -
+				(c->stats.wall_tx_ns - tx0_ns);
 			break;
 		case CO_BYE_WAIT:
 			c->state = CO_FINISHED;
@@ -747,10 +799,11 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 				wait_ms, c->window_start_ps, c->window_end_ps);
 	}
 	now_ns = sync_wall_ns();
-	if (c->run_ns != 0)
-		c->stats.wall_io_ns += now_ns - t_ns;
-	if (c->run_ns != 0)
+	if (c->run_ns != 0) {
+		c->stats.wall_tx_ns += now_ns - t_ns;
+		c->stats.wall_io_ns = c->stats.wall_rx_ns + c->stats.wall_tx_ns;
 		c->stats.wall_ns = now_ns - c->run_ns;
+	}
 	if (c->state == CO_FINISHED && queued) {
 		/* BYE answered, but our last frames are still going out. */
 		c->state = CO_BYE_WAIT;
@@ -762,7 +815,11 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 void uet_sync_coordinator_stats(const struct uet_sync_coordinator *c,
 				struct uet_sync_stats *st)
 {
+	uint32_t i;
+
 	*st = c->stats;
+	for (i = 0; i < c->conf.n_ports; i++)
+		st->tx_bursts += c->ports[i].txq.bursts;
 }
 
 void uet_sync_coordinator_port_drops(const struct uet_sync_coordinator *c,

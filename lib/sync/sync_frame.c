@@ -222,8 +222,10 @@ int sync_txq_flush(struct sync_txq *q, struct uet_port *port,
 		sent = uet_port_tx_burst(port, q->pkts + q->head, n);
 		q->head = (q->head + sent) & (q->cap - 1);
 		q->len -= sent;
-		if (sent > 0)
+		if (sent > 0) {
 			took = true;
+			q->bursts++;
+		}
 		if (sent < n)
 			break;
 	}

@@ -10,9 +10,9 @@
  *   1. every NIC (in parallel, a fixed share per lcore) takes the frames
  *      the switch sent it in the previous window, in the order they were
  *      sent, then runs its events before T';
- *   2. the switch takes the frames the NICs sent in the window, sorted by
- *      (arrival time, port, order on the port), then runs its events
- *      before T';
+ *   2. the switch runs its events before T', then takes the frames the
+ *      NICs sent in the window (they arrive at or after T'), sorted by
+ *      (arrival time, port, order on the port);
  *   3. the next window is [T', min(E + L, end)), E the earliest pending
  *      event anywhere (the NICs', the switch's, the frames it just sent).
  *
@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +35,10 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include "sync_park.h"
 #include "sync_private.h"
 #include "uet_log.h"
 #include "uet_xring.h"
-
-/* Spins of a waiting lcore before it starts yielding its CPU (lcores may
- * outnumber CPUs: a spinning waiter would then hold up the one it waits
- * for). */
-#define LOCAL_SPINS_BEFORE_YIELD 4096u
 
 /* Frames a NIC takes from its ring at a time. */
 #define LOCAL_DELIVER_BURST 32u
@@ -92,10 +87,11 @@ struct uet_sync_local {
 	bool launched;
 	/* The phase the workers are told to run, published by gen. */
 	enum local_phase phase;
-	uint32_t gen;
-	uint32_t done; /* workers (beyond [0]) that finished the phase */
+	struct sync_park gen;
+	struct sync_park done; /* workers (beyond [0]) that finished it */
 	/* The switch's window. */
 	struct uet_xframe *sorted;
+	struct uet_xframe *sort_tmp; /* the sort's scratch */
 	uint32_t n_sorted, cap_sorted;
 	uet_time_t window_start_ps, window_end_ps;
 	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
@@ -300,35 +296,17 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	}
 }
 
-/* Wait until *word reaches want (acquire), spinning, then yielding. */
-static void wait_for(const uint32_t *word, uint32_t want, bool equal)
-{
-	uint32_t spins = 0;
-
-	for (;;) {
-		uint32_t v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-
-		if (equal ? v == want : v != want)
-			return;
-		if (++spins < LOCAL_SPINS_BEFORE_YIELD)
-			rte_pause();
-		else
-			sched_yield();
-	}
-}
-
 static int worker_main(void *arg)
 {
 	struct local_worker *w = arg;
 	struct uet_sync_local *l = w->l;
 
 	for (;;) {
-		wait_for(&l->gen, w->seen_gen, false);
-		w->seen_gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
+		w->seen_gen = sync_park_wait(&l->gen, w->seen_gen, false);
 		if (l->phase == LOCAL_PHASE_QUIT)
 			return 0;
 		worker_run_share(w, l->phase);
-		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
+		sync_park_add(&l->done, 1);
 	}
 }
 
@@ -336,25 +314,14 @@ static int worker_main(void *arg)
 static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 {
 	if (l->n_workers > 1) {
-		__atomic_store_n(&l->done, 0, __ATOMIC_RELAXED);
+		sync_park_set(&l->done, 0);
 		l->phase = phase;
-		__atomic_fetch_add(&l->gen, 1, __ATOMIC_RELEASE);
+		sync_park_add(&l->gen, 1);
 	}
 	if (phase != LOCAL_PHASE_QUIT)
 		worker_run_share(&l->workers[0], phase);
 	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
-		wait_for(&l->done, l->n_workers - 1, true);
-}
-
-static int frame_cmp(const void *a, const void *b)
-{
-	const struct uet_xframe *x = a, *y = b;
-
-	if (x->arrival_ps != y->arrival_ps)
-		return x->arrival_ps < y->arrival_ps ? -1 : 1;
-	if (x->port != y->port)
-		return x->port < y->port ? -1 : 1;
-	return x->order < y->order ? -1 : (x->order > y->order);
+		sync_park_wait(&l->done, l->n_workers - 1, true);
 }
 
 /*
@@ -376,6 +343,10 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 		if (p == NULL)
 			return -ENOMEM;
 		l->sorted = p;
+		p = realloc(l->sort_tmp, total * sizeof(*l->sort_tmp));
+		if (p == NULL)
+			return -ENOMEM;
+		l->sort_tmp = p;
 		l->cap_sorted = total;
 	}
 	/* Each NIC's ring gives its frames as port = the NIC, order = the
@@ -386,15 +357,21 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 					      l->sorted + l->n_sorted,
 					      total - l->n_sorted);
 	if (sort && l->n_sorted > 1)
-		qsort(l->sorted, l->n_sorted, sizeof(*l->sorted), frame_cmp);
+		uet_xframe_sort(l->sorted, l->n_sorted, l->sort_tmp);
 	return 0;
 }
 
-/* Phase 2: the switch takes the window's frames and runs the window. */
-static int switch_window(struct uet_sync_local *l)
+/*
+ * The switch takes the frames the NICs sent in the window, once it has run
+ * the window itself: they arrive at or after its end, so the switch's
+ * window never needed them, and over ports the switch runs its window
+ * while the NICs run theirs and takes their frames when every DONE is in
+ * (docs/lockstep.md, "Windows"). Taken in the same place here, they join
+ * the switch's queues in the same order, so the records are the same.
+ */
+static int switch_take(struct uet_sync_local *l)
 {
 	struct uet_component *sw = l->conf.sw;
-	int64_t ran;
 	uint32_t i;
 	int rc;
 
@@ -417,6 +394,18 @@ static int switch_window(struct uet_sync_local *l)
 		}
 	}
 	l->n_sorted = 0;
+	return 0;
+}
+
+/* Phase 2: the switch runs the window, then takes the NICs' frames of
+ * it. */
+static int switch_window(struct uet_sync_local *l)
+{
+	struct uet_component *sw = l->conf.sw;
+	int64_t ran;
+	uint32_t i;
+	int rc;
+
 	if (sw->parts.n == 0) {
 		ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
 	} else {
@@ -464,7 +453,7 @@ static int switch_window(struct uet_sync_local *l)
 				  sw->name, l->window_end_ps,
 				  strerror((int)-ran));
 	l->stats.events += (uint64_t)ran;
-	return 0;
+	return switch_take(l);
 }
 
 /* The first NIC (in host order) that failed, so the message is the same
@@ -757,6 +746,7 @@ void uet_sync_local_free(struct uet_sync_local *l)
 	for (i = 0; i < l->n_sorted; i++)
 		rte_pktmbuf_free(l->sorted[i].m);
 	free(l->sorted);
+	free(l->sort_tmp);
 	free(l->nics);
 	free(l->workers);
 	free(l);

@@ -389,7 +389,7 @@ static int pa_rx_data(struct uet_sync_participant *p, struct rte_mbuf *m)
 int uet_sync_participant_poll(struct uet_sync_participant *p)
 {
 	struct rte_mbuf *pkts[SYNC_RX_BURST];
-	uint64_t now_ns = sync_wall_ns(), end_ns, model0_ns, dropped;
+	uint64_t now_ns = sync_wall_ns(), tx_ns, end_ns, model0_ns, dropped;
 	uint64_t wait_ms;
 	uint16_t n, k;
 	int rc;
@@ -412,6 +412,8 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 	model0_ns = p->model_ns;
 	n = uet_port_rx_burst(p->conf.port, pkts, SYNC_RX_BURST);
 	dropped = p->stats.foreign_frames;
+	if (n > 0)
+		p->stats.rx_bursts++;
 	for (k = 0; k < n; k++) {
 		if (p->error.err != 0 || p->state == PA_BYE_FLUSH) {
 			/* Nothing follows BYE in a run that ended well. */
@@ -438,13 +440,17 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 		    (uint64_t)UET_SYNC_HELLO_INTERVAL_MS * 1000000u &&
 	    pa_hello(p, now_ns) < 0)
 		return p->error.err;
+	tx_ns = sync_wall_ns();
 	rc = sync_txq_flush(&p->txq, p->conf.port, p->conf.timeout_ms, now_ns);
 	/* What this poll spent outside the component: bursts, frames. */
 	end_ns = sync_wall_ns();
 	p->stats.wall_model_ns = p->model_ns;
+	p->stats.tx_bursts = p->txq.bursts;
 	if (p->run_ns != 0) {
-		p->stats.wall_io_ns +=
-			end_ns - now_ns - (p->model_ns - model0_ns);
+		p->stats.wall_rx_ns +=
+			tx_ns - now_ns - (p->model_ns - model0_ns);
+		p->stats.wall_tx_ns += end_ns - tx_ns;
+		p->stats.wall_io_ns = p->stats.wall_rx_ns + p->stats.wall_tx_ns;
 		p->stats.wall_ns = end_ns - p->run_ns;
 	}
 	if (rc < 0)
@@ -471,6 +477,11 @@ int uet_sync_participant_poll(struct uet_sync_participant *p)
 			       wait_ms);
 	}
 	return p->state == PA_FINISHED ? UET_SYNC_FINISHED : UET_SYNC_RUNNING;
+}
+
+bool uet_sync_participant_welcomed(const struct uet_sync_participant *p)
+{
+	return p->state != PA_START && p->state != PA_WAIT_WELCOME;
 }
 
 void uet_sync_participant_stats(const struct uet_sync_participant *p,

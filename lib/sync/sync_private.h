@@ -28,6 +28,7 @@ struct sync_txq {
 	uint32_t cap;		 /**< slots, a power of two */
 	uint64_t stall_since_ns; /**< wall ns the port last took nothing,
 				  * 0 when it is not stalled */
+	uint64_t bursts;	 /**< tx bursts the port took frames from */
 };
 
 /** Why a role stopped. */

@@ -107,7 +107,15 @@ struct uet_sync_stats {
 	 */
 	uint64_t wall_ns;	/**< wall ns, first poll to the last */
 	uint64_t wall_model_ns; /**< wall ns in the component */
-	uint64_t wall_io_ns;	/**< wall ns in bursts and frame handling */
+	uint64_t wall_io_ns;	/**< wall ns in bursts and frame handling:
+				 * wall_rx_ns + wall_tx_ns */
+	uint64_t wall_rx_ns;	/**< wall ns in rx bursts and in taking the
+				 * frames apart (trailers off, control
+				 * frames parsed) */
+	uint64_t wall_tx_ns;	/**< wall ns in tx bursts (the PMD's copy,
+				 * the kernel's send) */
+	uint64_t rx_bursts;	/**< rx bursts that brought frames */
+	uint64_t tx_bursts;	/**< tx bursts that took frames */
 };
 
 /** What the progress callback sees. */
@@ -312,6 +320,12 @@ int uet_sync_participant_create(struct uet_sync_participant **pp,
  *   switch sent ABORT); uet_sync_participant_error() says why.
  */
 int uet_sync_participant_poll(struct uet_sync_participant *p);
+
+/**
+ * Whether the switch has welcomed the participant (the handshake is
+ * over; the windows run from its next GRANT on), or the run has ended.
+ */
+bool uet_sync_participant_welcomed(const struct uet_sync_participant *p);
 
 /** Counters. */
 void uet_sync_participant_stats(const struct uet_sync_participant *p,
