@@ -87,15 +87,8 @@ static void heap_pop_root(struct uet_evq *q)
 			slot_put(q, i, &q->heap[child]);
 			i = (uint32_t)child;
 		}
-		while (i > 0) {
-			uint32_t parent = (i - 1) / 2;
-
-			if (!slot_before(&last, &q->heap[parent]))
-				break;
-			slot_put(q, i, &q->heap[parent]);
-			i = parent;
-		}
 		slot_put(q, i, &last);
+		sift_up(q, i);
 	}
 	ev->q = NULL;
 }
