@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Ethdev-backed ports: any PMD opened from a device string (af_packet, memif,
  * pcap, PCI) and net_ring pairs for code that needs ethdev hooks. */
+#include <dirent.h>
 #include <errno.h>
+#include <linux/if_packet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +21,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_mbuf_pool_ops.h>
+#include <rte_memzone.h>
 
 #include "uet_port.h"
 #include "uet_port_priv.h"
@@ -36,12 +41,57 @@
  * worth of frames held by the model. */
 #define ETHDEV_XDP_RX_MBUFS 4096u
 
+/* The memzone under a net_af_xdp port's rx pool goes with the pool. */
+static void xdp_rx_pool_memzone_free(struct rte_mempool_memhdr *hdr, void *mz)
+{
+	(void)hdr;
+	rte_memzone_free(mz);
+}
+
+/*
+ * The rx pool's objects, one a page, in a page-aligned memzone. The PMD
+ * registers as its umem the pool's first memory chunk from the page that
+ * holds its start, for the pool's size in objects: it takes the objects to
+ * be packed from the chunk's start. rte_mempool_populate_default puts
+ * page-sized objects on page boundaries, after the chunk's first partial
+ * page, so the last object ran past the umem's end by up to a page: a
+ * frame sent from it was an invalid descriptor the kernel dropped
+ * (XDP_STATISTICS tx_invalid_descs), lost without a trace in DPDK's
+ * counters, and a realtime run waited for a retransmission timeout. A
+ * chunk that starts on a page has the objects exactly where the PMD
+ * expects them.
+ */
+static int xdp_rx_pool_populate(struct rte_mempool *mp, size_t page)
+{
+	size_t obj = mp->header_size + mp->elt_size + mp->trailer_size;
+	const struct rte_memzone *mz;
+	char name[RTE_MEMZONE_NAMESIZE];
+	int ret;
+
+	snprintf(name, sizeof(name), "%s_mz", mp->name);
+	mz = rte_memzone_reserve_aligned(name, obj * mp->size, mp->socket_id, 0,
+					 page);
+	if (mz == NULL)
+		return -rte_errno;
+	ret = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
+					xdp_rx_pool_memzone_free,
+					(void *)(uintptr_t)mz);
+	if (ret < 0) {
+		rte_memzone_free(mz);
+		return ret;
+	}
+	if (mp->populated_size != mp->size)
+		return -ENOMEM;
+	return 0;
+}
+
 /*
  * net_af_xdp (DPDK 22.11, zero-copy between umem and mbufs) registers the
  * rx pool's memory as its umem, one chunk per mbuf, and the kernel takes
  * chunks of at most a page: a pool of 8 KiB mbufs fails ("Failed to create
  * umem"). Such a port receives into a pool of its own whose mbufs fill a
- * page; frames up to its MTU (3,498 on a veth) fit in one.
+ * page (xdp_rx_pool_populate); frames up to its MTU (3,498 on a veth) fit
+ * in one.
  */
 static struct rte_mempool *xdp_rx_pool(struct uet_port *p,
 				       struct rte_mempool *pool, int socket)
@@ -75,7 +125,7 @@ static struct rte_mempool *xdp_rx_pool(struct uet_port *p,
 	}
 	if (mp != NULL) {
 		rte_pktmbuf_pool_init(mp, &priv);
-		if (rte_mempool_populate_default(mp) < 0) {
+		if (xdp_rx_pool_populate(mp, page) < 0) {
 			rte_mempool_free(mp);
 			mp = NULL;
 		} else {
@@ -96,6 +146,66 @@ static struct rte_mempool *xdp_rx_pool(struct uet_port *p,
 	return mp;
 }
 
+/* The network namespace of a socket (SO_NETNS_COOKIE, Linux 5.14); 0 when
+ * the kernel cannot say. */
+static uint64_t afp_netns_cookie(int fd)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) != 0)
+		return 0;
+	return cookie;
+}
+
+/*
+ * af_packet's receive ring drops what comes while it is full, and DPDK
+ * 22.11's PMD reports none of it (imissed stays 0); the packet socket counts
+ * it (PACKET_STATISTICS). The PMD keeps its socket to itself, so the port
+ * looks for it among the process's descriptors: the AF_PACKET socket bound
+ * to the interface's index in the calling thread's namespace (two
+ * namespaces may each have an interface 2; without SO_NETNS_COOKIE the
+ * first socket on that index is taken).
+ * @return the descriptor, or -1 (the port then reports no kernel drops).
+ */
+static int afp_socket_find(int ifindex)
+{
+	uint64_t here = 0;
+	struct dirent *d;
+	int probe, found = -1;
+	DIR *dir;
+
+	probe = socket(AF_PACKET, SOCK_RAW, 0);
+	if (probe >= 0) {
+		here = afp_netns_cookie(probe);
+		close(probe);
+	}
+	dir = opendir("/proc/self/fd");
+	if (dir == NULL)
+		return -1;
+	while (found < 0 && (d = readdir(dir)) != NULL) {
+		struct sockaddr_ll sll;
+		socklen_t len = sizeof(sll);
+		int fd = atoi(d->d_name), domain = 0;
+		socklen_t dlen = sizeof(domain);
+		struct stat st;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' ||
+		    fd == dirfd(dir) || fstat(fd, &st) != 0 ||
+		    !S_ISSOCK(st.st_mode) ||
+		    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) !=
+			    0 ||
+		    domain != AF_PACKET ||
+		    getsockname(fd, (struct sockaddr *)&sll, &len) != 0 ||
+		    sll.sll_ifindex != ifindex ||
+		    (here != 0 && afp_netns_cookie(fd) != here))
+			continue;
+		found = fd;
+	}
+	closedir(dir);
+	return found;
+}
+
 /* Configure one rx and one tx queue, MTU, promiscuous mode; start. */
 static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 {
@@ -113,6 +223,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	bool memif;
 	int ret;
 
+	p->afp_fd = -1;
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 	ret = rte_eth_dev_info_get(p->port_id, &info);
@@ -221,6 +332,16 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	if (ret < 0 && ret != -ENOTSUP)
 		UET_LOG(WARNING, DRIVERS, "port %s: no promiscuous mode: %s",
 			p->name, rte_strerror(-ret));
+	if (strncmp(p->name, "net_af_packet", 13) == 0) {
+		p->afp_fd = afp_socket_find((int)info.if_index);
+		if (p->afp_fd >= 0)
+			p->afp_drops = calloc(1, sizeof(*p->afp_drops));
+		if (p->afp_drops == NULL)
+			UET_LOG(INFO, DRIVERS,
+				"port %s: its packet socket was not found: "
+				"what its ring drops is not counted",
+				p->name);
+	}
 	return 0;
 }
 
@@ -244,6 +365,8 @@ static void ethdev_close(struct uet_port *p)
 	/* Its frames are back: the umem is gone with the device. */
 	rte_mempool_free(p->rx_pool);
 	p->rx_pool = NULL;
+	free(p->afp_drops);
+	p->afp_drops = NULL;
 }
 
 static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
@@ -256,10 +379,13 @@ static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
  * A PMD without multi-segment tx reads a frame from its first segment
  * only (net_af_xdp copies pkt_len bytes from there): a chained frame (the
  * NICs' header mbuf and payload, a trailer segment) is copied into one new
- * mbuf, which takes the original's place in pkts. Frames from i on stay
- * the caller's when a copy cannot be made.
+ * mbuf, which takes the original's place in pkts. The copy comes from the
+ * port's own rx pool when it has one: net_af_xdp's umem, whose mbufs it
+ * sends as they are, where one from another pool is copied again. Frames
+ * from i on stay the caller's when a copy cannot be made.
  */
-static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
+static uint16_t ethdev_linearize(struct uet_port *p, struct rte_mbuf **pkts,
+				 uint16_t n)
 {
 	uint16_t i;
 
@@ -268,7 +394,9 @@ static uint16_t ethdev_linearize(struct rte_mbuf **pkts, uint16_t n)
 
 		if (m->nb_segs == 1)
 			continue;
-		c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+		c = rte_pktmbuf_copy(m,
+				     p->rx_pool != NULL ? p->rx_pool : m->pool,
+				     0, UINT32_MAX);
 		if (c == NULL)
 			break;
 		if (c->nb_segs > 1 && rte_pktmbuf_linearize(c) < 0) {
@@ -320,7 +448,7 @@ static uint16_t ethdev_tx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 			return 1;
 	}
 	if (p->tx_linearize)
-		n = ethdev_linearize(pkts, n);
+		n = ethdev_linearize(p, pkts, n);
 	return rte_eth_tx_burst(p->port_id, 0, pkts, n);
 }
 
@@ -364,6 +492,16 @@ static int ethdev_stats(const struct uet_port *p, struct uet_port_stats *stats)
 	stats->rx_errors = s.ierrors;
 	stats->tx_errors = s.oerrors;
 	stats->rx_nombuf = s.rx_nombuf;
+	if (p->afp_drops != NULL) {
+		struct tpacket_stats ts;
+		socklen_t len = sizeof(ts);
+
+		/* Each read returns what came since the last and resets. */
+		if (getsockopt(p->afp_fd, SOL_PACKET, PACKET_STATISTICS, &ts,
+			       &len) == 0)
+			*p->afp_drops += ts.tp_drops;
+		stats->rx_missed += *p->afp_drops;
+	}
 	return 0;
 }
 

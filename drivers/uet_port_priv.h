@@ -66,6 +66,13 @@ struct uet_port {
 	uint32_t tx_max_frame;
 	/** Frames dropped for being longer (logged once). */
 	uint64_t tx_oversize;
+	/** net_af_packet: the PMD's packet socket (-1: not found), whose
+	 * ring drops what comes while it is full; see afp_socket_find. */
+	int afp_fd;
+	/** Frames the kernel dropped there so far (PACKET_STATISTICS
+	 * resets on each read); behind a pointer so that the const stats
+	 * call can add to it. */
+	uint64_t *afp_drops;
 
 	/* Ring-backed ports only. */
 	/** Ring this port receives from (the peer's tx ring). */

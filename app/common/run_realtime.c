@@ -9,11 +9,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
 #include "run_realtime.h"
+#include "uet_port.h"
 #include "uet_record.h"
 
 /*
@@ -22,6 +24,14 @@
  * dilation of 1000), and an idle process still leaves the CPU to others.
  */
 #define RT_POLL_NS UINT64_C(20000)
+/*
+ * Wall ns a thread keeps polling after the last round that did work, and
+ * before an event or frame that is due, yielding the CPU between rounds
+ * rather than napping: frames come in trains (a peer's burst, the ACKs of
+ * a window), and a nap here ends some 30 us later than asked
+ * (docs/lockstep.md, "Realtime"), longer than a whole round takes.
+ */
+#define RT_SPIN_NS UINT64_C(50000)
 /* The kernel's default timer slack (50 us) would stretch every sleep. */
 #define RT_TIMER_SLACK_NS 1000
 
@@ -30,6 +40,11 @@ struct run_rt {
 	struct uet_sync_realtime *sw;
 	struct uet_sync_realtime **nic;
 	uint32_t *nic_ipv4; /* conf.nic_ipv4, copied */
+	/* conf.sw_ports then conf.nic_ports, copied: for their counters */
+	struct uet_port **ports;
+	uint64_t work;	       /* the roles' work after the last round */
+	uint64_t worked_ns;    /* wall ns of the last round that did work */
+	uint64_t overshoot_ns; /* how late naps end, a running mean */
 };
 
 static uint64_t rt_now_ns(void)
@@ -53,15 +68,24 @@ int run_rt_create(struct run_rt **rtp, const struct run_rt_conf *conf)
 	rt->conf = *conf;
 	rt->nic = calloc(conf->n_nics + 1u, sizeof(*rt->nic));
 	rt->nic_ipv4 = calloc(conf->n_nics + 1u, sizeof(*rt->nic_ipv4));
-	if (rt->nic == NULL || rt->nic_ipv4 == NULL) {
+	rt->ports = calloc(conf->sw_n_ports + conf->n_nics + 1u,
+			   sizeof(*rt->ports));
+	if (rt->nic == NULL || rt->nic_ipv4 == NULL || rt->ports == NULL) {
 		free(rt->nic);
 		free(rt->nic_ipv4);
+		free(rt->ports);
 		free(rt);
 		return -ENOMEM;
 	}
-	if (conf->n_nics > 0)
+	if (conf->n_nics > 0) {
 		memcpy(rt->nic_ipv4, conf->nic_ipv4,
 		       conf->n_nics * sizeof(*rt->nic_ipv4));
+		memcpy(rt->ports + conf->sw_n_ports, conf->nic_ports,
+		       conf->n_nics * sizeof(*rt->ports));
+	}
+	if (conf->sw_n_ports > 0)
+		memcpy(rt->ports, conf->sw_ports,
+		       conf->sw_n_ports * sizeof(*rt->ports));
 	/* The caller's arrays need not outlive this call. */
 	rt->conf.nic_ipv4 = rt->nic_ipv4;
 	rt->conf.nics = NULL;
@@ -106,9 +130,9 @@ int run_rt_create(struct run_rt **rtp, const struct run_rt_conf *conf)
 	return 0;
 }
 
-/* Poll one role; on an error print why. */
+/* Poll one role, adding its work to *work; on an error print why. */
 static int rt_poll_one(const struct run_rt *rt, struct uet_sync_realtime *r,
-		       uint64_t *wake_ns, bool *running)
+		       uint64_t *wake_ns, bool *running, uint64_t *work)
 {
 	uint64_t w;
 	int rc = uet_sync_realtime_poll(r, &w);
@@ -122,7 +146,47 @@ static int rt_poll_one(const struct run_rt *rt, struct uet_sync_realtime *r,
 		*running = true;
 	if (w < *wake_ns)
 		*wake_ns = w;
+	*work += uet_sync_realtime_work(r);
 	return 0;
+}
+
+/*
+ * Between two rounds. Something due now: the next round at once. Work done
+ * lately, or something due within RT_SPIN_NS: yield the CPU (another
+ * process on it runs, if any) and come back. Otherwise nap until the next
+ * thing is due, RT_POLL_NS at most, ending early by how late naps have
+ * been ending (the mean, learnt here).
+ */
+static void rt_pause(struct run_rt *rt, uint64_t now, uint64_t wake,
+		     uint64_t work)
+{
+	struct timespec ts;
+	uint64_t until, woke;
+
+	if (work != rt->work) {
+		rt->work = work;
+		rt->worked_ns = now;
+	}
+	if (wake <= now)
+		return;
+	if (now - rt->worked_ns < RT_SPIN_NS ||
+	    wake - now < RT_SPIN_NS + rt->overshoot_ns) {
+		sched_yield();
+		return;
+	}
+	until = wake - rt->overshoot_ns;
+	if (until > now + RT_POLL_NS)
+		until = now + RT_POLL_NS;
+	ts.tv_sec = (time_t)(until / 1000000000u);
+	ts.tv_nsec = (long)(until % 1000000000u);
+	(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	woke = rt_now_ns();
+	/* A mean over about eight naps; a nap a signal ended early counts
+	 * as on time. */
+	rt->overshoot_ns = rt->overshoot_ns - rt->overshoot_ns / 8u +
+			   (woke > until ? (woke - until) / 8u : 0);
+	if (rt->overshoot_ns > RT_SPIN_NS)
+		rt->overshoot_ns = RT_SPIN_NS;
 }
 
 static uint64_t rt_frames_rx(const struct run_rt *rt)
@@ -143,7 +207,7 @@ int run_rt_poll(struct run_rt *rt, const volatile sig_atomic_t *stop,
 	uint64_t heard_rx = 0;
 
 	for (;;) {
-		uint64_t wake = UINT64_MAX, now;
+		uint64_t wake = UINT64_MAX, now, work = 0;
 		bool running = false;
 		uint32_t i;
 		int rc;
@@ -154,12 +218,13 @@ int run_rt_poll(struct run_rt *rt, const volatile sig_atomic_t *stop,
 			return 0;
 		}
 		if (rt->sw != NULL) {
-			rc = rt_poll_one(rt, rt->sw, &wake, &running);
+			rc = rt_poll_one(rt, rt->sw, &wake, &running, &work);
 			if (rc < 0)
 				return rc;
 		}
 		for (i = 0; i < rt->conf.n_nics; i++) {
-			rc = rt_poll_one(rt, rt->nic[i], &wake, &running);
+			rc = rt_poll_one(rt, rt->nic[i], &wake, &running,
+					 &work);
 			if (rc < 0)
 				return rc;
 		}
@@ -188,17 +253,7 @@ int run_rt_poll(struct run_rt *rt, const volatile sig_atomic_t *stop,
 				return 0;
 			}
 		}
-		if (wake > now) {
-			struct timespec ts;
-			uint64_t until = wake - now > RT_POLL_NS
-						 ? now + RT_POLL_NS
-						 : wake;
-
-			ts.tv_sec = (time_t)(until / 1000000000u);
-			ts.tv_nsec = (long)(until % 1000000000u);
-			(void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					      &ts, NULL);
-		}
+		rt_pause(rt, now, wake, work);
 	}
 }
 
@@ -289,12 +344,51 @@ out:
 	return rc;
 }
 
+/*
+ * Frames the host dropped on ports first..first+n-1 before the role read
+ * them: a full receive ring (af_packet's framecnt, an AF_XDP fill ring),
+ * counted by the port (docs/ports.md, "Counters"). Realtime has no frame
+ * counts to check against, so this is how loss on the transport shows.
+ */
+static uint64_t rt_host_drops(const struct run_rt *rt, uint32_t first,
+			      uint32_t n)
+{
+	struct uet_port_stats ps;
+	uint64_t drops = 0;
+	uint32_t i;
+
+	for (i = first; i < first + n; i++)
+		if (rt->ports[i] != NULL &&
+		    uet_port_stats(rt->ports[i], &ps) == 0)
+			drops += ps.rx_missed;
+	return drops;
+}
+
+/* The ports of role r in rt->ports: the switch's, or NIC i's one port. */
+static void rt_role_ports(const struct run_rt *rt,
+			  const struct uet_sync_realtime *r, uint32_t *first,
+			  uint32_t *n)
+{
+	uint32_t i = 0;
+
+	if (r == rt->sw) {
+		*first = 0;
+		*n = rt->conf.sw_n_ports;
+		return;
+	}
+	while (i < rt->conf.n_nics && rt->nic[i] != r)
+		i++;
+	*first = rt->conf.sw_n_ports + i;
+	*n = 1;
+}
+
 static void rt_summary_one(const struct run_rt *rt,
 			   const struct uet_sync_realtime *r, const char *name,
 			   FILE *f)
 {
 	struct uet_sync_rt_stats st;
-	uint64_t p99;
+	uint32_t first, n;
+	uint64_t p99, drops;
 
 	uet_sync_realtime_stats(r, &st);
 	p99 = uet_lateness_quantile_upper_ns(&st.lateness, 990);
@@ -309,6 +403,14 @@ static void rt_summary_one(const struct run_rt *rt,
 			? uet_lateness_bucket_upper_ns(UET_LATENESS_BUCKETS - 2)
 			: p99,
 		st.lateness.max_ps, st.frames_rx, st.frames_tx);
+	rt_role_ports(rt, r, &first, &n);
+	drops = rt_host_drops(rt, first, n);
+	if (drops > 0)
+		fprintf(f,
+			"%s: %s lost %" PRIu64 " frames on the host: its "
+			"ports' receive rings were full (size them for a "
+			"window, docs/ports.md)\n",
+			rt->conf.prog, name, drops);
 }
 
 void run_rt_summary(const struct run_rt *rt, FILE *f)
@@ -328,10 +430,12 @@ void run_rt_summary(const struct run_rt *rt, FILE *f)
 	}
 }
 
-static void rt_summary_csv_one(const struct uet_sync_realtime *r,
+static void rt_summary_csv_one(const struct run_rt *rt,
+			       const struct uet_sync_realtime *r,
 			       const char *name, FILE *f)
 {
 	struct uet_sync_rt_stats st;
+	uint32_t first, n;
 	uint64_t p99;
 
 	uet_sync_realtime_stats(r, &st);
@@ -348,6 +452,9 @@ static void rt_summary_csv_one(const struct uet_sync_realtime *r,
 		st.lateness.max_ps);
 	fprintf(f, "lateness.%s.frames_in,%" PRIu64 "\n", name, st.frames_rx);
 	fprintf(f, "lateness.%s.frames_out,%" PRIu64 "\n", name, st.frames_tx);
+	rt_role_ports(rt, r, &first, &n);
+	fprintf(f, "lateness.%s.host_drops,%" PRIu64 "\n", name,
+		rt_host_drops(rt, first, n));
 }
 
 void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
@@ -358,12 +465,12 @@ void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
 	if (rt == NULL)
 		return;
 	if (rt->sw != NULL)
-		rt_summary_csv_one(rt->sw, "switch", f);
+		rt_summary_csv_one(rt, rt->sw, "switch", f);
 	for (i = 0; i < rt->conf.n_nics; i++) {
 		if (rt->nic[i] == NULL)
 			continue;
 		rt_ipv4_name(rt->conf.nic_ipv4[i], name);
-		rt_summary_csv_one(rt->nic[i], name, f);
+		rt_summary_csv_one(rt, rt->nic[i], name, f);
 	}
 }
 
@@ -378,5 +485,6 @@ void run_rt_free(struct run_rt *rt)
 		uet_sync_realtime_free(rt->nic[i]);
 	free(rt->nic);
 	free(rt->nic_ipv4);
+	free(rt->ports);
 	free(rt);
 }

@@ -60,6 +60,39 @@ static void sift_down(struct uet_evq *q, uint32_t i)
 	slot_put(q, i, &s);
 }
 
+/*
+ * Take the earliest slot out: walk the hole at the root down to a leaf,
+ * the earlier child moving up at each level (one comparison a level),
+ * then put the last slot in the hole and let it rise. The last slot is
+ * among the latest events, so it rarely rises far: about half the
+ * comparisons of a plain sift down, whose outcome the CPU cannot guess.
+ */
+static void heap_pop_root(struct uet_evq *q)
+{
+	struct uet_event *ev = q->heap[0].ev;
+	const uint32_t n = --q->len;
+	uint32_t i = 0;
+
+	if (n > 0) {
+		const struct uet_evq_slot last = q->heap[n];
+
+		for (;;) {
+			uint64_t child = 2 * (uint64_t)i + 1;
+
+			if (child >= n)
+				break;
+			if (child + 1 < n &&
+			    slot_before(&q->heap[child + 1], &q->heap[child]))
+				child++;
+			slot_put(q, i, &q->heap[child]);
+			i = (uint32_t)child;
+		}
+		slot_put(q, i, &last);
+		sift_up(q, i);
+	}
+	ev->q = NULL;
+}
+
 /* Take the slot at i out of the heap; the event becomes not pending. */
 static void heap_remove(struct uet_evq *q, uint32_t i)
 {
@@ -189,7 +222,7 @@ int uet_evq_run_one(struct uet_evq *q)
 	if (q->len == 0)
 		return 0;
 	ev = q->heap[0].ev;
-	heap_remove(q, 0);
+	heap_pop_root(q);
 	/* On a large run the next event's owner (a port, a packet) was last
 	 * touched long ago: start fetching it while this event runs. */
 	if (q->len > 0)

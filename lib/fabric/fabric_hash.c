@@ -29,16 +29,12 @@ uint64_t uet_fabric_flow_hash(const struct uet_fabric_flow *flow, uint64_t salt)
 	return h;
 }
 
-int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
-			 const struct uet_fabric_flow *flow)
+int fabric_next_port_to(const struct uet_fabric *fab, uint32_t sw, int host,
+			const struct uet_fabric_flow *flow)
 {
 	const struct fabric_hop *hop;
 	uint64_t hash, pick;
-	int host;
 
-	if (fab == NULL || flow == NULL || sw >= fab->n_switches)
-		return -EINVAL;
-	host = fabric_routes_lookup(&fab->routes, flow->dst_ipv4);
 	if (host < 0)
 		return host;
 	hop = &fab->switches[sw].hops[host];
@@ -53,4 +49,14 @@ int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
 						(uint32_t)(hop->first + pick),
 						hash);
 	return (int)(hop->first + pick);
+}
+
+int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,
+			 const struct uet_fabric_flow *flow)
+{
+	if (fab == NULL || flow == NULL || sw >= fab->n_switches)
+		return -EINVAL;
+	return fabric_next_port_to(
+		fab, sw, fabric_routes_lookup(&fab->routes, flow->dst_ipv4),
+		flow);
 }

@@ -3,7 +3,8 @@
  * What a switch learnt of a data frame, carried in the mbuf (a dynamic
  * field) to the next switch, so that a frame crossing a fat tree is parsed
  * once, where it enters the fabric from a host, not at every hop: its flow
- * (the route's hash), DSCP and wire size do not change on the way. A trim
+ * (the route's hash), destination host, DSCP and wire size do not change
+ * on the way. A trim
  * changes them: the trimmed frame is parsed again at its next switch. The
  * switch's own frames (PFC pauses) carry no such field.
  */
@@ -21,6 +22,8 @@
 struct fabric_meta {
 	struct uet_fabric_flow flow;
 	uint32_t wire_bytes;
+	int32_t host; /* the destination's host index, or -ENOENT: no host
+		       * has the address (looked up once, not per hop) */
 	uint8_t dscp;
 	bool valid; /* set where the fabric parsed the frame */
 };

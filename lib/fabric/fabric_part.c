@@ -116,17 +116,6 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 	return 0;
 }
 
-static int xframe_cmp(const void *a, const void *b)
-{
-	const struct uet_xframe *x = a, *y = b;
-
-	if (x->arrival_ps != y->arrival_ps)
-		return x->arrival_ps < y->arrival_ps ? -1 : 1;
-	if (x->port != y->port)
-		return x->port < y->port ? -1 : 1;
-	return x->order < y->order ? -1 : (x->order > y->order);
-}
-
 /* Take what the window brought part pt, sorted: the NICs' frames and
  * those the other parts sent it in the previous window. */
 static int part_take(struct fabric_part *pt)
@@ -145,6 +134,10 @@ static int part_take(struct fabric_part *pt)
 		if (p == NULL)
 			return -ENOMEM;
 		pt->merge = p;
+		p = realloc(pt->merge_tmp, total * sizeof(*pt->merge_tmp));
+		if (p == NULL)
+			return -ENOMEM;
+		pt->merge_tmp = p;
 		pt->cap_merge = total;
 	}
 	n = uet_xring_take(&pt->nic_in, pt->merge, total);
@@ -154,7 +147,7 @@ static int part_take(struct fabric_part *pt)
 				    pt->merge + n, total - n);
 	/* A port has one sender, so (port, order) keeps each link FIFO. */
 	if (n > 1)
-		qsort(pt->merge, n, sizeof(*pt->merge), xframe_cmp);
+		uet_xframe_sort(pt->merge, n, pt->merge_tmp);
 	for (i = 0; i < n; i++) {
 		struct uet_xframe *f = &pt->merge[i];
 		struct fabric_port *p = &fab->ports[f->port];
@@ -494,6 +487,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		free(pt->out[0]);
 		free(pt->out[1]);
 		free(pt->merge);
+		free(pt->merge_tmp);
 		free(pt->occ);
 		free(pt->port_ids);
 	}

@@ -139,9 +139,10 @@ struct fabric_part {
 	 * emptied) by q in window w + 1. A ring only where a link joins
 	 * the two parts. */
 	struct uet_xring *out[2];
-	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
-	struct uet_xframe *merge; /* the window's frames, sorted */
-	uint32_t cap_merge;
+	uet_time_t out_min_ps[2];     /* earliest arrival in out[x] */
+	struct uet_xframe *merge;     /* the window's frames, sorted */
+	struct uet_xframe *merge_tmp; /* the sort's scratch */
+	uint32_t cap_merge;	      /* frames both hold */
 	/* Occupancy samples of its chosen ports (fabric_occ.c). */
 	uet_time_t occ_next_ps;
 	struct fabric_occ_row *occ;
@@ -306,6 +307,10 @@ int fabric_routes_init(struct fabric_routes *r, uint32_t hosts);
 void fabric_routes_fini(struct fabric_routes *r);
 /* The host with an address, or -ENOENT. */
 int fabric_routes_lookup(const struct fabric_routes *r, uint32_t ipv4);
+/* uet_fabric_next_port() for a destination already looked up: host, or
+ * a negative errno passed through. */
+int fabric_next_port_to(const struct uet_fabric *fab, uint32_t sw, int host,
+			const struct uet_fabric_flow *flow);
 
 /* The next hops of a switch towards one host: count ports from first,
  * consecutive; several are equal-cost and the flow hash picks one. */

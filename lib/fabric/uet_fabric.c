@@ -81,6 +81,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	uint8_t dscp;
 	uint32_t wire_bytes;
 	enum fabric_class cls;
+	int host = -ENOENT;
 	int port;
 	int ret;
 
@@ -92,13 +93,18 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		flow = meta->flow;
 		wire_bytes = meta->wire_bytes;
 		dscp = meta->dscp;
+		host = meta->host;
 	} else {
 		cls = fabric_classify(m, &f, &flow, &wire_bytes);
 		dscp = f.has_ipv4 ? f.ip.dscp : 0;
+		if (cls == FABRIC_CLASS_IPV4)
+			host = fabric_routes_lookup(&fab->routes,
+						    flow.dst_ipv4);
 		if (meta != NULL) {
 			meta->valid = cls == FABRIC_CLASS_IPV4;
 			meta->flow = flow;
 			meta->wire_bytes = wire_bytes;
+			meta->host = host;
 			meta->dscp = dscp;
 		}
 	}
@@ -135,7 +141,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* 4. Route by IPv4 destination, the flow hash picking among
 	 * equal-cost next hops. */
 	port = cls == FABRIC_CLASS_IPV4
-		       ? uet_fabric_next_port(fab, in->sw, &flow)
+		       ? fabric_next_port_to(fab, in->sw, host, &flow)
 		       : -EBADMSG;
 	if (port < 0) {
 		st->drop_route_frames++;

@@ -91,6 +91,7 @@ struct uet_sync_local {
 	struct sync_park done; /* workers (beyond [0]) that finished it */
 	/* The switch's window. */
 	struct uet_xframe *sorted;
+	struct uet_xframe *sort_tmp; /* the sort's scratch */
 	uint32_t n_sorted, cap_sorted;
 	uet_time_t window_start_ps, window_end_ps;
 	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
@@ -323,17 +324,6 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 		sync_park_wait(&l->done, l->n_workers - 1, true);
 }
 
-static int frame_cmp(const void *a, const void *b)
-{
-	const struct uet_xframe *x = a, *y = b;
-
-	if (x->arrival_ps != y->arrival_ps)
-		return x->arrival_ps < y->arrival_ps ? -1 : 1;
-	if (x->port != y->port)
-		return x->port < y->port ? -1 : 1;
-	return x->order < y->order ? -1 : (x->order > y->order);
-}
-
 /*
  * The NICs' frames of the window, in the fixed order the switch takes
  * them: (arrival, port, order on the port). A switch in parts sorts each
@@ -353,6 +343,10 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 		if (p == NULL)
 			return -ENOMEM;
 		l->sorted = p;
+		p = realloc(l->sort_tmp, total * sizeof(*l->sort_tmp));
+		if (p == NULL)
+			return -ENOMEM;
+		l->sort_tmp = p;
 		l->cap_sorted = total;
 	}
 	/* Each NIC's ring gives its frames as port = the NIC, order = the
@@ -363,7 +357,7 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 					      l->sorted + l->n_sorted,
 					      total - l->n_sorted);
 	if (sort && l->n_sorted > 1)
-		qsort(l->sorted, l->n_sorted, sizeof(*l->sorted), frame_cmp);
+		uet_xframe_sort(l->sorted, l->n_sorted, l->sort_tmp);
 	return 0;
 }
 
@@ -752,6 +746,7 @@ void uet_sync_local_free(struct uet_sync_local *l)
 	for (i = 0; i < l->n_sorted; i++)
 		rte_pktmbuf_free(l->sorted[i].m);
 	free(l->sorted);
+	free(l->sort_tmp);
 	free(l->nics);
 	free(l->workers);
 	free(l);

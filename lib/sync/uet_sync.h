@@ -581,6 +581,13 @@ bool uet_sync_realtime_idle(const struct uet_sync_realtime *r);
 void uet_sync_realtime_stats(const struct uet_sync_realtime *r,
 			     struct uet_sync_rt_stats *st);
 
+/**
+ * @return
+ *   The role's work so far: frames received and sent, events run. A poll
+ *   that leaves it unchanged found nothing to do (the caller may nap).
+ */
+uint64_t uet_sync_realtime_work(const struct uet_sync_realtime *r);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_realtime_error(const struct uet_sync_realtime *r);
 

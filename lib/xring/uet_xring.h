@@ -72,6 +72,25 @@ uint32_t uet_xring_count(const struct uet_xring *x);
 uint32_t uet_xring_take(struct uet_xring *x, struct uet_xframe *dst,
 			uint32_t max);
 
+/**
+ * Sort frames in the order a component takes a window's frames: arrival
+ * time, then port, then order (a port has one sender, so each link stays
+ * FIFO). The keys of one window's frames are distinct, so the result does
+ * not depend on the algorithm.
+ *
+ * @param f
+ *   The frames.
+ * @param n
+ *   How many.
+ * @param scratch
+ *   Room for n frames, overwritten.
+ */
+void uet_xframe_sort(struct uet_xframe *f, uint32_t n,
+		     struct uet_xframe *scratch);
+
+/** qsort()'s comparison of two frames by the same key. */
+int uet_xframe_cmp(const void *a, const void *b);
+
 /** Free the frames still waiting and the ring. */
 void uet_xring_fini(struct uet_xring *x);
 

@@ -59,3 +59,29 @@ summary() {
 		END { exit !found }' "$1/summary.csv" ||
 		fail "no figure $2 in $1/summary.csv"
 }
+
+# files_whole OUT: every file a run left in OUT is whole: no NAME.partial,
+# every CSV ends with a whole row as wide as its header, every pcap reads
+# in tshark to its end. Sets $n to the number of files.
+files_whole() {
+	local f err
+	err=$(mktemp)
+	n=0
+	for f in "$1"/*; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.partial) fail "$f left behind" ;;
+		*.csv)
+			[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] ||
+				fail "$f does not end with a whole row"
+			awk -F, 'NR == 1 {n = NF} NF != n {bad = 1} END {exit bad}' \
+				"$f" || fail "$f has a row of the wrong width" ;;
+		*.pcap)
+			tshark -r "$f" >/dev/null 2>"$err" || true
+			sed -i '/^Running as user "root"/d' "$err"
+			[ ! -s "$err" ] || { cat "$err"; rm -f "$err"; fail "$f is cut"; } ;;
+		esac
+		n=$((n + 1))
+	done
+	rm -f "$err"
+}

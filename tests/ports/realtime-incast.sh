@@ -13,11 +13,13 @@
 #   never asserted (tests/bench has the realtime benchmarks).
 # - uet-launch over veth (uet-switch and two uet-nic processes): held to
 #   completing and reporting its lateness; its FCTs are printed, not
-#   bounded. On a 2-CPU host af_packet moves about 40,000 frames a second
-#   through uet-switch (tests/bench/bench-realtime-fps), and the incast's
-#   first windows offer some 95,000 (8 x 400 Gbps of 4,202-byte frames at
-#   a dilation of 1000), so the switch runs late while they drain and the
-#   FCTs come out 5 to 30% long (docs/lockstep.md, "Realtime").
+#   bounded. On a 2-CPU host af_packet moved about 40,000 frames a second
+#   through uet-switch, and the incast's first windows offer some 95,000
+#   (8 x 400 Gbps of 4,202-byte frames at a dilation of 1000), so the
+#   switch ran late while they drained and the FCTs came out 5 to 30%
+#   long; since the realtime frame path moves about 200,000
+#   (tests/bench/bench-realtime-fps), 0.3% on a quiet host, 4 to 5% on a
+#   loaded one (docs/lockstep.md, "Realtime").
 # usage: realtime-incast.sh SOURCE_ROOT BUILD_DIR SCENARIO
 set -euo pipefail
 src=$1 build=$2 scenario=$3

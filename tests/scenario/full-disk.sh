@@ -10,40 +10,18 @@
 # usage: full-disk.sh UET-EMU SCENARIO
 set -euo pipefail
 emu=$1 scenario=$2
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
 dir=$(mktemp -d /tmp/uet-full-disk.XXXXXX)
 mnt=$dir/mnt
 mounted=0
 trap '[ "$mounted" -eq 0 ] || umount "$mnt"; rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 mkdir "$mnt"
 if ! mount -t tmpfs -o size=2m uet-full-disk "$mnt" 2>/dev/null; then
 	echo "SKIP: cannot mount a tmpfs here (need root)"; exit 77
 fi
 mounted=1
-
-# check_left OUT: every file left in OUT is whole.
-check_left() {
-	local f n=0
-	for f in "$1"/*; do
-		[ -e "$f" ] || continue
-		case $f in
-		*.partial) fail "$f left behind" ;;
-		*.csv)
-			[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] ||
-				fail "$f does not end with a whole row"
-			awk -F, 'NR == 1 {n = NF} NF != n {bad = 1} END {exit bad}' \
-				"$f" || fail "$f has a row of the wrong width" ;;
-		*.pcap)
-			tshark -r "$f" >/dev/null 2>"$dir/tshark.err" || true
-			sed -i '/^Running as user "root"/d' "$dir/tshark.err"
-			[ ! -s "$dir/tshark.err" ] ||
-				{ cat "$dir/tshark.err"; fail "$f is cut"; } ;;
-		esac
-		n=$((n + 1))
-	done
-	echo "ok: $n files left in the folder, each whole"
-}
 
 # full CASE SCENARIO: one run onto the full disk.
 full() {
@@ -56,7 +34,8 @@ full() {
 		"$dir/$1.log" || fail "$1: no message names the file not written"
 	grep -q "writing the records and captures in $mnt/out failed" \
 		"$dir/$1.log" || fail "$1: no closing line on the failed records"
-	check_left "$mnt/out"
+	files_whole "$mnt/out"
+	echo "ok: $n files left in the folder, each whole"
 }
 
 full captures "$scenario"
@@ -79,4 +58,5 @@ rc=0
 [ "$rc" -eq 0 ] || { cat "$dir/roomy.log"; fail "with room uet-emu exited $rc"; }
 [ -s "$dir/roomy/flows.csv" ] && [ -s "$dir/roomy/port-0.pcap" ] ||
 	fail "with room: flows.csv or port-0.pcap missing"
-check_left "$dir/roomy"
+files_whole "$dir/roomy"
+echo "ok: with room, $n files, each whole"

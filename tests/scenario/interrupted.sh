@@ -36,23 +36,7 @@ for sig in INT TERM; do
 	if grep -q 'INTEGRITY FAILURE' "$log"; then
 		fail "$sig: packets in flight taken for an integrity failure"
 	fi
-	n=0
-	for f in "$out"/*; do
-		case $f in
-		*.partial) fail "$f left behind" ;;
-		*.csv)
-			[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] ||
-				fail "$f does not end with a whole row"
-			awk -F, 'NR == 1 {n = NF} NF != n {bad = 1} END {exit bad}' \
-				"$f" || fail "$f has a row of the wrong width" ;;
-		*.pcap)
-			tshark -r "$f" >/dev/null 2>"$dir/tshark.err" || true
-			sed -i '/^Running as user "root"/d' "$dir/tshark.err"
-			[ ! -s "$dir/tshark.err" ] ||
-				{ cat "$dir/tshark.err"; fail "$f is cut"; } ;;
-		esac
-		n=$((n + 1))
-	done
+	files_whole "$out"
 	done_msgs=$(summary "$out" completed)
 	rows=$(tail -n +2 "$out/flows.csv" | wc -l)
 	[ -n "$done_msgs" ] && [ "$done_msgs" -gt 0 ] ||

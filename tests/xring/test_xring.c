@@ -2,8 +2,10 @@
 /* lib/xring: frames come out in the order they went in, through the ring
  * and past it into the spill-over; orders count from 0 after each
  * emptying; the ring is sized for a window's frames; frames left at the
- * end go back to their pool. */
+ * end go back to their pool; the window sort's order. */
 #include <check.h>
+#include <stdlib.h>
+#include <string.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -99,6 +101,52 @@ START_TEST(test_xring_fini_frees_what_waits)
 }
 END_TEST
 
+/*
+ * The window sort puts frames in (arrival, port, order) order, the order
+ * qsort gives with the same key, for sizes around its insertion runs and
+ * merges, with many frames tied on arrival time and on port.
+ */
+START_TEST(test_xframe_sort_matches_qsort)
+{
+	static const uint32_t sizes[] = {0, 1, 2, 15, 16, 17, 33, 1000, 4099};
+	struct uet_xframe *f = malloc(4099 * sizeof(*f));
+	struct uet_xframe *want = malloc(4099 * sizeof(*want));
+	struct uet_xframe *tmp = malloc(4099 * sizeof(*tmp));
+	uint64_t x = 88172645463325252u;
+	uint32_t s, i, bad = 0;
+
+	ck_assert(f != NULL && want != NULL && tmp != NULL);
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		const uint32_t n = sizes[s];
+
+		for (i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* 8 arrival times and 4 ports: ties everywhere;
+			 * the order makes each key distinct. */
+			f[i] = (struct uet_xframe){
+				.m = (struct rte_mbuf *)(uintptr_t)(i + 1),
+				.arrival_ps = x % 8u,
+				.port = (uint32_t)(x >> 8) % 4u,
+				.order = i,
+			};
+		}
+		memcpy(want, f, n * sizeof(*f));
+		qsort(want, n, sizeof(*want), uet_xframe_cmp);
+		uet_xframe_sort(f, n, tmp);
+		for (i = 0; i < n; i++)
+			bad += f[i].m != want[i].m;
+		for (i = 1; i < n; i++)
+			bad += uet_xframe_cmp(&f[i - 1], &f[i]) >= 0;
+	}
+	ck_assert_uint_eq(bad, 0);
+	free(f);
+	free(want);
+	free(tmp);
+}
+END_TEST
+
 static Suite *xring_suite(void)
 {
 	Suite *s = suite_create("xring");
@@ -107,6 +155,7 @@ static Suite *xring_suite(void)
 	tcase_add_test(tc, test_xring_frames_per_window);
 	tcase_add_test(tc, test_xring_order_through_ring_and_spill);
 	tcase_add_test(tc, test_xring_fini_frees_what_waits);
+	tcase_add_test(tc, test_xframe_sort_matches_qsort);
 	suite_add_tcase(s, tc);
 	return s;
 }
