@@ -6,6 +6,8 @@
 #    logs gone, and no line a user takes for a failure (the memif PMD's
 #    "Failed to connect socket" while the switch makes its sockets, EAL's
 #    "Invalid memory", any "error").
+#  - Lockstep over memif: the rings it sizes and, on two CPUs or more,
+#    where it puts the processes (uet-switch alone on the first CPU).
 #  - A run that fails (its message cannot complete by run.end): non-zero,
 #    no "records in DIR", a line that says the run failed.
 # Before: the folder was cut at the space, stale logs were printed as this
@@ -44,6 +46,21 @@ if grep -Ei 'Failed to connect|Invalid memory|error' "$dir/ok.log"; then
 	fail "a good run printed lines that read as failures"
 fi
 echo "ok: the good run: records in the folder with a space, nothing alarming"
+# Lockstep over memif: rings sized for the windows, and on two CPUs or
+# more the switch alone on the first CPU, the uet-nic processes on others.
+grep -qx 'uet-launch: memif rings of 64 slots' "$dir/ok.log" ||
+	fail "no line with the memif rings"
+mapfile -t cpus < <(awk '/^Cpus_allowed_list:/ {print $2}' /proc/self/status |
+	tr ',' '\n' | awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
+if [ "${#cpus[@]}" -ge 2 ]; then
+	grep -qx "uet-launch: uet-switch on CPU ${cpus[0]}, polling without sleeps" "$dir/ok.log" ||
+		fail "uet-switch is not alone on CPU ${cpus[0]}"
+	grep -q "^uet-launch: uet-nic-[01] on CPU ${cpus[0]}\b" "$dir/ok.log" &&
+		fail "a uet-nic shares the switch's CPU"
+	[ "$(grep -c '^uet-launch: uet-nic-[01] on CPU ' "$dir/ok.log")" -eq 2 ] ||
+		fail "the uet-nic processes were not placed"
+	echo "ok: uet-switch alone on CPU ${cpus[0]}, the uet-nic processes elsewhere"
+fi
 
 sed 's/end: 1ms/end: 2us/' "$dir/ok.yaml" >"$dir/short.yaml"
 rc=0

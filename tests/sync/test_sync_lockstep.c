@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/sync: The lockstep protocol over ring port pairs (sync_coordinator.c,
- * sync_participant.c): windows of E + L that skip idle periods, exact
- * arrival times, BYE at the end, and results identical whatever the
- * polling order.
+ * sync_participant.c): windows of E + L that skip idle periods, the
+ * switch's window run beside the NICs', exact arrival times, BYE at the
+ * end, and results identical whatever the polling order.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +66,71 @@ START_TEST(test_ping_arrives_at_exact_times_in_four_windows)
 	ck_assert_int_eq(uet_sync_coordinator_poll(e.co), UET_SYNC_FINISHED);
 	ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]), UET_SYNC_FINISHED);
 	ck_assert_str_eq(uet_sync_coordinator_error(e.co), "");
+	env_close(&e);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), POOL_MBUFS);
+}
+END_TEST
+
+/*
+ * The switch runs each window as soon as its GRANT is out, before the NIC
+ * has run it: the ping's windows of test_ping_arrives_at_exact_times_in_
+ * four_windows, the roles polled by hand. The reflected frame (sent by the
+ * switch in [11, 12) us) goes out before the NIC's DONE of that window
+ * comes back, behind the GRANT, and the NIC takes it for the next one.
+ */
+START_TEST(test_switch_runs_its_window_while_the_nics_run_theirs)
+{
+	struct uet_sync_stats cs, ps;
+	struct rte_mempool *mp;
+	struct env e;
+	int i;
+
+	uet_test_eal("uetsync", "overlap");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	env_open(&e, mp, "o", 1, 1 * US, 1 * US, 0);
+	fake_ping_at(&e.nic[0], 10 * US);
+	env_roles(&e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
+
+	/* HELLO; WELCOME, GRANT [0, 1) and the switch's window [0, 1). */
+	ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]), UET_SYNC_RUNNING);
+	for (i = 0; i < 100 && uet_evq_now(&e.sw.c.evq) == 0; i++)
+		ck_assert_int_eq(uet_sync_coordinator_poll(e.co),
+				 UET_SYNC_RUNNING);
+	ck_assert_uint_eq(uet_evq_now(&e.sw.c.evq), 1 * US);
+	ck_assert_uint_eq(uet_evq_now(&e.nic[0].c.evq), 0);
+
+	/* The NIC runs [0, 1): DONE, next 10 us. GRANT [1, 11) and the
+	 * switch runs it while the NIC has not. */
+	for (i = 0; i < 100 && uet_evq_now(&e.nic[0].c.evq) < 1 * US; i++)
+		ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]),
+				 UET_SYNC_RUNNING);
+	for (i = 0; i < 100 && uet_evq_now(&e.sw.c.evq) < 11 * US; i++)
+		ck_assert_int_eq(uet_sync_coordinator_poll(e.co),
+				 UET_SYNC_RUNNING);
+	ck_assert_uint_eq(uet_evq_now(&e.sw.c.evq), 11 * US);
+	ck_assert_uint_eq(uet_evq_now(&e.nic[0].c.evq), 1 * US);
+
+	/* The NIC runs [1, 11): the ping, DONE. GRANT [11, 12): the switch
+	 * reflects the ping at 11 us and sends it before the NIC's DONE. */
+	for (i = 0; i < 100 && uet_evq_now(&e.nic[0].c.evq) < 11 * US; i++)
+		ck_assert_int_eq(uet_sync_participant_poll(e.pa[0]),
+				 UET_SYNC_RUNNING);
+	for (i = 0; i < 100 && uet_evq_now(&e.sw.c.evq) < 12 * US; i++)
+		ck_assert_int_eq(uet_sync_coordinator_poll(e.co),
+				 UET_SYNC_RUNNING);
+	uet_sync_coordinator_stats(e.co, &cs);
+	uet_sync_participant_stats(e.pa[0], &ps);
+	ck_assert_uint_eq(cs.data_frames_tx, 1);
+	ck_assert_uint_eq(ps.windows, 2);
+	ck_assert_uint_eq(ps.data_frames_rx, 0);
+	check_log(&e.sw, 0, 11 * US, LOG_RECV, 0, 0, 0);
+
+	/* The rest as in the embedded loop: the same log as there. */
+	ck_assert_int_eq(uet_sync_run_embedded(e.co, e.pa, 1), 0);
+	check_log(&e.nic[0], 0, 10 * US, LOG_SEND, 0, 0, 0);
+	check_log(&e.nic[0], 1, 12 * US, LOG_RECV, 0, 0, 0);
+	uet_sync_coordinator_stats(e.co, &cs);
+	ck_assert_uint_eq(cs.windows, 4);
 	env_close(&e);
 	ck_assert_uint_eq(rte_mempool_avail_count(mp), POOL_MBUFS);
 }
@@ -224,6 +289,8 @@ static Suite *sync_lockstep_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_ping_arrives_at_exact_times_in_four_windows);
+	tcase_add_test(tc,
+		       test_switch_runs_its_window_while_the_nics_run_theirs);
 	tcase_add_test(tc, test_idle_period_is_skipped_in_one_window);
 	tcase_add_test(tc, test_run_stops_at_its_end_time_with_bye);
 	tcase_add_test(
