@@ -666,9 +666,17 @@ void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
 	}
 	if (e->local == NULL)
 		run_window_split(e);
-	if (e->local != NULL)
+	if (e->local != NULL) {
 		uet_sync_local_stats(e->local, &st);
-	else if (e->co != NULL)
+		/* The figure bench-ports divides the runs over ports by. */
+		if (st.windows > 0)
+			fprintf(stderr,
+				"%s: wall per lockstep window: %.1f us "
+				"(%" PRIu64 " windows, %.3f ms)\n",
+				e->prog,
+				(double)res->wall_ns / 1e3 / (double)st.windows,
+				st.windows, (double)res->wall_ns / 1e6);
+	} else if (e->co != NULL)
 		uet_sync_coordinator_stats(e->co, &st);
 	else
 		uet_sync_participant_stats(e->pa[0], &st);

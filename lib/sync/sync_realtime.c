@@ -78,6 +78,7 @@ static void rt_tsc_init(struct rt_tsc *c)
 	memset(c, 0, sizeof(*c));
 	c->ns_ref = sync_wall_ns();
 	c->tsc_ref = rte_rdtsc();
+	c->tsc0 = c->tsc_ref;
 	if (hz != 0)
 		c->ns_per_tsc_q32 =
 			(uint64_t)(((unsigned __int128)UINT64_C(1000000000)
@@ -91,6 +92,10 @@ static uint64_t rt_tsc_start(struct rt_tsc *c)
 {
 	uint64_t tsc = rte_rdtsc(), ns = sync_wall_ns();
 
+	/* A counter that went back (a CPU whose counter is not in step
+	 * with the others') is not a clock: the clock's reads only. */
+	if (tsc < c->tsc0)
+		c->ns_per_tsc_q32 = 0;
 	if (c->ns_per_tsc_q32 != 0 && ns - c->ns_ref >= RT_TSC_LEARN_NS &&
 	    tsc > c->tsc_ref)
 		c->ns_per_tsc_q32 =
@@ -104,9 +109,11 @@ static uint64_t rt_tsc_start(struct rt_tsc *c)
 /* The clock now, monotonic wall ns: from the counter within a poll. */
 static uint64_t rt_tsc_now(const struct rt_tsc *c)
 {
-	if (c->ns_per_tsc_q32 == 0)
+	uint64_t tsc = c->ns_per_tsc_q32 != 0 ? rte_rdtsc() : 0;
+
+	if (tsc < c->tsc0 || c->ns_per_tsc_q32 == 0)
 		return sync_wall_ns();
-	return c->ns0 + (uint64_t)(((unsigned __int128)(rte_rdtsc() - c->tsc0) *
+	return c->ns0 + (uint64_t)(((unsigned __int128)(tsc - c->tsc0) *
 				    c->ns_per_tsc_q32) >>
 				   32);
 }

@@ -2,7 +2,8 @@
 /*
  * lib/sync: The realtime clock (sync_realtime.c): wall time divided by the
  * dilation, frames held until their arrival and stamped after it, the
- * start, foreign frames dropped.
+ * start, foreign frames dropped, a poll that drains its ports and sends
+ * all that is due.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -239,6 +240,62 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 }
 END_TEST
 
+/* Frames of the drain test: more than one rx burst (64), fewer than the
+ * fake's pending slots (256). */
+#define RT_DRAIN_FRAMES 200u
+
+/* One poll takes every frame waiting on a port, not one burst of them,
+ * and sends every frame that is due by then in the same poll: a switch
+ * that reflects at once receives and sends all 200 in one round. */
+START_TEST(test_realtime_poll_drains_ports_and_sends_all_that_is_due)
+{
+	struct rte_mbuf *pkts[RT_DRAIN_FRAMES];
+	struct uet_sync_realtime *sw, *nic[1];
+	struct uet_sync_rt_clock c;
+	struct uet_sync_rt_stats st;
+	struct rte_mempool *mp;
+	struct env e;
+	uint64_t wake, work0;
+	uint32_t i, back = 0;
+	uint16_t n;
+
+	uet_test_eal("uetsync", "rtdrain");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	env_open(&e, mp, "rd", 1, 1 * US, 0, 0);
+	c.epoch_ns = test_now_ns();
+	c.dilation = 1000;
+	env_rt_roles(&e, &c, UET_TIME_NEVER, &sw, nic);
+	for (i = 0; i < RT_DRAIN_FRAMES; i++)
+		pkts[i] = ping_frame(mp, 0, i);
+	ck_assert_int_eq(
+		uet_port_tx_burst(e.nic_port[0], pkts, RT_DRAIN_FRAMES),
+		RT_DRAIN_FRAMES);
+	work0 = uet_sync_realtime_work(sw);
+	ck_assert_int_eq(uet_sync_realtime_poll(sw, &wake), UET_SYNC_RUNNING);
+	uet_sync_realtime_stats(sw, &st);
+	ck_assert_uint_eq(st.frames_rx, RT_DRAIN_FRAMES);
+	ck_assert_uint_eq(st.events, RT_DRAIN_FRAMES);
+	ck_assert_uint_eq(st.frames_tx, RT_DRAIN_FRAMES);
+	/* Work: every frame in and out, every event. */
+	ck_assert_uint_eq(uet_sync_realtime_work(sw) - work0,
+			  3u * RT_DRAIN_FRAMES);
+	ck_assert(uet_sync_realtime_idle(sw));
+	do {
+		n = uet_port_rx_burst(e.nic_port[0], pkts, RT_DRAIN_FRAMES);
+		rte_pktmbuf_free_bulk(pkts, n);
+		back += n;
+	} while (n > 0);
+	ck_assert_uint_eq(back, RT_DRAIN_FRAMES);
+	/* A poll with nothing to do leaves the work where it was. */
+	work0 = uet_sync_realtime_work(sw);
+	ck_assert_int_eq(uet_sync_realtime_poll(sw, &wake), UET_SYNC_RUNNING);
+	ck_assert_uint_eq(uet_sync_realtime_work(sw), work0);
+	uet_sync_realtime_free(sw);
+	uet_sync_realtime_free(nic[0]);
+	env_close(&e);
+}
+END_TEST
+
 static Suite *sync_realtime_suite(void)
 {
 	Suite *s = suite_create("sync_realtime");
@@ -251,6 +308,8 @@ static Suite *sync_realtime_suite(void)
 		test_realtime_frames_wait_for_arrival_and_are_stamped_after);
 	tcase_add_test(
 		tc, test_realtime_waits_for_its_start_and_drops_foreign_frames);
+	tcase_add_test(
+		tc, test_realtime_poll_drains_ports_and_sends_all_that_is_due);
 	suite_add_tcase(s, tc);
 	return s;
 }
