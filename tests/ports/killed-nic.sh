@@ -16,8 +16,11 @@ trap '[ -z "$launcher" ] || kill "$launcher" 2>/dev/null || true; rm -rf "$dir"'
 if [ "$mode" = veth ] && ! ip netns list >/dev/null 2>&1; then
 	echo "SKIP: no network namespaces here (need root)"; exit 77
 fi
+# Two uet-nic processes of four NICs (on two CPUs uet-launch would put
+# seven in the first): the victim hosts NICs 4-7.
 "$src/scripts/uet-launch" "$scenario" --ports "$mode" --build "$build" \
-	--out "$dir/out" --timeout-ms 5000 --wall-limit 120 >"$dir/launch.log" 2>&1 &
+	--nics-per-proc 4 --out "$dir/out" --timeout-ms 5000 --wall-limit 120 \
+	>"$dir/launch.log" 2>&1 &
 launcher=$!
 
 # The run is under way once the switch has printed a progress line (one a

@@ -34,12 +34,15 @@ fi
 	cat "$dir/emu.log"; echo "FAIL: uet-emu"; exit 1; }
 
 capture=()
+# With LCORES, two processes of four NICs each (on two CPUs uet-launch's
+# own split puts one NIC beside the switch).
+[ -z "${LCORES:-}" ] || capture=(--nics-per-proc 4)
 if [ -n "$pause_port" ]; then
 	command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
-	[ "$mode" != veth ] || capture=(--capture "$pause_port:$dir/wire.pcapng")
+	[ "$mode" != veth ] || capture+=(--capture "$pause_port:$dir/wire.pcapng")
 fi
 timeout 300 "$src/scripts/uet-launch" "$scenario" --ports "$mode" \
-	--build "$build" --out "$dir/ports" --wall-limit 240 "${capture[@]}" \
+	--build "$build" --out "$dir/ports" --wall-limit 240 ${capture[@]+"${capture[@]}"} \
 	>"$dir/launch.log" 2>&1 || {
 	cat "$dir/launch.log"; echo "FAIL: uet-launch --ports $mode failed"; exit 1; }
 cat "$dir/launch.log"
