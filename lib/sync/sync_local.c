@@ -69,8 +69,9 @@ struct local_worker {
 	uint32_t first, count;		 /* NICs */
 	uint32_t part_first, part_count; /* the switch's parts */
 	uint32_t seen_gen;
-	int64_t ran;  /* events its parts ran in the phase */
-	int part_err; /* first failure of its parts */
+	uint32_t spins; /* its spin budget before it sleeps (sync_park.h) */
+	int64_t ran;	/* events its parts ran in the phase */
+	int part_err;	/* first failure of its parts */
 };
 
 enum local_phase {
@@ -302,7 +303,8 @@ static int worker_main(void *arg)
 	struct uet_sync_local *l = w->l;
 
 	for (;;) {
-		w->seen_gen = sync_park_wait(&l->gen, w->seen_gen, false);
+		w->seen_gen =
+			sync_park_wait(&l->gen, w->seen_gen, false, &w->spins);
 		if (l->phase == LOCAL_PHASE_QUIT)
 			return 0;
 		worker_run_share(w, l->phase);
@@ -321,7 +323,8 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 	if (phase != LOCAL_PHASE_QUIT)
 		worker_run_share(&l->workers[0], phase);
 	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
-		sync_park_wait(&l->done, l->n_workers - 1, true);
+		sync_park_wait(&l->done, l->n_workers - 1, true,
+			       &l->workers[0].spins);
 }
 
 /*

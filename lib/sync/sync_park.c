@@ -9,26 +9,30 @@
 
 #include "sync_park.h"
 
-/* Pauses before a waiter sleeps: 10 us on this project's machine (a
- * pause is 10-140 cycles, by CPU), about a short phase, so that
- * back-to-back phases seldom reach the kernel. */
-#define PARK_SPINS 1024u
-
 static bool reached(uint32_t now, uint32_t v, bool equal)
 {
 	return equal ? now == v : now != v;
 }
 
-uint32_t sync_park_wait(struct sync_park *p, uint32_t v, bool equal)
+uint32_t sync_park_wait(struct sync_park *p, uint32_t v, bool equal,
+			uint32_t *spins)
 {
-	uint32_t spins, now;
+	uint32_t n, i, now;
 
-	for (spins = 0; spins < PARK_SPINS; spins++) {
+	n = *spins == 0 ? SYNC_PARK_SPINS_MAX : *spins;
+	for (i = 0; i < n; i++) {
 		now = __atomic_load_n(&p->value, __ATOMIC_ACQUIRE);
-		if (reached(now, v, equal))
+		if (reached(now, v, equal)) {
+			/* Spinning paid: spin a little longer next time. */
+			*spins = n + SYNC_PARK_SPINS_MIN > SYNC_PARK_SPINS_MAX
+					 ? SYNC_PARK_SPINS_MAX
+					 : n + SYNC_PARK_SPINS_MIN;
 			return now;
+		}
 		rte_pause();
 	}
+	/* It did not: the CPU is better left to whoever has work. */
+	*spins = SYNC_PARK_SPINS_MIN;
 	for (;;) {
 		/* Announce the sleeper before the last look at the counter
 		 * (both sequentially consistent): a writer that adds after
