@@ -28,6 +28,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_log.h"
 
@@ -167,22 +168,34 @@ static int part_take(struct fabric_part *pt)
 	return 0;
 }
 
+/* How many frames ahead the route prefetch reads a frame's metadata of
+ * the one whose next hop it fetches: time for the hop's line to come. */
+#define PART_ROUTE_LAG 8u
+/* fabric_route_pf.sw of a frame from a host: fetch its headers. */
+#define PART_PF_PARSE UINT32_MAX
+
 /*
  * Fetch the mbufs of the frames that arrive in this window before their
  * events need them. A frame's mbuf was last touched a link delay ago, by
  * the sender, and the many frames since have evicted it: at 1024 hosts the
  * first read of the switch metadata in fabric_receive was 14% of the run.
  * A part's window touches well under a CPU's L2, so the lines stay.
+ *
+ * Then the same for what their arrival will touch next: a frame from a
+ * host, its headers (the switch parses it); a frame from another switch,
+ * whose metadata says where it goes, the switch's next hops towards the
+ * host, then the output port and its class queue. Each step needs the
+ * line the step before fetched, so the frames go through the steps
+ * PART_ROUTE_LAG apart.
  */
-static void part_prefetch_arrivals(const struct fabric_part *pt,
-				   uet_time_t end_ps)
+static void part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps)
 {
 	const struct uet_fabric *fab = pt->fab;
-	uint32_t i, k;
+	uint32_t i, k, n = 0;
 
 	for (i = 0; i < pt->n_ports; i++) {
-		const struct fabric_fifo *f =
-			&fab->ports[pt->port_ids[i]].arriving;
+		const struct fabric_port *p = &fab->ports[pt->port_ids[i]];
+		const struct fabric_fifo *f = &p->arriving;
 
 		for (k = 0; k < f->len; k++) {
 			const struct fabric_entry *e =
@@ -192,6 +205,56 @@ static void part_prefetch_arrivals(const struct fabric_part *pt,
 				break;
 			rte_prefetch0(e->m);
 			rte_prefetch0(RTE_PTR_ADD(e->m, RTE_CACHE_LINE_SIZE));
+			if (n == pt->cap_pf) {
+				uint32_t cap =
+					pt->cap_pf ? 2 * pt->cap_pf : 256;
+				void *q =
+					realloc(pt->pf, cap * sizeof(*pt->pf));
+
+				if (q == NULL)
+					continue; /* a hint only */
+				pt->pf = q;
+				pt->cap_pf = cap;
+			}
+			pt->pf[n].m = e->m;
+			/* A host's frame is parsed on arrival: its headers,
+			 * not a route, are what to fetch. */
+			pt->pf[n].sw = p->peer < 0 ? PART_PF_PARSE : p->sw;
+			n++;
+		}
+	}
+	for (i = 0; i < n + PART_ROUTE_LAG; i++) {
+		if (i < n && pt->pf[i].sw == PART_PF_PARSE) {
+			pt->pf[i].host = -ENOENT;
+			rte_prefetch0(rte_pktmbuf_mtod(pt->pf[i].m, void *));
+		} else if (i < n) {
+			const struct fabric_meta *meta =
+				fabric_meta_of(pt->pf[i].m);
+
+			pt->pf[i].host = meta != NULL && meta->valid
+						 ? meta->host
+						 : -ENOENT;
+			if (pt->pf[i].host >= 0)
+				rte_prefetch0(&fab->switches[pt->pf[i].sw]
+						       .hops[pt->pf[i].host]);
+		}
+		if (i >= PART_ROUTE_LAG &&
+		    pt->pf[i - PART_ROUTE_LAG].host >= 0) {
+			const struct fabric_route_pf *r =
+				&pt->pf[i - PART_ROUTE_LAG];
+			const int port = fabric_next_port_to(
+				fab, r->sw, r->host,
+				&fabric_meta_of(r->m)->flow);
+
+			if (port >= 0) {
+				const struct fabric_port *out =
+					&fab->ports[port];
+
+				rte_prefetch0(out);
+				rte_prefetch0(
+					RTE_PTR_ADD(out, RTE_CACHE_LINE_SIZE));
+				rte_prefetch0(&out->tcq[0]);
+			}
 		}
 	}
 }
@@ -488,6 +551,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		free(pt->out[1]);
 		free(pt->merge);
 		free(pt->merge_tmp);
+		free(pt->pf);
 		free(pt->occ);
 		free(pt->port_ids);
 	}

@@ -113,6 +113,13 @@ struct fabric_pfc_port {
  * component.
  */
 
+/* A frame whose next hop a part fetches ahead (fabric_part.c). */
+struct fabric_route_pf {
+	struct rte_mbuf *m;
+	uint32_t sw;  /* the switch it arrives at */
+	int32_t host; /* its destination, or a negative errno */
+};
+
 /* One occupancy sample kept by a part until the window ends. */
 struct fabric_occ_row {
 	uet_time_t time_ps;
@@ -139,7 +146,11 @@ struct fabric_part {
 	 * emptied) by q in window w + 1. A ring only where a link joins
 	 * the two parts. */
 	struct uet_xring *out[2];
-	uet_time_t out_min_ps[2];     /* earliest arrival in out[x] */
+	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
+	/* The window's arrivals from other switches, for the route
+	 * prefetch (part_prefetch_arrivals). */
+	struct fabric_route_pf *pf;
+	uint32_t cap_pf;
 	struct uet_xframe *merge;     /* the window's frames, sorted */
 	struct uet_xframe *merge_tmp; /* the sort's scratch */
 	uint32_t cap_merge;	      /* frames both hold */

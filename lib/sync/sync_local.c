@@ -38,6 +38,7 @@
 #include "sync_park.h"
 #include "sync_private.h"
 #include "uet_log.h"
+#include "uet_wire_eth.h"
 #include "uet_xring.h"
 
 /* Frames a NIC takes from its ring at a time. */
@@ -119,6 +120,20 @@ static int local_fail(struct sync_error *e, int err, const char *fmt, ...)
 }
 
 /* A NIC's out hook: the frame joins the NIC's outbox for the switch. */
+/*
+ * sync_frame_cut_padding() for the frames the switch model sends a NIC:
+ * only a frame brought up to Ethernet's minimum (a trimmed header, a
+ * pause) can carry padding, and the models build every longer one to its
+ * IP length, so those skip the parse (on a 1,024-host run the first read
+ * of each frame there was 5% of the time).
+ */
+static int local_cut_padding(struct rte_mbuf *m)
+{
+	if (rte_pktmbuf_pkt_len(m) > UET_ETH_MIN_FRAME_BYTES)
+		return 0;
+	return sync_frame_cut_padding(m);
+}
+
 static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		   uet_time_t arrival_ps)
 {
@@ -147,9 +162,10 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 				  n->index, n->comp->name, arrival_ps,
 				  l->window_end_ps, l->conf.lookahead_ps);
 	}
-	rc = sync_frame_cut_padding(m);
-	if (rc == 0)
-		rc = uet_xring_put(&n->outbox, m, arrival_ps, n->index);
+	/* No padding to cut: the NIC builds each frame to its IP length and
+	 * no port pads it on the way. The frame is not read here: the switch
+	 * fetches it with the window's other arrivals (fabric_part.c). */
+	rc = uet_xring_put(&n->outbox, m, arrival_ps, n->index);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->error, rc,
@@ -233,7 +249,7 @@ static void nic_deliver(struct local_nic *n)
 				rte_pktmbuf_free(f->m);
 				continue;
 			}
-			rc = sync_frame_cut_padding(f->m);
+			rc = local_cut_padding(f->m);
 			if (rc < 0) {
 				rte_pktmbuf_free(f->m);
 				local_fail(&n->error, rc,
