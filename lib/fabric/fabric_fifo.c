@@ -64,22 +64,13 @@ static int fabric_fifo_grow(struct fabric_fifo *f)
 	return 0;
 }
 
-int fabric_fifo_push(struct fabric_fifo *f, const struct fabric_entry *e)
+int fabric_fifo_grow_push(struct fabric_fifo *f, const struct fabric_entry *e)
 {
-	if (f->len == f->cap) {
-		const int ret = fabric_fifo_grow(f);
+	const int ret = fabric_fifo_grow(f);
 
-		if (ret < 0)
-			return ret;
-	}
+	if (ret < 0)
+		return ret;
 	f->slots[(f->head + f->len) & (f->cap - 1)] = *e;
 	f->len++;
 	return 0;
-}
-
-void fabric_fifo_pop(struct fabric_fifo *f, struct fabric_entry *e)
-{
-	*e = f->slots[f->head];
-	f->head = (f->head + 1) & (f->cap - 1);
-	f->len--;
 }

@@ -55,10 +55,29 @@ struct fabric_fifo {
 int fabric_fifo_init(struct fabric_fifo *f, uint32_t cap);
 /* Free the ring and every frame still in it. */
 void fabric_fifo_fini(struct fabric_fifo *f);
-/* Append; 0 or -ENOMEM (the ring is unchanged then). */
-int fabric_fifo_push(struct fabric_fifo *f, const struct fabric_entry *e);
+/* fabric_fifo_push() on a full ring: double it, then append. */
+int fabric_fifo_grow_push(struct fabric_fifo *f, const struct fabric_entry *e);
+
+/* Append; 0 or -ENOMEM (the ring is unchanged then). Inline: every frame
+ * goes through two rings a hop. */
+static inline int fabric_fifo_push(struct fabric_fifo *f,
+				   const struct fabric_entry *e)
+{
+	if (f->len == f->cap)
+		return fabric_fifo_grow_push(f, e);
+	f->slots[(f->head + f->len) & (f->cap - 1)] = *e;
+	f->len++;
+	return 0;
+}
+
 /* Remove the oldest entry into *e; the ring must not be empty. */
-void fabric_fifo_pop(struct fabric_fifo *f, struct fabric_entry *e);
+static inline void fabric_fifo_pop(struct fabric_fifo *f,
+				   struct fabric_entry *e)
+{
+	*e = f->slots[f->head];
+	f->head = (f->head + 1) & (f->cap - 1);
+	f->len--;
+}
 
 static inline bool fabric_fifo_empty(const struct fabric_fifo *f)
 {
