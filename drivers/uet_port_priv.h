@@ -115,4 +115,27 @@ int uet_port_pair_check(struct uet_port **ap, struct uet_port **bp,
 			const char *name, unsigned *ring_size,
 			const struct uet_port_conf *conf);
 
+/**
+ * The rx pool of a net_af_xdp port (uet_port_pmd.c): pool itself if the
+ * port is not net_af_xdp or its mbufs fit a page, else a pool of its own
+ * whose mbufs each fill a page of a page-aligned memzone (the PMD's umem
+ * takes chunks of a page at most), kept in p->rx_pool; p->tx_max_frame is
+ * then the longest frame it sends.
+ *
+ * @return
+ *   The pool to receive into, or NULL (logged).
+ */
+struct rte_mempool *uet_port_xdp_rx_pool(struct uet_port *p,
+					 struct rte_mempool *pool, int socket);
+
+/**
+ * The descriptor of the AF_PACKET socket a net_af_packet port uses on
+ * interface ifindex (of this thread's network namespace), whose
+ * PACKET_STATISTICS count the drops of its receive ring (uet_port_pmd.c).
+ *
+ * @return
+ *   The descriptor, or -1.
+ */
+int uet_port_afp_socket_find(int ifindex);
+
 #endif /* UET_PORT_PRIV_H */

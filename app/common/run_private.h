@@ -8,8 +8,10 @@
  *   run_outputs.c   the output folder, records, captures, arrivals.csv
  *   run_ports.c     ring pairs (embedded) or real ports, opened, drained,
  *                   lingered on
- *   run_clock.c     lockstep (coordinator, participants, the poll loop)
- *                   or realtime roles
+ *   run_clock.c     lockstep (coordinator, participants) or realtime
+ *                   roles: opened, run, reported
+ *   run_poll.c      lockstep over ports: the poll loop, and where a
+ *                   window's wall time went
  *   run_nic_lcores.c  uet-nic's participants polled over several lcores
  *   run_summary.c   the totals and the closing summary
  *   run_port_records.c  uet-ports.csv: what each lockstep port carried
@@ -161,6 +163,13 @@ int run_open_rt(struct run *e);
 int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);
+
+/* run_poll.c: lockstep over ports, polled in this thread. */
+/* Poll the hosted roles until the run ends, a role fails or a signal
+ * stops it; the process's CPU time over it in e->cpu0 and e->cpu1. */
+int run_poll(struct run *e);
+/* Print where a window's wall time went in this process. */
+void run_window_split(const struct run *e);
 
 /* run_port_records.c: uet-ports.csv (lockstep over ports only).
  * 0, or -1 when the file cannot be written. */
