@@ -31,18 +31,6 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
 				       UET_MBUF_ROOM_BYTES, socket_id);
 }
 
-struct rte_mempool *uet_port_pool_create_room(const char *name,
-					      unsigned nb_mbufs,
-					      unsigned data_bytes,
-					      int socket_id)
-{
-	unsigned cache = RTE_MIN(256u, nb_mbufs / 4);
-
-	return rte_pktmbuf_pool_create(
-		name, nb_mbufs, cache, 0,
-		(uint16_t)(data_bytes + RTE_PKTMBUF_HEADROOM), socket_id);
-}
-
 size_t uet_port_pool_obj_bytes(unsigned data_bytes)
 {
 	/* The mempool's per-object header, the mbuf, headroom and room,

@@ -133,17 +133,21 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
 					 int socket_id);
 
 /**
- * Create an mbuf pool with data_bytes of data room after the headroom
- * (UET_MBUF_DATA_BYTES for pools that receive from real ports,
- * UET_MBUF_SMALL_DATA_BYTES for the embedded run).
+ * Create an mbuf pool of at most nb_mbufs with data_bytes of data room
+ * after the headroom (UET_MBUF_DATA_BYTES for pools that receive from real
+ * ports, UET_MBUF_SMALL_DATA_BYTES for the embedded run) that fills as it
+ * is used: its mbufs are made a chunk at a time (the first at once, the
+ * next when a get finds none free, under a lock), so memory and set-up
+ * follow the frames in use, not nb_mbufs (uet_port_pool.c). Safe for
+ * gets and puts on several lcores at once.
  *
  * @return
  *   The pool, or NULL with rte_errno set.
  */
-struct rte_mempool *uet_port_pool_create_room(const char *name,
-					      unsigned nb_mbufs,
-					      unsigned data_bytes,
-					      int socket_id);
+struct rte_mempool *uet_port_pool_create_growing(const char *name,
+						 unsigned nb_mbufs,
+						 unsigned data_bytes,
+						 int socket_id);
 
 /**
  * Bytes one mbuf of such a pool takes in memory (object header, mbuf,

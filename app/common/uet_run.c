@@ -74,8 +74,8 @@ static int run_open_pool(struct run *e)
 	}
 	e->pool_mbufs = z.mbufs;
 	e->pool_derived = z.derived;
-	e->mp = uet_port_pool_create_room(RUN_POOL_NAME, z.mbufs,
-					  z.mbuf_data_bytes, SOCKET_ID_ANY);
+	e->mp = uet_port_pool_create_growing(RUN_POOL_NAME, z.mbufs,
+					     z.mbuf_data_bytes, SOCKET_ID_ANY);
 	if (e->mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "

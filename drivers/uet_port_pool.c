@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * An mbuf pool that fills as it is used: sized for the scenario's worst
+ * case (run_sizing.c counts every window full, three times over), but
+ * faulted in and initialised a chunk at a time, when the frames in use
+ * need it. The 1,024-host permutation derives 475,519 mbufs and peaks at
+ * 126,976: DPDK's rte_pktmbuf_pool_create() would touch every page of the
+ * 475,519 at start (half that run's set-up) and keep them resident.
+ *
+ * It is a mempool driver ("uet_grow"): a multi-producer, multi-consumer
+ * ring like DPDK's default, whose dequeue adds the next chunk when the
+ * ring cannot serve. Each new mbuf is initialised before it enters the
+ * ring, so another lcore can never take one half made; the chunk is added
+ * under a lock, so two lcores finding the ring empty add one chunk, not
+ * two. Once every mbuf of the pool exists, an empty ring fails the get as
+ * any pool does (the run then stops, naming run.mbufs).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "uet_port.h"
+
+#define POOL_GROW_OPS "uet_grow"
+/* mbufs a chunk adds: a sixteenth of the pool, at least this many. */
+#define POOL_GROW_MIN_CHUNK 4096u
+
+struct pool_grow {
+	struct rte_ring *free; /**< the mbufs not in use */
+	rte_spinlock_t lock;   /**< held while a chunk is added */
+	unsigned chunk;	       /**< mbufs a chunk adds */
+	rte_mempool_populate_obj_cb_t *add_cb; /**< the mempool's own */
+};
+
+static int grow_alloc(struct rte_mempool *mp)
+{
+	char name[RTE_RING_NAMESIZE];
+	struct pool_grow *g;
+
+	g = rte_zmalloc_socket("uet_pool_grow", sizeof(*g), 0, mp->socket_id);
+	if (g == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "PG_%s", mp->name);
+	g->free = rte_ring_create(name, rte_align32pow2(mp->size + 1),
+				  mp->socket_id, 0);
+	if (g->free == NULL) {
+		rte_free(g);
+		return -rte_errno;
+	}
+	rte_spinlock_init(&g->lock);
+	g->chunk = RTE_MAX(POOL_GROW_MIN_CHUNK, mp->size / 16u);
+	mp->pool_data = g;
+	return 0;
+}
+
+static void grow_free(struct rte_mempool *mp)
+{
+	struct pool_grow *g = mp->pool_data;
+
+	rte_ring_free(g->free);
+	rte_free(g);
+}
+
+static int grow_enqueue(struct rte_mempool *mp, void *const *objs, unsigned n)
+{
+	const struct pool_grow *g = mp->pool_data;
+
+	return rte_ring_mp_enqueue_bulk(g->free, objs, n, NULL) == 0 ? -ENOBUFS
+								     : 0;
+}
+
+static unsigned grow_get_count(const struct rte_mempool *mp)
+{
+	const struct pool_grow *g = mp->pool_data;
+
+	return rte_ring_count(g->free);
+}
+
+/* Called by the mempool for each object it adds, before it enqueues it:
+ * make it an mbuf first. rte_pktmbuf_init reads the object header's
+ * iova, which the mempool's own callback writes only afterwards. */
+static void grow_obj_init(struct rte_mempool *mp, void *arg, void *obj,
+			  rte_iova_t iova)
+{
+	const struct pool_grow *g = mp->pool_data;
+	struct rte_mempool_objhdr *hdr = rte_mempool_get_header(obj);
+
+	hdr->mp = mp;
+	hdr->iova = iova;
+	rte_pktmbuf_init(mp, NULL, obj, 0);
+	g->add_cb(mp, arg, obj, iova);
+}
+
+static int grow_populate(struct rte_mempool *mp, unsigned max_objs, void *vaddr,
+			 rte_iova_t iova, size_t len,
+			 rte_mempool_populate_obj_cb_t *obj_cb,
+			 void *obj_cb_arg)
+{
+	struct pool_grow *g = mp->pool_data;
+
+	g->add_cb = obj_cb;
+	return rte_mempool_op_populate_helper(mp, 0, max_objs, vaddr, iova, len,
+					      grow_obj_init, obj_cb_arg);
+}
+
+static void chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	rte_free(opaque);
+}
+
+/* Add the next chunk of mbufs. Returns 0, -ENOBUFS when the pool is
+ * whole, or -ENOMEM. */
+static int grow_chunk(struct rte_mempool *mp, unsigned n)
+{
+	const size_t pg = (size_t)getpagesize();
+	size_t min_chunk, align;
+	ssize_t need;
+	void *mem;
+	int rc;
+
+	if (n > mp->size - mp->populated_size)
+		n = mp->size - mp->populated_size;
+	if (n == 0)
+		return -ENOBUFS;
+	need = rte_mempool_ops_calc_mem_size(mp, n, rte_log2_u32((uint32_t)pg),
+					     &min_chunk, &align);
+	if (need < 0)
+		return (int)need;
+	need = (ssize_t)RTE_ALIGN_CEIL((size_t)need, pg);
+	mem = rte_malloc_socket("uet_pool_chunk", (size_t)need,
+				RTE_MAX(align, pg), mp->socket_id);
+	if (mem == NULL)
+		return -ENOMEM;
+	rc = rte_mempool_populate_virt(mp, mem, (size_t)need, pg, chunk_free,
+				       mem);
+	if (rc <= 0) {
+		rte_free(mem);
+		return rc < 0 ? rc : -ENOBUFS;
+	}
+	return 0;
+}
+
+static int grow_dequeue(struct rte_mempool *mp, void **objs, unsigned n)
+{
+	struct pool_grow *g = mp->pool_data;
+	int rc = 0;
+
+	while (rte_ring_mc_dequeue_bulk(g->free, objs, n, NULL) == 0) {
+		rte_spinlock_lock(&g->lock);
+		/* Another lcore may have added a chunk meanwhile. */
+		if (rte_ring_count(g->free) < n)
+			rc = grow_chunk(mp, RTE_MAX(g->chunk, n));
+		rte_spinlock_unlock(&g->lock);
+		if (rc < 0)
+			return -ENOBUFS;
+	}
+	return 0;
+}
+
+static const struct rte_mempool_ops pool_grow_ops = {
+	.name = POOL_GROW_OPS,
+	.alloc = grow_alloc,
+	.free = grow_free,
+	.enqueue = grow_enqueue,
+	.dequeue = grow_dequeue,
+	.get_count = grow_get_count,
+	.populate = grow_populate,
+};
+
+RTE_MEMPOOL_REGISTER_OPS(pool_grow_ops);
+
+struct rte_mempool *uet_port_pool_create_growing(const char *name,
+						 unsigned nb_mbufs,
+						 unsigned data_bytes,
+						 int socket_id)
+{
+	const uint16_t room = (uint16_t)(data_bytes + RTE_PKTMBUF_HEADROOM);
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = room,
+	};
+	unsigned cache = RTE_MIN(256u, nb_mbufs / 4);
+	struct rte_mempool *mp;
+	int rc;
+
+	mp = rte_mempool_create_empty(name, nb_mbufs,
+				      sizeof(struct rte_mbuf) + room, cache,
+				      sizeof(priv), socket_id, 0);
+	if (mp == NULL)
+		return NULL;
+	rc = rte_mempool_set_ops_byname(mp, POOL_GROW_OPS, NULL);
+	if (rc == 0) {
+		struct pool_grow *g;
+
+		rte_pktmbuf_pool_init(mp, &priv);
+		/* The first chunk now: it creates the ring (the driver's
+		 * alloc) and serves the run's first frames. */
+		rc = grow_chunk(mp, POOL_GROW_MIN_CHUNK);
+		g = mp->pool_data;
+		if (rc == 0 && g == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc < 0) {
+		rte_mempool_free(mp);
+		rte_errno = -rc;
+		return NULL;
+	}
+	return mp;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The mbuf pool against what the run needs (docs/performance.md, "Sizing"):
+# - a pool far larger than the frames in use costs only what is used: the
+#   quickstart with run.mbufs = 2,000,000 (1.1 GiB of mbufs) completes
+#   intact in a small fraction of that (the pool makes its mbufs a chunk at
+#   a time; rte_pktmbuf_pool_create made and kept all of them: 1,154 MiB);
+# - a pool too small for the frames in flight stops the run, exit 1, with
+#   a message naming the pool, the virtual time and run.mbufs;
+# - a pool larger than the machine's memory is refused before the run,
+#   naming the figure and run.mbufs.
+# usage: pool-sizing.sh UET-EMU EXAMPLES_DIR
+set -euo pipefail
+emu=$1 examples=$2
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir pool-sizing
+
+# with_mbufs SCENARIO N OUT: SCENARIO with run.mbufs = N (its run: block
+# starts with "run:" on a line of its own).
+with_mbufs() {
+	sed "s/^run:\$/run:\n  mbufs: $2/" "$1" >"$3"
+	grep -q "^  mbufs: $2\$" "$3" || fail "could not set run.mbufs in $1"
+}
+
+# Peak RSS of a command, MiB (python3's getrusage of its child); the
+# command's exit status in $rc.
+peak_rss_mib() {
+	python3 - "$@" <<'EOF'
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+                   stderr=open(sys.argv[-1] + ".log", "w"))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+EOF
+}
+
+# 1. A large pool, a small run.
+big=2000000
+with_mbufs "$examples/quickstart.yaml" $big "$dir/big.yaml"
+pool_mib=$("$emu" --print-config "$dir/big.yaml" 2>&1 |
+	sed -n "s/^# sizing.* $big mbufs of [0-9]* data bytes (\([0-9]*\) MiB).*/\1/p")
+[ -n "$pool_mib" ] || fail "--print-config shows no sizing line for $big mbufs"
+read -r rc rss < <(peak_rss_mib "$emu" --out "$dir/big" "$dir/big.yaml")
+if [ "$rc" -ne 0 ] && grep -q 'this machine has available' "$dir/big.yaml.log"; then
+	echo "SKIP: this machine cannot hold a $pool_mib MiB pool"; exit 77
+fi
+[ "$rc" -eq 0 ] || { cat "$dir/big.yaml.log"; fail "the quickstart with $big mbufs exited $rc"; }
+summary_intact "$dir/big" 256
+[ "$rss" -lt $((pool_mib / 8)) ] ||
+	fail "peak RSS $rss MiB with a pool of $pool_mib MiB: the pool's unused mbufs were made"
+echo "ok: run.mbufs = $big ($pool_mib MiB): completed, peak RSS $rss MiB"
+
+# 2. A pool too small: 300 mbufs for datapath-8's windows.
+with_mbufs "$examples/datapath-8.yaml" 300 "$dir/dry.yaml"
+rc=0
+"$emu" --out "$dir/dry" "$dir/dry.yaml" 2>"$dir/dry.log" || rc=$?
+[ "$rc" -eq 1 ] || { cat "$dir/dry.log"; fail "a dry pool exited $rc, want 1"; }
+grep -Eq '^uet-emu: the mbuf pool uet_run_pool \(300 mbufs, run\.mbufs\) ran dry before [0-9.]+[mun]?s of virtual time: nic [0-7] .*set run\.mbufs above 300' \
+	"$dir/dry.log" || { cat "$dir/dry.log"; fail "no message naming the pool, the time and run.mbufs"; }
+echo "ok: run.mbufs = 300: $(head -c 90 "$dir/dry.log")..."
+
+# 3. A pool larger than the machine: refused before the run.
+huge=67108864
+need_mib=$(( huge * 576 / 1048576 ))
+avail_mib=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
+if [ "$avail_mib" -gt "$need_mib" ]; then
+	echo "SKIP (part 3): $avail_mib MiB available holds $huge mbufs"; exit 0
+fi
+with_mbufs "$examples/quickstart.yaml" $huge "$dir/huge.yaml"
+rc=0
+"$emu" --out "$dir/huge" "$dir/huge.yaml" 2>"$dir/huge.log" || rc=$?
+[ "$rc" -ne 0 ] || fail "a pool of $huge mbufs was not refused"
+grep -Eq "^uet-emu: the run needs about [0-9]+ MiB for its frame buffers \(run\.mbufs = $huge mbufs of [0-9]+ bytes\), more than the [0-9]+ MiB this machine has available: set run\.mbufs lower" \
+	"$dir/huge.log" || { cat "$dir/huge.log"; fail "no message naming the figure and run.mbufs"; }
+[ ! -e "$dir/huge/summary.csv" ] || fail "the refused run wrote a summary"
+echo "ok: run.mbufs = $huge refused: $(head -c 100 "$dir/huge.log")..."
