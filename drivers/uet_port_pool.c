@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -27,6 +28,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include "uet_log.h"
 #include "uet_port.h"
 
 #define POOL_GROW_OPS "uet_grow"
@@ -197,17 +199,21 @@ struct rte_mempool *uet_port_pool_create_growing(const char *name,
 	if (mp == NULL)
 		return NULL;
 	rc = rte_mempool_set_ops_byname(mp, POOL_GROW_OPS, NULL);
-	if (rc == 0) {
-		struct pool_grow *g;
-
-		rte_pktmbuf_pool_init(mp, &priv);
-		/* The first chunk now: it creates the ring (the driver's
-		 * alloc) and serves the run's first frames. */
-		rc = grow_chunk(mp, POOL_GROW_MIN_CHUNK);
-		g = mp->pool_data;
-		if (rc == 0 && g == NULL)
-			rc = -ENOMEM;
+	if (rc < 0) {
+		/* DPDK's table holds 16 mempool drivers; a shared DPDK that
+		 * loaded many plugins may have had no room for this one. */
+		rte_mempool_free(mp);
+		UET_LOG(WARNING, DRIVERS,
+			"pool %s: no mempool driver %s (%s); making all %u "
+			"mbufs now",
+			name, POOL_GROW_OPS, strerror(-rc), nb_mbufs);
+		return rte_pktmbuf_pool_create(name, nb_mbufs, cache, 0, room,
+					       socket_id);
 	}
+	rte_pktmbuf_pool_init(mp, &priv);
+	/* The first chunk now: it creates the ring (the driver's alloc) and
+	 * serves the run's first frames. */
+	rc = grow_chunk(mp, POOL_GROW_MIN_CHUNK);
 	if (rc < 0) {
 		rte_mempool_free(mp);
 		rte_errno = -rc;
