@@ -24,6 +24,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 #include <rte_spinlock.h>
@@ -116,36 +117,44 @@ static int grow_populate(struct rte_mempool *mp, unsigned max_objs, void *vaddr,
 static void chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
 {
 	RTE_SET_USED(memhdr);
-	rte_free(opaque);
+	rte_memzone_free(opaque);
 }
 
-/* Add the next chunk of mbufs. Returns 0, -ENOBUFS when the pool is
- * whole, or -ENOMEM. */
+/*
+ * Add the next chunk of mbufs. Returns 0, -ENOBUFS when the pool is
+ * whole, or -ENOMEM. The chunk is one IOVA-contiguous memzone given to
+ * rte_mempool_populate_iova(): buf_iova stays right for a NIC's DMA, and
+ * a failure frees only this chunk (rte_mempool_populate_virt's failure
+ * path frees every chunk of the pool, mbufs in use included).
+ */
 static int grow_chunk(struct rte_mempool *mp, unsigned n)
 {
-	const size_t pg = (size_t)getpagesize();
+	char name[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
 	size_t min_chunk, align;
 	ssize_t need;
-	void *mem;
 	int rc;
 
 	if (n > mp->size - mp->populated_size)
 		n = mp->size - mp->populated_size;
 	if (n == 0)
 		return -ENOBUFS;
-	need = rte_mempool_ops_calc_mem_size(mp, n, rte_log2_u32((uint32_t)pg),
-					     &min_chunk, &align);
+	/* The populate helper keeps objects off page boundaries (4 KiB
+	 * without hugepages): count the room that costs. */
+	need = rte_mempool_ops_calc_mem_size(
+		mp, n, rte_log2_u32((uint32_t)getpagesize()), &min_chunk,
+		&align);
 	if (need < 0)
 		return (int)need;
-	need = (ssize_t)RTE_ALIGN_CEIL((size_t)need, pg);
-	mem = rte_malloc_socket("uet_pool_chunk", (size_t)need,
-				RTE_MAX(align, pg), mp->socket_id);
-	if (mem == NULL)
+	snprintf(name, sizeof(name), "PG_%s_%u", mp->name, mp->nb_mem_chunks);
+	mz = rte_memzone_reserve_aligned(name, (size_t)need, mp->socket_id,
+					 RTE_MEMZONE_IOVA_CONTIG, align);
+	if (mz == NULL)
 		return -ENOMEM;
-	rc = rte_mempool_populate_virt(mp, mem, (size_t)need, pg, chunk_free,
-				       mem);
+	rc = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
+				       chunk_free, (void *)(uintptr_t)mz);
 	if (rc <= 0) {
-		rte_free(mem);
+		rte_memzone_free(mz);
 		return rc < 0 ? rc : -ENOBUFS;
 	}
 	return 0;
