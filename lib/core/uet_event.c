@@ -164,9 +164,31 @@ void uet_event_init(struct uet_event *ev, uet_event_fn fn, void *arg)
 	*ev = (struct uet_event){.fn = fn, .arg = arg};
 }
 
+/* Put a not pending event in the heap with the key (time_ps, seq). */
+static int heap_insert(struct uet_evq *q, struct uet_event *ev,
+		       uet_time_t time_ps, uint64_t seq)
+{
+	if (q->len == q->cap) {
+		int rc = evq_grow(q);
+
+		if (rc < 0)
+			return rc;
+	}
+	ev->time_ps = time_ps;
+	ev->seq = seq;
+	ev->q = q;
+	q->heap[q->len] = (struct uet_evq_slot){time_ps, seq, ev};
+	ev->heap_index = q->len;
+	q->len++;
+	sift_up(q, ev->heap_index);
+	return 0;
+}
+
 int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 		     uet_time_t time_ps)
 {
+	int rc;
+
 	if (ev->fn == NULL || time_ps < q->now_ps || time_ps == UET_TIME_NEVER)
 		return -EINVAL;
 	if (ev->q != NULL && ev->q != q)
@@ -187,21 +209,23 @@ int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 		return 0;
 	}
 
-	if (q->len == q->cap) {
-		int rc = evq_grow(q);
-
-		if (rc < 0)
-			return rc;
+	rc = heap_insert(q, ev, time_ps, q->next_seq);
+	if (rc == 0) {
+		q->next_seq++;
+		q->n_scheduled++;
 	}
-	ev->time_ps = time_ps;
-	ev->seq = q->next_seq++;
-	ev->q = q;
-	q->heap[q->len] = (struct uet_evq_slot){time_ps, ev->seq, ev};
-	ev->heap_index = q->len;
-	q->len++;
-	sift_up(q, ev->heap_index);
-	q->n_scheduled++;
-	return 0;
+	return rc;
+}
+
+int uet_evq_schedule_seq(struct uet_evq *q, struct uet_event *ev,
+			 uet_time_t time_ps, uint64_t seq)
+{
+	if (ev->fn == NULL || time_ps < q->now_ps ||
+	    time_ps == UET_TIME_NEVER || seq >= q->next_seq)
+		return -EINVAL;
+	if (ev->q != NULL)
+		return -EBUSY;
+	return heap_insert(q, ev, time_ps, seq);
 }
 
 int uet_evq_cancel(struct uet_evq *q, struct uet_event *ev)

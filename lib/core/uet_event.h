@@ -147,6 +147,44 @@ int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 		     uet_time_t time_ps);
 
 /**
+ * Take an insertion number now, for an event that will be scheduled
+ * later with uet_evq_schedule_seq(). An owner that keeps many timers in
+ * its own ordered list (a train of retransmission timers, one event for
+ * the head) takes each timer's number when the timer is armed, so that
+ * the queue orders it among ties exactly as if each timer had been an
+ * event scheduled at that moment. Counts as a schedule.
+ *
+ * @param q
+ *   The queue.
+ * @return
+ *   The number, for uet_evq_schedule_seq().
+ */
+static inline uint64_t uet_evq_take_seq(struct uet_evq *q)
+{
+	q->n_scheduled++;
+	return q->next_seq++;
+}
+
+/**
+ * Schedule a not pending event with an insertion number taken earlier
+ * by uet_evq_take_seq(). Not counted again as a schedule.
+ *
+ * @param q
+ *   The queue.
+ * @param ev
+ *   An initialised event, not pending.
+ * @param time_ps
+ *   ps, virtual time to run it; at least uet_evq_now(q).
+ * @param seq
+ *   A number uet_evq_take_seq(q) returned.
+ * @return
+ *   0; -EINVAL if time_ps is in the past or is UET_TIME_NEVER, ev has no
+ *   handler, or seq was not taken yet; -EBUSY if ev is pending; -ENOMEM.
+ */
+int uet_evq_schedule_seq(struct uet_evq *q, struct uet_event *ev,
+			 uet_time_t time_ps, uint64_t seq);
+
+/**
  * Cancel a pending event. Its owner may free it afterwards.
  *
  * @param q

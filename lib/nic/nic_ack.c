@@ -261,18 +261,14 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 		   last_hop ? NIC_LOSS_TRIMMED_LASTHOP : NIC_LOSS_TRIMMED, lbf);
 }
 
-static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
+void nic_rto_fire(struct uet_nic *nic, uint16_t pdc_id, uint32_t pdc_gen,
+		  uint32_t psn, uint32_t count)
 {
-	struct nic_tev *t = arg;
-	struct uet_nic *nic = t->nic;
-	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
+	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, pdc_id, pdc_gen);
 	const struct uet_pds_tx_packet *pkt;
-	uint32_t psn = t->psn, count = t->count, nominal;
+	uint32_t nominal;
 	uint16_t entropy;
 
-	(void)q;
-	(void)ev;
-	nic_tev_put(t);
 	pkt = pdc != NULL ? uet_pds_tx_packet(&pdc->tx, psn) : NULL;
 	if (pkt == NULL) {
 		nic->st.rto_ignored++;
@@ -290,21 +286,4 @@ static void rto_expired(struct uet_evq *q, struct uet_event *ev, void *arg)
 	pdc->timeouts++;
 	loss_react(nic, pdc->group, nominal, entropy, NIC_LOSS_TIMEOUT,
 		   UET_LB_TIMEOUT);
-}
-
-void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-		   uint32_t transmit_count, uet_time_t sent_ps)
-{
-	struct nic_tev *t = nic_tev_get(nic, NIC_TEV_RTO, rto_expired);
-
-	if (t == NULL) {
-		nic->st.mbuf_failures++;
-		return;
-	}
-	t->pdc = pdc->id;
-	t->pdc_gen = pdc->gen;
-	t->psn = psn;
-	t->count = transmit_count;
-	uet_evq_schedule(&nic->comp.evq, &t->ev,
-			 sent_ps + uet_pds_rto_ps(&nic->p.pds, transmit_count));
 }

@@ -35,7 +35,7 @@
 /** Closed receiving sides remembered per NIC. */
 #define NIC_RX_CLOSED_MAX 1024u
 /** Per-packet events allocated together (stable addresses). */
-#define NIC_TEV_CHUNK 512u
+#define NIC_TEV_CHUNK 64u
 /** Bytes of a doorbell with its WQE, host to NIC. */
 #define NIC_DOORBELL_BYTES 64u
 /** Traffic classes: data and control, with the default classes. */
@@ -94,7 +94,7 @@ struct nic_txq {
 /** Kinds of pooled events. */
 enum nic_tev_kind {
 	NIC_TEV_FETCH = 0,    /**< a payload's PCIe completion arrived */
-	NIC_TEV_RTO,	      /**< a packet's retransmission timer */
+	NIC_TEV_RTO,	      /**< a retransmission's timer (nic_rto.c) */
 	NIC_TEV_RX,	      /**< a frame arrives on the port */
 	NIC_TEV_ACK_HOLD,     /**< a held ACK is released */
 	NIC_TEV_INGRESS_FREE, /**< a PCIe write was accepted */
@@ -103,8 +103,8 @@ enum nic_tev_kind {
 /**
  * A per-packet event from the NIC's pool: stable address, recycled through
  * a free list, so timers cost nothing per pending timer beyond the heap
- * slot. An RTO timer is never cancelled: when it fires, lib/pds's
- * transmit-count guard says whether it still matters.
+ * slot. A retransmission's RTO timer is one of them (first transmissions'
+ * timers wait in the train, nic_rto.c); none is ever cancelled.
  */
 struct nic_tev {
 	struct uet_event ev;	   /**< embedded event */
@@ -126,6 +126,29 @@ struct nic_tev {
 struct nic_tev_chunk {
 	struct nic_tev_chunk *next;	   /**< chunks list */
 	struct nic_tev tev[NIC_TEV_CHUNK]; /**< events */
+};
+
+/** A retransmission timer waiting in the train (nic_rto.c). */
+struct nic_rto_entry {
+	uet_time_t expiry_ps; /**< ps, when it fires */
+	uint64_t seq;	      /**< the queue's insertion number, taken when
+			       * armed: its place among ties */
+	uint32_t psn;	      /**< the packet */
+	uint32_t count;	      /**< the transmission it guards */
+	uint32_t pdc_gen;     /**< generation of pdc */
+	uint16_t pdc;	      /**< the PDC */
+};
+
+/**
+ * First transmissions' retransmission timers, in expiry order: a ring
+ * with one queue event for the oldest.
+ */
+struct nic_rto_train {
+	struct nic_rto_entry *ring; /**< cap entries, a power of two */
+	uint32_t cap;		    /**< entries allocated */
+	uint32_t head;		    /**< the oldest */
+	uint32_t len;		    /**< timers waiting */
+	struct uet_event ev;	    /**< the oldest one's expiry */
 };
 
 /** A PDC: one side, sending or receiving, of one message's context. */
@@ -291,6 +314,7 @@ struct uet_nic {
 	/* Pooled events. */
 	struct nic_tev_chunk *tev_chunks;
 	struct nic_tev *tev_free;
+	struct nic_rto_train rto; /**< retransmission timers */
 	/* Records. */
 	struct uet_event stats_ev; /**< next stats row */
 	struct uet_nic_stats st;   /**< counters */
@@ -392,8 +416,14 @@ int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
 /* nic_ack.c: the sender's side of ACKs, NACKs and timers. */
 void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f);
 void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f);
+void nic_rto_fire(struct uet_nic *nic, uint16_t pdc_id, uint32_t pdc_gen,
+		  uint32_t psn, uint32_t count);
+
+/* nic_rto.c: retransmission timers, first transmissions in a train. */
 void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 		   uint32_t transmit_count, uet_time_t sent_ps);
+void nic_rto_init(struct uet_nic *nic);
+void nic_rto_fini(struct uet_nic *nic);
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot);
 
 /* nic_record.c: records and completions. */

@@ -102,6 +102,49 @@ START_TEST(test_ties_break_by_insertion_order)
 }
 END_TEST
 
+/*
+ * A number taken early (a timer armed into its owner's own list) orders
+ * the event among ties as if it had been scheduled when the number was
+ * taken: before events scheduled at the same time afterwards.
+ */
+START_TEST(test_taken_seq_orders_like_early_schedule)
+{
+	static const int want[] = {0, 1, 2, 3};
+	struct uet_evq q;
+	struct trace tr = {0};
+	struct tev t[4];
+	uint64_t s1, s3;
+	int i;
+
+	uet_evq_init(&q);
+	for (i = 0; i < 4; i++)
+		tev_init(&t[i], i, &tr);
+	ck_assert_int_eq(uet_evq_schedule(&q, &t[0].ev, 500), 0);
+	s1 = uet_evq_take_seq(&q);
+	ck_assert_int_eq(uet_evq_schedule(&q, &t[2].ev, 500), 0);
+	s3 = uet_evq_take_seq(&q);
+	ck_assert_uint_eq(q.n_scheduled, 4);
+	/* A number not taken yet is refused, as is a pending event. */
+	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[1].ev, 500, s3 + 1),
+			 -EINVAL);
+	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[2].ev, 500, s1), -EBUSY);
+	/* Scheduled late, in the reverse order, they still keep their
+	 * places: 1 before 2 (scheduled after 1's number was taken), 3
+	 * last. */
+	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[3].ev, 500, s3), 0);
+	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[1].ev, 500, s1), 0);
+	ck_assert_uint_eq(q.n_scheduled, 4);
+	ck_assert_uint_eq(uet_evq_len(&q), 4);
+	ck_assert_int_eq(uet_evq_run_until(&q, UET_TIME_NEVER), 4);
+	assert_trace(&tr, want, 4);
+	/* Not in the past either. */
+	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[0].ev, 499,
+					      uet_evq_take_seq(&q)),
+			 -EINVAL);
+	uet_evq_fini(&q);
+}
+END_TEST
+
 START_TEST(test_cancel_head_middle_tail)
 {
 	static const int want[] = {1, 3};
@@ -426,6 +469,7 @@ static Suite *event_suite(void)
 
 	tcase_add_test(tc, test_events_run_in_time_order);
 	tcase_add_test(tc, test_ties_break_by_insertion_order);
+	tcase_add_test(tc, test_taken_seq_orders_like_early_schedule);
 	tcase_add_test(tc, test_cancel_head_middle_tail);
 	tcase_add_test(tc, test_reschedule_moves_event);
 	tcase_add_test(tc, test_reschedule_same_time_goes_behind_ties);
