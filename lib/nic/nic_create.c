@@ -108,7 +108,11 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	rc = uet_evq_init(&nic->comp.evq);
 	if (rc < 0)
 		goto fail_free;
-	nic_rto_init(nic);
+	rc = nic_rto_init(nic);
+	if (rc == 0)
+		rc = nic_rx_init(nic);
+	if (rc < 0)
+		goto fail_free;
 	snprintf(nic->comp.name, sizeof(nic->comp.name), "nic %u.%u.%u.%u",
 		 conf->ip >> 24, (conf->ip >> 16) & 0xff,
 		 (conf->ip >> 8) & 0xff, conf->ip & 0xff);
@@ -189,6 +193,7 @@ void uet_nic_destroy(struct uet_nic *nic)
 	uet_evq_fini(&nic->comp.evq);
 	nic_tev_pool_fini(nic);
 	nic_rto_fini(nic);
+	nic_rx_fini(nic);
 	uet_pcie_fini(&nic->pcie);
 	nic_payload_release(nic->payload);
 	free(nic);

@@ -22,6 +22,7 @@
 #include "uet_record.h"
 #include "uet_rng.h"
 #include "uet_ses.h"
+#include "uet_train.h"
 #include "uet_wire.h"
 
 /** PDC numbers are 1..65535 per NIC; 0 is reserved ("none"). */
@@ -130,25 +131,10 @@ struct nic_tev_chunk {
 
 /** A retransmission timer waiting in the train (nic_rto.c). */
 struct nic_rto_entry {
-	uet_time_t expiry_ps; /**< ps, when it fires */
-	uint64_t seq;	      /**< the queue's insertion number, taken when
-			       * armed: its place among ties */
-	uint32_t psn;	      /**< the packet */
-	uint32_t count;	      /**< the transmission it guards */
-	uint32_t pdc_gen;     /**< generation of pdc */
-	uint16_t pdc;	      /**< the PDC */
-};
-
-/**
- * First transmissions' retransmission timers, in expiry order: a ring
- * with one queue event for the oldest.
- */
-struct nic_rto_train {
-	struct nic_rto_entry *ring; /**< cap entries, a power of two */
-	uint32_t cap;		    /**< entries allocated */
-	uint32_t head;		    /**< the oldest */
-	uint32_t len;		    /**< timers waiting */
-	struct uet_event ev;	    /**< the oldest one's expiry */
+	uint32_t psn;	  /**< the packet */
+	uint32_t count;	  /**< the transmission it guards */
+	uint32_t pdc_gen; /**< generation of pdc */
+	uint16_t pdc;	  /**< the PDC */
 };
 
 /** A PDC: one side, sending or receiving, of one message's context. */
@@ -314,7 +300,8 @@ struct uet_nic {
 	/* Pooled events. */
 	struct nic_tev_chunk *tev_chunks;
 	struct nic_tev *tev_free;
-	struct nic_rto_train rto; /**< retransmission timers */
+	struct uet_train rto;	   /**< first transmissions' RTO timers */
+	struct uet_train rx_train; /**< frames arriving, in order */
 	/* Records. */
 	struct uet_event stats_ev; /**< next stats row */
 	struct uet_nic_stats st;   /**< counters */
@@ -410,6 +397,8 @@ bool nic_pfc_may_send(const struct uet_nic *nic, const struct rte_mbuf *m);
 void nic_pfc_pool_changed(struct uet_nic *nic);
 
 /* nic_rx.c: receiving a packet. */
+int nic_rx_init(struct uet_nic *nic);
+void nic_rx_fini(struct uet_nic *nic);
 int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps);
 
@@ -422,7 +411,7 @@ void nic_rto_fire(struct uet_nic *nic, uint16_t pdc_id, uint32_t pdc_gen,
 /* nic_rto.c: retransmission timers, first transmissions in a train. */
 void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 		   uint32_t transmit_count, uet_time_t sent_ps);
-void nic_rto_init(struct uet_nic *nic);
+int nic_rto_init(struct uet_nic *nic);
 void nic_rto_fini(struct uet_nic *nic);
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot);
 

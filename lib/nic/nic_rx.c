@@ -482,16 +482,10 @@ static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
 	nic_port_send_ctrl(nic, &it);
 }
 
-static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
+static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 {
-	struct nic_tev *t = arg;
-	struct uet_nic *nic = t->nic;
-	struct rte_mbuf *m = t->m;
 	struct uet_frame f;
 
-	(void)q;
-	(void)ev;
-	nic_tev_put(t);
 	/* An arrival starts the stats rows too: a NIC that only receives
 	 * has them. */
 	nic_stats_start(nic);
@@ -525,18 +519,73 @@ static void receive_frame(struct uet_evq *q, struct uet_event *ev, void *arg)
 	rte_pktmbuf_free(m);
 }
 
+/* A frame of the rx train is fully received. */
+static void arrival_due(struct uet_evq *q, void *item, void *arg)
+{
+	struct rte_mbuf *m;
+
+	(void)q;
+	memcpy(&m, item, sizeof(m));
+	receive_frame(arg, m);
+}
+
+/* A frame that arrives out of order, in a pooled event. */
+static void arrival_tev_due(struct uet_evq *q, struct uet_event *ev,
+			    void *arg)
+{
+	struct nic_tev *t = arg;
+	struct uet_nic *nic = t->nic;
+	struct rte_mbuf *m = t->m;
+
+	(void)q;
+	(void)ev;
+	nic_tev_put(t);
+	receive_frame(nic, m);
+}
+
+int nic_rx_init(struct uet_nic *nic)
+{
+	return uet_train_init(&nic->rx_train, &nic->comp.evq,
+			      sizeof(struct rte_mbuf *), arrival_due, nic);
+}
+
+void nic_rx_fini(struct uet_nic *nic)
+{
+	struct rte_mbuf *m;
+	uint32_t i;
+
+	for (i = 0; i < uet_train_len(&nic->rx_train); i++) {
+		memcpy(&m, uet_train_item(&nic->rx_train, i), sizeof(m));
+		rte_pktmbuf_free(m);
+	}
+	uet_train_fini(&nic->rx_train);
+}
+
+/*
+ * Frames come from one link, in the order they arrive, so they wait in
+ * a train (lib/core/uet_train.h): one queue event for the next, none per
+ * frame. One out of order (a caller's choice, not a link's) takes a
+ * pooled event.
+ */
 int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps)
 {
 	struct uet_nic *nic = (struct uet_nic *)c;
 	struct nic_tev *t;
+	int rc;
 
 	(void)port;
 	if (arrival_ps < nic_now(nic)) {
 		rte_pktmbuf_free(m);
 		return -EINVAL;
 	}
-	t = nic_tev_get(nic, NIC_TEV_RX, receive_frame);
+	if (uet_train_accepts(&nic->rx_train, arrival_ps)) {
+		rc = uet_train_push(&nic->rx_train, arrival_ps, &m);
+		if (rc < 0)
+			rte_pktmbuf_free(m);
+		return rc;
+	}
+	t = nic_tev_get(nic, NIC_TEV_RX, arrival_tev_due);
 	if (t == NULL) {
 		rte_pktmbuf_free(m);
 		return -ENOMEM;

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A train of timed items in push order, one event for the oldest. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uet_train.h"
+
+/* Entries the ring starts with; it doubles when full. */
+#define TRAIN_MIN_CAP 64u
+
+/* An entry: the due time and the insertion number, then the item. */
+struct train_key {
+	uet_time_t time_ps;
+	uint64_t seq;
+};
+
+static inline struct train_key *train_key_at(const struct uet_train *t,
+					     uint32_t i)
+{
+	return (struct train_key *)(void *)(t->ring +
+					    (size_t)((t->head + i) &
+						     (t->cap - 1)) *
+						    t->stride);
+}
+
+/* Double the ring, the oldest entry first again. */
+static int train_grow(struct uet_train *t)
+{
+	uint32_t cap = t->cap == 0 ? TRAIN_MIN_CAP : 2 * t->cap;
+	uint8_t *ring;
+	uint32_t first;
+
+	if (cap < t->cap)
+		return -ENOMEM;
+	ring = malloc((size_t)cap * t->stride);
+	if (ring == NULL)
+		return -ENOMEM;
+	if (t->len > 0) {
+		first = t->cap - t->head;
+		if (first > t->len)
+			first = t->len;
+		memcpy(ring, t->ring + (size_t)t->head * t->stride,
+		       (size_t)first * t->stride);
+		memcpy(ring + (size_t)first * t->stride, t->ring,
+		       (size_t)(t->len - first) * t->stride);
+	}
+	free(t->ring);
+	t->ring = ring;
+	t->cap = cap;
+	t->head = 0;
+	return 0;
+}
+
+/* The oldest item is due: let go of it, wait for the next, run it. */
+static void train_due(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct uet_train *t = arg;
+	uint64_t item[UET_TRAIN_ITEM_MAX / sizeof(uint64_t)];
+
+	(void)ev;
+	memcpy(item, uet_train_item(t, 0), t->item_bytes);
+	t->head = (t->head + 1) & (t->cap - 1);
+	t->len--;
+	if (t->len > 0) {
+		const struct train_key *k = train_key_at(t, 0);
+
+		/* Cannot fail: the slot the event just left is free, and
+		 * the next item is not earlier than this one. */
+		(void)uet_evq_schedule_seq(q, &t->ev, k->time_ps, k->seq);
+	}
+	t->fn(q, item, t->arg);
+}
+
+int uet_train_init(struct uet_train *t, struct uet_evq *q,
+		   uint32_t item_bytes, uet_train_fn fn, void *arg)
+{
+	if (t == NULL || q == NULL || fn == NULL || item_bytes == 0 ||
+	    item_bytes > UET_TRAIN_ITEM_MAX)
+		return -EINVAL;
+	*t = (struct uet_train){
+		.q = q,
+		.stride = (uint32_t)sizeof(struct train_key) +
+			  ((item_bytes + 7u) & ~7u),
+		.item_bytes = item_bytes,
+		.fn = fn,
+		.arg = arg,
+	};
+	uet_event_init(&t->ev, train_due, t);
+	return 0;
+}
+
+void uet_train_fini(struct uet_train *t)
+{
+	if (t == NULL || t->q == NULL)
+		return;
+	if (uet_event_pending(&t->ev))
+		(void)uet_evq_cancel(t->q, &t->ev);
+	free(t->ring);
+	t->ring = NULL;
+	t->cap = t->head = t->len = 0;
+}
+
+int uet_train_push(struct uet_train *t, uet_time_t time_ps,
+		   const void *item)
+{
+	struct train_key *k;
+	int rc;
+
+	if (time_ps < uet_evq_now(t->q) || time_ps == UET_TIME_NEVER)
+		return -EINVAL;
+	if (!uet_train_accepts(t, time_ps))
+		return -ERANGE;
+	if (t->len == t->cap && (rc = train_grow(t)) < 0)
+		return rc;
+	k = train_key_at(t, t->len);
+	k->time_ps = time_ps;
+	k->seq = uet_evq_take_seq(t->q);
+	memcpy((uint8_t *)k + sizeof(*k), item, t->item_bytes);
+	/* A number taken by a push that then fails leaves a gap in the
+	 * queue's count, which orders nothing differently. */
+	if (t->len == 0 &&
+	    (rc = uet_evq_schedule_seq(t->q, &t->ev, time_ps, k->seq)) < 0)
+		return rc;
+	t->len++;
+	return 0;
+}
