@@ -6,16 +6,14 @@
  *
  * A first transmission's timer expires a fixed time after the send, and
  * sends happen in time order, so those timers expire in the order they
- * were armed. They wait in a ring, the train, with one queue event for
- * the head, instead of one pooled event and one heap slot each: a NIC
- * with a full window kept some 500 timers in its heap, 92 KB of events
- * per NIC that every heap operation walked through. Each timer keeps the
- * insertion number it took when armed (uet_evq_take_seq), so the queue
- * runs it exactly where a timer of its own would have run: records are
- * unchanged. A retransmission's timer is backed off, so it would expire
- * after later first transmissions' timers; it takes a pooled event as
- * before. docs/performance.md, "The retransmission timer train", has the
- * measurements.
+ * were armed: they wait in a train (lib/core/uet_train.h), one queue
+ * event for the oldest, instead of one pooled event and one heap slot
+ * each (a NIC with a full window kept some 500 timers in its heap, 92 KB
+ * of events per NIC). The train keeps each timer's place among same-time
+ * events, so records are unchanged. A retransmission's timer is backed
+ * off, so it would expire after later first transmissions' timers; it
+ * takes a pooled event as before. docs/performance.md, "The
+ * retransmission timer train", has the measurements.
  */
 #include "nic_private.h"
 
