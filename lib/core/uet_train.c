@@ -31,10 +31,9 @@ struct train_key {
 static inline struct train_key *train_key_at(const struct uet_train *t,
 					     uint32_t i)
 {
-	return (struct train_key *)(void *)(t->ring +
-					    (size_t)((t->head + i) &
-						     (t->cap - 1)) *
-						    t->stride);
+	return (struct train_key *)(void *)(t->ring + (size_t)((t->head + i) &
+							       (t->cap - 1)) *
+							      t->stride);
 }
 
 /* Double the ring, the oldest entry first again. */
@@ -85,8 +84,8 @@ static void train_due(struct uet_evq *q, struct uet_event *ev, void *arg)
 	t->fn(q, item, t->arg);
 }
 
-int uet_train_init(struct uet_train *t, struct uet_evq *q,
-		   uint32_t item_bytes, uet_train_fn fn, void *arg)
+int uet_train_init(struct uet_train *t, struct uet_evq *q, uint32_t item_bytes,
+		   uet_train_fn fn, void *arg)
 {
 	if (t == NULL || q == NULL || fn == NULL || item_bytes == 0 ||
 	    item_bytes > UET_TRAIN_ITEM_MAX)
@@ -114,8 +113,7 @@ void uet_train_fini(struct uet_train *t)
 	t->cap = t->head = t->len = 0;
 }
 
-int uet_train_push(struct uet_train *t, uet_time_t time_ps,
-		   const void *item)
+int uet_train_push(struct uet_train *t, uet_time_t time_ps, const void *item)
 {
 	struct train_key *k;
 	int rc;

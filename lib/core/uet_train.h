@@ -69,8 +69,8 @@ struct uet_train {
  * @return
  *   0, or -EINVAL.
  */
-int uet_train_init(struct uet_train *t, struct uet_evq *q,
-		   uint32_t item_bytes, uet_train_fn fn, void *arg);
+int uet_train_init(struct uet_train *t, struct uet_evq *q, uint32_t item_bytes,
+		   uet_train_fn fn, void *arg);
 
 /**
  * Free the train's memory; the items left never run (see
@@ -108,8 +108,7 @@ static inline bool uet_train_accepts(const struct uet_train *t,
  *   0; -ERANGE if time_ps is before the newest item's; -EINVAL if it is
  *   in the past or UET_TIME_NEVER; -ENOMEM. On error nothing changed.
  */
-int uet_train_push(struct uet_train *t, uet_time_t time_ps,
-		   const void *item);
+int uet_train_push(struct uet_train *t, uet_time_t time_ps, const void *item);
 
 /**
  * Items waiting.
@@ -148,8 +147,8 @@ static inline bool uet_train_accepts(const struct uet_train *t,
 
 	if (t->len == 0)
 		return true;
-	tail = t->ring + (size_t)((t->head + t->len - 1) & (t->cap - 1)) *
-				 t->stride;
+	tail = t->ring +
+	       (size_t)((t->head + t->len - 1) & (t->cap - 1)) * t->stride;
 	return time_ps >= *(const uet_time_t *)(const void *)tail;
 }
 

@@ -41,8 +41,7 @@ static void tev_fire(struct uet_evq *q, struct uet_event *ev, void *arg)
 }
 
 static void rto_start_pooled(struct uet_nic *nic, const struct nic_pdc *pdc,
-			     uint32_t psn, uint32_t count,
-			     uet_time_t expiry_ps)
+			     uint32_t psn, uint32_t count, uet_time_t expiry_ps)
 {
 	struct nic_tev *t = nic_tev_get(nic, NIC_TEV_RTO, tev_fire);
 

@@ -530,8 +530,7 @@ static void arrival_due(struct uet_evq *q, void *item, void *arg)
 }
 
 /* A frame that arrives out of order, in a pooled event. */
-static void arrival_tev_due(struct uet_evq *q, struct uet_event *ev,
-			    void *arg)
+static void arrival_tev_due(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;

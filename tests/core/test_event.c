@@ -138,9 +138,9 @@ START_TEST(test_taken_seq_orders_like_early_schedule)
 	ck_assert_int_eq(uet_evq_run_until(&q, UET_TIME_NEVER), 4);
 	assert_trace(&tr, want, 4);
 	/* Not in the past either. */
-	ck_assert_int_eq(uet_evq_schedule_seq(&q, &t[0].ev, 499,
-					      uet_evq_take_seq(&q)),
-			 -EINVAL);
+	ck_assert_int_eq(
+		uet_evq_schedule_seq(&q, &t[0].ev, 499, uet_evq_take_seq(&q)),
+		-EINVAL);
 	uet_evq_fini(&q);
 }
 END_TEST

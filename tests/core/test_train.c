@@ -83,13 +83,14 @@ static void run_mix(bool use_train, struct log *out)
 		if (use_train) {
 			ck_assert_int_eq(uet_train_push(&t, last, &it), 0);
 		} else {
-			items_as_events[i] = (struct plain){.id = i, .log = out};
+			items_as_events[i] =
+				(struct plain){.id = i, .log = out};
 			uet_event_init(&items_as_events[i].ev, plain_due,
 				       &items_as_events[i]);
-			ck_assert_int_eq(uet_evq_schedule(
-						 &q, &items_as_events[i].ev,
+			ck_assert_int_eq(
+				uet_evq_schedule(&q, &items_as_events[i].ev,
 						 last),
-					 0);
+				0);
 		}
 		plains[i] = (struct plain){.id = -(int64_t)i - 1, .log = out};
 		uet_event_init(&plains[i].ev, plain_due, &plains[i]);
@@ -124,10 +125,9 @@ START_TEST(test_train_orders_like_an_event_per_item)
 	ck_assert_uint_eq(a.n, b.n);
 	for (i = 0; i < a.n; i++) {
 		ck_assert_msg(a.ids[i] == b.ids[i] && a.at[i] == b.at[i],
-			      "position %u: %lld at %llu, not %lld at %llu",
-			      i, (long long)a.ids[i],
-			      (unsigned long long)a.at[i], (long long)b.ids[i],
-			      (unsigned long long)b.at[i]);
+			      "position %u: %lld at %llu, not %lld at %llu", i,
+			      (long long)a.ids[i], (unsigned long long)a.at[i],
+			      (long long)b.ids[i], (unsigned long long)b.at[i]);
 		if (i > 0)
 			ck_assert_uint_ge(a.at[i], a.at[i - 1]);
 	}
@@ -187,9 +187,8 @@ START_TEST(test_train_grows_across_the_wrap)
 	for (i = 0; i < 40; i++, pushed++) {
 		const struct item it = {.id = pushed, .pad = pushed * 7u};
 
-		ck_assert_int_eq(uet_train_push(&t, 10 * (uet_time_t)pushed,
-						&it),
-				 0);
+		ck_assert_int_eq(
+			uet_train_push(&t, 10 * (uet_time_t)pushed, &it), 0);
 	}
 	ck_assert_int_eq(uet_evq_run_until(&q, 300), 30);
 	for (k = 0; k < 2; k++)
@@ -197,10 +196,10 @@ START_TEST(test_train_grows_across_the_wrap)
 			const struct item it = {.id = pushed,
 						.pad = pushed * 7u};
 
-			ck_assert_int_eq(
-				uet_train_push(&t, 10 * (uet_time_t)pushed,
-					       &it),
-				0);
+			ck_assert_int_eq(uet_train_push(&t,
+							10 * (uet_time_t)pushed,
+							&it),
+					 0);
 		}
 	ck_assert_uint_eq(uet_train_len(&t), pushed - 30);
 	ck_assert_uint_ge(t.cap, pushed - 30);
