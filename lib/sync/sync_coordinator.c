@@ -783,8 +783,7 @@ int uet_sync_coordinator_poll(struct uet_sync_coordinator *c)
 		if (sync_txq_flush(&p->txq, p->port, c->conf.timeout_ms,
 				   now_ns) < 0)
 			return co_fail(c, -ETIMEDOUT, UET_LS_ABORT_PEER_TIMEOUT,
-				       "port %s to %s took no frame for %u ms",
-				       uet_port_name(p->port),
+				       "%s took no frame for %u ms",
 				       who(p, name, sizeof(name)),
 				       c->conf.timeout_ms);
 		if (p->txq.len > 0)
