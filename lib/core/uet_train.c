@@ -73,8 +73,11 @@ static void train_due(struct uet_evq *q, struct uet_event *ev, void *arg)
 	(void)ev;
 	item_copy(item, uet_train_item(t, 0), t->item_bytes);
 	t->head = (t->head + 1) & (t->cap - 1);
-	t->len--;
-	if (t->len > 0) {
+	/* Emptied: the next item takes slot 0 again, whose line is
+	 * likely still cached, rather than marching through the ring. */
+	if (--t->len == 0) {
+		t->head = 0;
+	} else {
 		const struct train_key *k = train_key_at(t, 0);
 
 		/* Cannot fail: the slot the event just left is free, and

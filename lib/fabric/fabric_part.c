@@ -31,6 +31,7 @@
 #include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_log.h"
+#include "uet_wire.h"
 
 /* The part of each switch of the topology. */
 static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
@@ -66,12 +67,11 @@ int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		     uet_time_t arrival_ps)
 {
 	struct uet_fabric *fab = p->fab;
-	struct fabric_port *peer = &fab->ports[p->peer];
-	struct fabric_part *from = p->part, *to = peer->part;
+	struct fabric_part *from = p->part, *to = &fab->parts[p->peer_part];
 	const uint32_t x = (uint32_t)(fab->window & 1u);
 
 	if (to == from)
-		return fabric_port_arrive(peer, m, arrival_ps);
+		return fabric_port_arrive(&fab->ports[p->peer], m, arrival_ps);
 	/* Guaranteed by the lookahead; a shorter link is a broken
 	 * configuration, not a model drop. */
 	if (arrival_ps < from->window_end_ps && !fab->comp.parts.realtime) {
@@ -117,6 +117,29 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 	return 0;
 }
 
+/* How many frames ahead part_take fetches a port's arriving ring, and
+ * again that many ahead of that the port's line that holds it. */
+#define PART_TAKE_LAG 8u
+
+/* Before frame i of the window joins its port's arriving ring: fetch the
+ * ring's state for frame i + 2 lags, then, with that line come, the slot
+ * frame i + 1 lag will take. At 1024 hosts a part's ports are far more
+ * than the cache holds, and each frame of the window meets a cold port. */
+static inline void part_take_prefetch(const struct uet_fabric *fab,
+				      const struct uet_xframe *merge,
+				      uint32_t n, uint32_t i)
+{
+	if (i + 2u * PART_TAKE_LAG < n)
+		rte_prefetch0(&fab->ports[merge[i + 2u * PART_TAKE_LAG].port]
+				       .arriving);
+	if (i + PART_TAKE_LAG < n) {
+		const struct fabric_fifo *a =
+			&fab->ports[merge[i + PART_TAKE_LAG].port].arriving;
+
+		rte_prefetch0(&a->slots[(a->head + a->len) & (a->cap - 1u)]);
+	}
+}
+
 /* Take what the window brought part pt, sorted: the NICs' frames and
  * those the other parts sent it in the previous window. */
 static int part_take(struct fabric_part *pt)
@@ -155,6 +178,7 @@ static int part_take(struct fabric_part *pt)
 		uet_time_t at = f->arrival_ps;
 		int rc;
 
+		part_take_prefetch(fab, pt->merge, n, i);
 		/* Realtime: a part that ran late takes its frames late. */
 		if (fab->comp.parts.realtime && at < uet_evq_now(&pt->evq))
 			at = uet_evq_now(&pt->evq);
@@ -168,11 +192,105 @@ static int part_take(struct fabric_part *pt)
 	return 0;
 }
 
-/* How many frames ahead the route prefetch reads a frame's metadata of
- * the one whose next hop it fetches: time for the hop's line to come. */
+/* How many frames (or ports) apart the steps of the arrivals' prefetch
+ * run: each step reads the line the step before fetched, so it waits
+ * this many others' worth of time for it to come. */
 #define PART_ROUTE_LAG 8u
 /* fabric_route_pf.sw of a frame from a host: fetch its headers. */
 #define PART_PF_PARSE UINT32_MAX
+
+/* Note frame m of the window for the route steps (a hint: no room, no
+ * note). */
+static void part_pf_note(struct fabric_part *pt, uint32_t *n,
+			 struct rte_mbuf *m, uint32_t sw)
+{
+	if (*n == pt->cap_pf) {
+		uint32_t cap = pt->cap_pf ? 2 * pt->cap_pf : 256;
+		void *q = realloc(pt->pf, cap * sizeof(*pt->pf));
+
+		if (q == NULL)
+			return;
+		pt->pf = q;
+		pt->cap_pf = cap;
+	}
+	pt->pf[*n].m = m;
+	pt->pf[*n].sw = sw;
+	pt->pf[*n].out = NULL;
+	(*n)++;
+}
+
+/* Route step 1 of frame r: a host's frame is parsed on arrival, so fetch
+ * its headers; another switch's carries its destination in its metadata,
+ * so fetch the switch's next hops towards it. */
+static void part_pf_hops(const struct uet_fabric *fab,
+			 struct fabric_route_pf *r)
+{
+	const struct fabric_meta *meta;
+
+	r->host = -ENOENT;
+	if (r->sw == PART_PF_PARSE) {
+		rte_prefetch0(rte_pktmbuf_mtod(r->m, void *));
+		return;
+	}
+	meta = fabric_meta_of(r->m);
+	if (meta == NULL || !meta->valid)
+		return;
+	r->host = meta->host;
+	r->tc = (uint8_t)uet_dscp_class(fab->conf.uet_policy, &fab->conf.dscp,
+					meta->dscp);
+	if (r->host >= 0)
+		rte_prefetch0(&fab->switches[r->sw].hops[r->host]);
+}
+
+/* Step 2: with the hops come, the output port and the class queue. */
+static void part_pf_port(const struct uet_fabric *fab,
+			 struct fabric_route_pf *r)
+{
+	int port;
+
+	if (r->host < 0)
+		return;
+	port = fabric_next_port_to(fab, r->sw, r->host,
+				   &fabric_meta_of(r->m)->flow);
+	if (port < 0)
+		return;
+	r->out = &fab->ports[port];
+	rte_prefetch0(r->out);
+	rte_prefetch0(RTE_PTR_ADD(r->out, RTE_CACHE_LINE_SIZE));
+	rte_prefetch0(&r->out->tcq[r->tc]);
+}
+
+/* Step 3: with the class queue come, the slot the frame will take. */
+static void part_pf_slot(const struct fabric_route_pf *r)
+{
+	const struct fabric_fifo *f;
+
+	if (r->out == NULL)
+		return;
+	f = &r->out->tcq[r->tc].fifo;
+	rte_prefetch0(&f->slots[(f->head + f->len) & (f->cap - 1u)]);
+}
+
+/* Scan port i of the part (i < n_ports) for the frames that arrive before
+ * end_ps: fetch their mbufs and note them for the route steps. */
+static void part_pf_scan(struct fabric_part *pt, uint32_t i, uint32_t *n,
+			 uet_time_t end_ps)
+{
+	const struct fabric_port *p = &pt->fab->ports[pt->port_ids[i]];
+	const struct fabric_fifo *f = &p->arriving;
+	uint32_t k;
+
+	for (k = 0; k < f->len; k++) {
+		const struct fabric_entry *e =
+			&f->slots[(f->head + k) & (f->cap - 1u)];
+
+		if (e->time_ps >= end_ps)
+			break;
+		rte_prefetch0(e->m);
+		rte_prefetch0(RTE_PTR_ADD(e->m, RTE_CACHE_LINE_SIZE));
+		part_pf_note(pt, n, e->m, p->peer < 0 ? PART_PF_PARSE : p->sw);
+	}
+}
 
 /*
  * Fetch the mbufs of the frames that arrive in this window before their
@@ -181,81 +299,38 @@ static int part_take(struct fabric_part *pt)
  * first read of the switch metadata in fabric_receive was 14% of the run.
  * A part's window touches well under a CPU's L2, so the lines stay.
  *
- * Then the same for what their arrival will touch next: a frame from a
- * host, its headers (the switch parses it); a frame from another switch,
- * whose metadata says where it goes, the switch's next hops towards the
- * host, then the output port and its class queue. Each step needs the
- * line the step before fetched, so the frames go through the steps
- * PART_ROUTE_LAG apart.
+ * The ports' arriving rings are cold too, so the scan itself is a
+ * pipeline: a port's line, then (a lag later) its ring's first slot, then
+ * (another lag) the walk over its entries. Then the same for what each
+ * frame's arrival will touch next (part_pf_hops, part_pf_port,
+ * part_pf_slot), PART_ROUTE_LAG frames apart.
  */
 static void part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps)
 {
 	const struct uet_fabric *fab = pt->fab;
-	uint32_t i, k, n = 0;
+	const uint32_t L = PART_ROUTE_LAG;
+	uint32_t i, n = 0;
 
-	for (i = 0; i < pt->n_ports; i++) {
-		const struct fabric_port *p = &fab->ports[pt->port_ids[i]];
-		const struct fabric_fifo *f = &p->arriving;
+	for (i = 0; i < pt->n_ports + 2u * L; i++) {
+		if (i < pt->n_ports)
+			rte_prefetch0(&fab->ports[pt->port_ids[i]].arriving);
+		if (i >= L && i - L < pt->n_ports) {
+			const struct fabric_fifo *f =
+				&fab->ports[pt->port_ids[i - L]].arriving;
 
-		for (k = 0; k < f->len; k++) {
-			const struct fabric_entry *e =
-				&f->slots[(f->head + k) & (f->cap - 1u)];
-
-			if (e->time_ps >= end_ps)
-				break;
-			rte_prefetch0(e->m);
-			rte_prefetch0(RTE_PTR_ADD(e->m, RTE_CACHE_LINE_SIZE));
-			if (n == pt->cap_pf) {
-				uint32_t cap =
-					pt->cap_pf ? 2 * pt->cap_pf : 256;
-				void *q =
-					realloc(pt->pf, cap * sizeof(*pt->pf));
-
-				if (q == NULL)
-					continue; /* a hint only */
-				pt->pf = q;
-				pt->cap_pf = cap;
-			}
-			pt->pf[n].m = e->m;
-			/* A host's frame is parsed on arrival: its headers,
-			 * not a route, are what to fetch. */
-			pt->pf[n].sw = p->peer < 0 ? PART_PF_PARSE : p->sw;
-			n++;
+			if (f->len > 0)
+				rte_prefetch0(&f->slots[f->head]);
 		}
+		if (i >= 2u * L)
+			part_pf_scan(pt, i - 2u * L, &n, end_ps);
 	}
-	for (i = 0; i < n + PART_ROUTE_LAG; i++) {
-		if (i < n && pt->pf[i].sw == PART_PF_PARSE) {
-			pt->pf[i].host = -ENOENT;
-			rte_prefetch0(rte_pktmbuf_mtod(pt->pf[i].m, void *));
-		} else if (i < n) {
-			const struct fabric_meta *meta =
-				fabric_meta_of(pt->pf[i].m);
-
-			pt->pf[i].host = meta != NULL && meta->valid
-						 ? meta->host
-						 : -ENOENT;
-			if (pt->pf[i].host >= 0)
-				rte_prefetch0(&fab->switches[pt->pf[i].sw]
-						       .hops[pt->pf[i].host]);
-		}
-		if (i >= PART_ROUTE_LAG &&
-		    pt->pf[i - PART_ROUTE_LAG].host >= 0) {
-			const struct fabric_route_pf *r =
-				&pt->pf[i - PART_ROUTE_LAG];
-			const int port = fabric_next_port_to(
-				fab, r->sw, r->host,
-				&fabric_meta_of(r->m)->flow);
-
-			if (port >= 0) {
-				const struct fabric_port *out =
-					&fab->ports[port];
-
-				rte_prefetch0(out);
-				rte_prefetch0(
-					RTE_PTR_ADD(out, RTE_CACHE_LINE_SIZE));
-				rte_prefetch0(&out->tcq[0]);
-			}
-		}
+	for (i = 0; i < n + 2u * L; i++) {
+		if (i < n)
+			part_pf_hops(fab, &pt->pf[i]);
+		if (i >= L && i - L < n)
+			part_pf_port(fab, &pt->pf[i - L]);
+		if (i >= 2u * L)
+			part_pf_slot(&pt->pf[i - 2u * L]);
 	}
 }
 
@@ -509,6 +584,18 @@ int fabric_parts_init(struct uet_fabric *fab)
 			    fab->switches[p->sw].part &&
 		    p->delay_ps < fab->lookahead_ps)
 			fab->lookahead_ps = p->delay_ps;
+	}
+	if (n > UINT16_MAX + 1u) {
+		UET_LOG(ERROR, FABRIC, "%s: %u partitions, at most %u",
+			fab->comp.name, n, UINT16_MAX + 1u);
+		return -E2BIG;
+	}
+	for (i = 0; i < fab->n_ports; i++) {
+		struct fabric_port *p = &fab->ports[i];
+
+		if (p->peer >= 0)
+			p->peer_part =
+				(uint16_t)fab->ports[p->peer].part->index;
 	}
 	ret = parts_rings_init(fab);
 	if (ret < 0)

@@ -76,7 +76,11 @@ static inline void fabric_fifo_pop(struct fabric_fifo *f,
 {
 	*e = f->slots[f->head];
 	f->head = (f->head + 1) & (f->cap - 1);
-	f->len--;
+	/* Emptied: the next frame takes slot 0 again, a line still in the
+	 * cache, rather than the next one of a ring that would otherwise
+	 * cycle all its slots through the cache. */
+	if (--f->len == 0)
+		f->head = 0;
 }
 
 static inline bool fabric_fifo_empty(const struct fabric_fifo *f)
@@ -135,8 +139,10 @@ struct fabric_pfc_port {
 /* A frame whose next hop a part fetches ahead (fabric_part.c). */
 struct fabric_route_pf {
 	struct rte_mbuf *m;
-	uint32_t sw;  /* the switch it arrives at */
+	const struct fabric_port *out; /* its next hop's port, or NULL */
+	uint32_t sw;		       /* the switch it arrives at */
 	int32_t host; /* its destination, or a negative errno */
+	uint8_t tc;   /* the class it joins at out */
 };
 
 /* One occupancy sample kept by a part until the window ends. */
@@ -229,6 +235,10 @@ struct fabric_port {
 	uint16_t wrr_sent;	  /* WRR: frames it sent in this turn */
 	bool faces_nic;		  /* the link's far end is a NIC: trims
 				   * here are trimmed on the last hop */
+	uint16_t peer_part;	  /* index of the part of the far end's
+				   * switch (peer >= 0): a frame sent
+				   * here finds its ring without reading
+				   * the far port, a line it rarely needs */
 	/* Class queue limit and ECN thresholds as applied: scaled with the
 	 * rate of a degraded link (fabric_link.c). */
 	uint64_t limit_bytes;

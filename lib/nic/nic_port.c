@@ -40,7 +40,9 @@ static bool txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 		return false;
 	*item = q->items[q->head];
 	q->head = (q->head + 1) & (q->cap - 1);
-	q->count--;
+	/* Emptied: start again at slot 0, a line still in the cache. */
+	if (--q->count == 0)
+		q->head = 0;
 	return true;
 }
 

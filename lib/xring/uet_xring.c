@@ -106,6 +106,12 @@ uint32_t uet_xring_take(struct uet_xring *x, struct uet_xframe *dst,
 	while (n < max && x->spill_head < x->n_spill)
 		dst[n++] = x->spill[x->spill_head++];
 	if (uet_xring_count(x) == 0) {
+		/* Start again at slot 0: the next window's frames reuse the
+		 * lines this one warmed, instead of walking the whole ring
+		 * through the cache (no writer runs between the windows'
+		 * barriers, so the reset races nothing). */
+		if (x->r != NULL)
+			rte_ring_reset(x->r);
 		x->n_spill = 0;
 		x->spill_head = 0;
 		x->put = 0;
