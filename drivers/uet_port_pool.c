@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -121,6 +122,26 @@ static void chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
 }
 
 /*
+ * Fault the chunk's pages in with one system call before its mbufs are
+ * initialised, rather than one page fault (a trap, in a VM an exit) per
+ * 4 KiB page as the initialisation first writes each. A hint: a kernel
+ * before 5.14 refuses it and the pages fault in one by one as before.
+ */
+static void chunk_prefault(void *addr, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	const uintptr_t page = (uintptr_t)getpagesize();
+	uintptr_t a = (uintptr_t)addr & ~(page - 1);
+	uintptr_t b = ((uintptr_t)addr + len + page - 1) & ~(page - 1);
+
+	(void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	RTE_SET_USED(addr);
+	RTE_SET_USED(len);
+#endif
+}
+
+/*
  * Add the next chunk of mbufs. Returns 0, -ENOBUFS when the pool is
  * whole, or -ENOMEM. The chunk is one IOVA-contiguous memzone given to
  * rte_mempool_populate_iova(): buf_iova stays right for a NIC's DMA, and
@@ -151,6 +172,7 @@ static int grow_chunk(struct rte_mempool *mp, unsigned n)
 					 RTE_MEMZONE_IOVA_CONTIG, align);
 	if (mz == NULL)
 		return -ENOMEM;
+	chunk_prefault(mz->addr, mz->len);
 	rc = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
 				       chunk_free, (void *)(uintptr_t)mz);
 	if (rc <= 0) {
