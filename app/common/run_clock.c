@@ -352,6 +352,33 @@ int run_clock_poll(struct run *e)
 		run_linger(e);
 	return rc;
 }
+/*
+ * How the embedded run's lcores spent the loop: each one's busy time in
+ * the NICs' phases and the switch's, and what is left of the loop's wall
+ * time (barriers, and on lcore 0 the serial steps between the phases).
+ * Shows whether more lcores wait on an unbalanced share or on the
+ * machine (docs/performance.md).
+ */
+static void run_lcore_balance(const struct run *e, uint64_t wall_ns)
+{
+	const uint32_t n = uet_sync_local_lcores(e->local);
+	uint64_t nics_ns, sw_ns;
+	uint32_t i;
+
+	for (i = 0; n > 1 && i < n; i++) {
+		if (uet_sync_local_lcore_busy(e->local, i, &nics_ns, &sw_ns) <
+		    0)
+			return;
+		fprintf(stderr,
+			"%s: lcore %u of %u: NIC phases %.1f ms, switch phases "
+			"%.1f ms, the rest %.1f ms\n",
+			e->prog, i, n, (double)nics_ns / 1e6,
+			(double)sw_ns / 1e6,
+			wall_ns > nics_ns + sw_ns
+				? (double)(wall_ns - nics_ns - sw_ns) / 1e6
+				: 0.0);
+	}
+}
 
 /* Why the run stopped (when it did), and where the clock got to. */
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
@@ -385,13 +412,15 @@ void run_clock_report(struct run *e, int rc, struct uet_run_result *res)
 	if (e->local != NULL) {
 		uet_sync_local_stats(e->local, &st);
 		/* The figure bench-ports divides the runs over ports by. */
-		if (st.windows > 0)
+		if (st.windows > 0) {
 			fprintf(stderr,
 				"%s: wall per lockstep window: %.1f us "
 				"(%" PRIu64 " windows, %.3f ms)\n",
 				e->prog,
 				(double)res->wall_ns / 1e3 / (double)st.windows,
 				st.windows, (double)res->wall_ns / 1e6);
+			run_lcore_balance(e, res->wall_ns);
+		}
 	} else if (e->co != NULL)
 		uet_sync_coordinator_stats(e->co, &st);
 	else

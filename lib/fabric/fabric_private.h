@@ -456,9 +456,11 @@ struct uet_fabric {
 	struct fabric_port *ports; /* n_ports ports */
 	struct fabric_part *parts; /* n_parts partitions */
 	uint32_t n_parts;
-	uint32_t *part_weight;	 /* ports per part, for sharing among lcores */
-	uint64_t window;	 /* windows run so far */
-	uet_time_t lookahead_ps; /* least delay of a link between parts */
+	uint32_t *part_weight;	    /* work per part (ports, a host's port
+				     * weighing more), for sharing among
+				     * lcores */
+	uint64_t window;	    /* windows run so far */
+	uet_time_t lookahead_ps;    /* least delay of a link between parts */
 	struct fabric_links *links; /* failures and occupancy */
 };
 

@@ -73,6 +73,9 @@ struct local_worker {
 	uint32_t spins; /* its spin budget before it sleeps (sync_park.h) */
 	int64_t ran;	/* events its parts ran in the phase */
 	int part_err;	/* first failure of its parts */
+	/* Wall ns it spent running its share, by phase: the balance of
+	 * the lcores (uet_sync_local_lcore_busy). */
+	uint64_t busy_ns[2];
 };
 
 enum local_phase {
@@ -313,6 +316,15 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	}
 }
 
+/* The share, timed: how long each lcore works in each phase. */
+static void worker_run_timed(struct local_worker *w, enum local_phase phase)
+{
+	const uint64_t t0 = sync_wall_ns();
+
+	worker_run_share(w, phase);
+	w->busy_ns[phase == LOCAL_PHASE_NICS ? 0 : 1] += sync_wall_ns() - t0;
+}
+
 static int worker_main(void *arg)
 {
 	struct local_worker *w = arg;
@@ -323,7 +335,7 @@ static int worker_main(void *arg)
 			sync_park_wait(&l->gen, w->seen_gen, false, &w->spins);
 		if (l->phase == LOCAL_PHASE_QUIT)
 			return 0;
-		worker_run_share(w, l->phase);
+		worker_run_timed(w, l->phase);
 		sync_park_add(&l->done, 1);
 	}
 }
@@ -337,7 +349,7 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
 		sync_park_add(&l->gen, 1);
 	}
 	if (phase != LOCAL_PHASE_QUIT)
-		worker_run_share(&l->workers[0], phase);
+		worker_run_timed(&l->workers[0], phase);
 	if (l->n_workers > 1 && phase != LOCAL_PHASE_QUIT)
 		sync_park_wait(&l->done, l->n_workers - 1, true,
 			       &l->workers[0].spins);
@@ -525,30 +537,48 @@ static void local_progress(struct uet_sync_local *l)
 	l->conf.progress_fn(l->conf.progress_arg, &pr);
 }
 
+/* Part i's weight (pp->weight, or 1 each). */
+static uint64_t part_weight(const struct uet_component_parts *pp, uint32_t i)
+{
+	return pp->weight != NULL ? pp->weight[i] : 1u;
+}
+
 /* The switch's parts over the workers: contiguous runs of about equal
- * weight (ports), so neighbouring switches share an lcore. */
+ * weight (the part's work), so neighbouring switches share an lcore. A
+ * run ends at the part boundary nearest its share: at 1,024 hosts a pod
+ * is a sixth of an lcore's share on two, and stopping only once the
+ * share is reached would give the first lcore up to a pod too many. */
 static void share_parts(struct uet_sync_local *l)
 {
 	const struct uet_component_parts *pp = &l->conf.sw->parts;
+	const uint64_t nw = l->n_workers;
 	uint64_t total = 0, acc = 0;
 	uint32_t i, w = 0, first = 0;
 
 	for (i = 0; i < pp->n; i++)
-		total += pp->weight != NULL ? pp->weight[i] : 1u;
+		total += part_weight(pp, i);
 	for (i = 0; i < pp->n; i++) {
-		acc += pp->weight != NULL ? pp->weight[i] : 1u;
-		/* Close worker w's run once it holds its share. */
-		while (w + 1 < l->n_workers &&
-		       acc * l->n_workers >= total * (w + 1)) {
+		const uint64_t before = acc;
+
+		acc += part_weight(pp, i);
+		while (w + 1 < nw && acc * nw >= total * (w + 1)) {
+			const uint64_t t = total * (w + 1);
+			/* Before part i when that is nearer the share and
+			 * leaves worker w a part; else after it. */
+			const uint32_t end =
+				i > first && t - before * nw < acc * nw - t
+					? i
+					: i + 1;
+
 			l->workers[w].part_first = first;
-			l->workers[w].part_count = i + 1 - first;
-			first = i + 1;
+			l->workers[w].part_count = end - first;
+			first = end;
 			w++;
 		}
 	}
 	l->workers[w].part_first = first;
 	l->workers[w].part_count = pp->n - first;
-	for (w++; w < l->n_workers; w++) {
+	for (w++; w < nw; w++) {
 		l->workers[w].part_first = pp->n;
 		l->workers[w].part_count = 0;
 	}
@@ -745,6 +775,21 @@ void uet_sync_local_stats(const struct uet_sync_local *l,
 			  struct uet_sync_stats *st)
 {
 	*st = l->stats;
+}
+
+uint32_t uet_sync_local_lcores(const struct uet_sync_local *l)
+{
+	return l->n_workers;
+}
+
+int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
+			      uint64_t *nics_ns, uint64_t *switch_ns)
+{
+	if (i >= l->n_workers)
+		return -EINVAL;
+	*nics_ns = l->workers[i].busy_ns[0];
+	*switch_ns = l->workers[i].busy_ns[1];
+	return 0;
 }
 
 const char *uet_sync_local_error(const struct uet_sync_local *l)

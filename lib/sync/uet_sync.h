@@ -450,6 +450,18 @@ int uet_sync_local_run(struct uet_sync_local *l);
 void uet_sync_local_stats(const struct uet_sync_local *l,
 			  struct uet_sync_stats *st);
 
+/** @return the lcores the run is spread over (1 without workers). */
+uint32_t uet_sync_local_lcores(const struct uet_sync_local *l);
+
+/**
+ * The wall time lcore @p i (0: the calling one) spent running its share
+ * of the NICs' phases and of the switch's, summed over the windows so
+ * far; the rest of a window it waited at a barrier or (lcore 0) ran the
+ * serial steps between the phases. 0, or -EINVAL for no such lcore.
+ */
+int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
+			      uint64_t *nics_ns, uint64_t *switch_ns);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_local_error(const struct uet_sync_local *l);
 
