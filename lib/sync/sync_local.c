@@ -37,6 +37,7 @@
 
 #include "sync_park.h"
 #include "sync_private.h"
+#include "sync_share.h"
 #include "uet_log.h"
 #include "uet_wire_eth.h"
 #include "uet_xring.h"
@@ -537,51 +538,29 @@ static void local_progress(struct uet_sync_local *l)
 	l->conf.progress_fn(l->conf.progress_arg, &pr);
 }
 
-/* Part i's weight (pp->weight, or 1 each). */
-static uint64_t part_weight(const struct uet_component_parts *pp, uint32_t i)
-{
-	return pp->weight != NULL ? pp->weight[i] : 1u;
-}
-
 /* The switch's parts over the workers: contiguous runs of about equal
- * weight (the part's work), so neighbouring switches share an lcore. A
- * run ends at the part boundary nearest its share: at 1,024 hosts a pod
- * is a sixth of an lcore's share on two, and stopping only once the
- * share is reached would give the first lcore up to a pod too many. */
-static void share_parts(struct uet_sync_local *l)
+ * weight (lib/sync/sync_share.h), so neighbouring switches share an
+ * lcore. */
+static int share_parts(struct uet_sync_local *l)
 {
 	const struct uet_component_parts *pp = &l->conf.sw->parts;
-	const uint64_t nw = l->n_workers;
-	uint64_t total = 0, acc = 0;
-	uint32_t i, w = 0, first = 0;
+	uint32_t *first = calloc(l->n_workers, sizeof(*first));
+	uint32_t *count = calloc(l->n_workers, sizeof(*count));
+	uint32_t w;
 
-	for (i = 0; i < pp->n; i++)
-		total += part_weight(pp, i);
-	for (i = 0; i < pp->n; i++) {
-		const uint64_t before = acc;
-
-		acc += part_weight(pp, i);
-		while (w + 1 < nw && acc * nw >= total * (w + 1)) {
-			const uint64_t t = total * (w + 1);
-			/* Before part i when that is nearer the share and
-			 * leaves worker w a part; else after it. */
-			const uint32_t end =
-				i > first && t - before * nw < acc * nw - t
-					? i
-					: i + 1;
-
-			l->workers[w].part_first = first;
-			l->workers[w].part_count = end - first;
-			first = end;
-			w++;
-		}
+	if (first == NULL || count == NULL) {
+		free(first);
+		free(count);
+		return -ENOMEM;
 	}
-	l->workers[w].part_first = first;
-	l->workers[w].part_count = pp->n - first;
-	for (w++; w < nw; w++) {
-		l->workers[w].part_first = pp->n;
-		l->workers[w].part_count = 0;
+	sync_share_runs(pp->weight, pp->n, l->n_workers, first, count);
+	for (w = 0; w < l->n_workers; w++) {
+		l->workers[w].part_first = first[w];
+		l->workers[w].part_count = count[w];
 	}
+	free(first);
+	free(count);
+	return 0;
 }
 
 int uet_sync_local_create(struct uet_sync_local **lp,
@@ -643,7 +622,10 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		w->first = a;
 		w->count = b - a;
 	}
-	share_parts(l);
+	if (share_parts(l) < 0) {
+		uet_sync_local_free(l);
+		return -ENOMEM;
+	}
 	conf->sw->out = sw_out;
 	conf->sw->out_ctx = l;
 	l->window_start_ps = conf->start_ps;
