@@ -38,6 +38,7 @@
 #include "sync_park.h"
 #include "sync_private.h"
 #include "sync_share.h"
+#include "sync_steal.h"
 #include "uet_log.h"
 #include "uet_wire_eth.h"
 #include "uet_xring.h"
@@ -63,17 +64,23 @@ struct local_nic {
 	struct sync_error sw_error; /* the switch's out() to this NIC */
 };
 
-/* What one lcore runs: a contiguous share of the NICs and one of the
- * switch's parts. */
+/* What one lcore runs: a contiguous share of the NICs and a run of the
+ * switch's parts, the last of which another lcore may take
+ * (sync_steal.h). */
 struct local_worker {
+	/* Its run of parts, taken from by other lcores: a line of its
+	 * own. */
+	struct sync_steal parts __rte_cache_aligned;
 	struct uet_sync_local *l;
 	unsigned int lcore_id;
 	uint32_t first, count;		 /* NICs */
 	uint32_t part_first, part_count; /* the switch's parts */
 	uint32_t seen_gen;
 	uint32_t spins; /* its spin budget before it sleeps (sync_park.h) */
-	int64_t ran;	/* events its parts ran in the phase */
-	int part_err;	/* first failure of its parts */
+	int64_t ran;	/* events the parts it ran ran in the phase */
+	int part_err;	/* failure of the first failed part it ran, */
+	uint32_t part_err_at;  /* which part */
+	uint32_t parts_stolen; /* parts of other lcores it ran, in all */
 	/* Wall ns it spent running its share, by phase: the balance of
 	 * the lcores (uet_sync_local_lcore_busy). */
 	uint64_t busy_ns[2];
@@ -292,11 +299,24 @@ static void nic_window(struct local_nic *n, uet_time_t end_ps)
 	n->next_event_ps = uet_evq_next_time(&n->comp->evq);
 }
 
+/* Run part i of the switch, for the lcore w. */
+static void worker_run_part(struct local_worker *w, uint32_t i)
+{
+	struct uet_component *sw = w->l->conf.sw;
+	int64_t r = sw->parts.part_run(sw, i, w->l->window_end_ps);
+
+	if (r >= 0) {
+		w->ran += r;
+	} else if (w->part_err == 0 || i < w->part_err_at) {
+		w->part_err = (int)r;
+		w->part_err_at = i;
+	}
+}
+
 static void worker_run_share(struct local_worker *w, enum local_phase phase)
 {
 	struct uet_sync_local *l = w->l;
-	struct uet_component *sw = l->conf.sw;
-	uint32_t i;
+	uint32_t i, v;
 
 	if (phase == LOCAL_PHASE_NICS) {
 		for (i = w->first; i < w->first + w->count; i++)
@@ -305,14 +325,17 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	}
 	w->ran = 0;
 	w->part_err = 0;
-	for (i = w->part_first; i < w->part_first + w->part_count; i++) {
-		int64_t r = sw->parts.part_run(sw, i, l->window_end_ps);
+	while (sync_steal_front(&w->parts, &i))
+		worker_run_part(w, i);
+	/* Its own run done: the last parts of the others', the next lcore
+	 * first, so that two idle lcores rarely race for one part. */
+	for (v = 1; v < l->n_workers; v++) {
+		struct local_worker *o =
+			&l->workers[(w - l->workers + v) % l->n_workers];
 
-		if (r < 0) {
-			if (w->part_err == 0)
-				w->part_err = (int)r;
-		} else {
-			w->ran += r;
+		while (sync_steal_back(&o->parts, &i)) {
+			worker_run_part(w, i);
+			w->parts_stolen++;
 		}
 	}
 }
@@ -429,6 +452,26 @@ static int switch_take(struct uet_sync_local *l)
 	return 0;
 }
 
+/* The events the parts ran, or the failure of the first part (in part
+ * order, whichever lcore ran it) that failed. */
+static int64_t parts_ran(const struct uet_sync_local *l)
+{
+	const struct local_worker *first_err = NULL;
+	int64_t ran = 0;
+	uint32_t i;
+
+	for (i = 0; i < l->n_workers; i++) {
+		const struct local_worker *w = &l->workers[i];
+
+		ran += w->ran;
+		if (w->part_err < 0 &&
+		    (first_err == NULL ||
+		     w->part_err_at < first_err->part_err_at))
+			first_err = w;
+	}
+	return first_err != NULL ? first_err->part_err : ran;
+}
+
 /* Phase 2: the switch runs the window, then takes the NICs' frames of
  * it. */
 static int switch_window(struct uet_sync_local *l)
@@ -451,14 +494,12 @@ static int switch_window(struct uet_sync_local *l)
 					  "%" PRIu64 " ps: %s",
 					  sw->name, l->window_start_ps,
 					  strerror(-rc));
+		for (i = 0; i < l->n_workers; i++)
+			sync_steal_reset(&l->workers[i].parts,
+					 l->workers[i].part_first,
+					 l->workers[i].part_count);
 		run_phase(l, LOCAL_PHASE_SWITCH);
-		ran = 0;
-		for (i = 0; i < l->n_workers; i++) {
-			if (l->workers[i].part_err < 0 && ran >= 0)
-				ran = l->workers[i].part_err;
-			else if (ran >= 0)
-				ran += l->workers[i].ran;
-		}
+		ran = parts_ran(l);
 		rc = sw->parts.window_end == NULL
 			     ? 0
 			     : sw->parts.window_end(sw, l->window_end_ps);
@@ -582,7 +623,11 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	if (l == NULL)
 		return -ENOMEM;
 	l->nics = calloc(conf->n_nics, sizeof(*l->nics));
-	l->workers = calloc(n_workers, sizeof(*l->workers));
+	/* Aligned: each worker's run of parts on a line of its own. */
+	l->workers = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				   n_workers * sizeof(*l->workers));
+	if (l->workers != NULL)
+		memset(l->workers, 0, n_workers * sizeof(*l->workers));
 	if (l->nics == NULL || l->workers == NULL) {
 		uet_sync_local_free(l);
 		return -ENOMEM;
