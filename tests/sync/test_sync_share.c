@@ -21,7 +21,7 @@ struct cut {
  * once. */
 static struct cut cut(const uint32_t *w, uint32_t n, uint32_t runs)
 {
-	struct cut c;
+	struct cut c = {{0}, {0}};
 	uint32_t r, next = 0;
 
 	sync_share_runs(w, n, runs, c.first, c.count);
