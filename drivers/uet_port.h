@@ -137,7 +137,8 @@ struct rte_mempool *uet_port_pool_create(const char *name, unsigned nb_mbufs,
  * after the headroom (UET_MBUF_DATA_BYTES for pools that receive from real
  * ports, UET_MBUF_SMALL_DATA_BYTES for the embedded run) that fills as it
  * is used: its mbufs are made a chunk at a time (the first at once, the
- * next when a get finds none free, under a lock), so memory and set-up
+ * next by the get that leaves a quarter of a chunk free, or finds none,
+ * under a lock), so memory and set-up
  * follow the frames in use, not nb_mbufs (uet_port_pool.c). Safe for
  * gets and puts on several lcores at once.
  *

@@ -8,12 +8,12 @@
  * 475,519 at start (half that run's set-up) and keep them resident.
  *
  * It is a mempool driver ("uet_grow"): a multi-producer, multi-consumer
- * ring like DPDK's default, whose dequeue adds the next chunk when the
- * ring cannot serve. Each new mbuf is initialised before it enters the
- * ring, so another lcore can never take one half made; the chunk is added
- * under a lock, so two lcores finding the ring empty add one chunk, not
- * two. Once every mbuf of the pool exists, an empty ring fails the get as
- * any pool does (the run then stops, naming run.mbufs).
+ * ring like DPDK's default, whose dequeue adds the next chunk when it
+ * leaves the ring low or the ring cannot serve. Each new mbuf is initialised
+ * before it enters the ring, so another lcore can never take one half made; the
+ * chunk is added under a lock, so two lcores finding the ring empty add one
+ * chunk, not two. Once every mbuf of the pool exists, an empty ring fails the
+ * get as any pool does (the run then stops, naming run.mbufs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -182,6 +182,14 @@ static int grow_chunk(struct rte_mempool *mp, unsigned n)
 	return 0;
 }
 
+/*
+ * Take n mbufs. An lcore that finds the ring empty adds a chunk while the
+ * others wait on the lock; to make that rare, an lcore that leaves the
+ * ring low (a quarter of a chunk) adds the next chunk then, if no other
+ * lcore is at it, while the others go on with what the ring still holds.
+ * On the 1,024-host run on 2 lcores the waiting was 2.7% of the samples,
+ * all of it spinning on the lock.
+ */
 static int grow_dequeue(struct rte_mempool *mp, void **objs, unsigned n)
 {
 	struct pool_grow *g = mp->pool_data;
@@ -195,6 +203,14 @@ static int grow_dequeue(struct rte_mempool *mp, void **objs, unsigned n)
 		rte_spinlock_unlock(&g->lock);
 		if (rc < 0)
 			return -ENOBUFS;
+	}
+	if (rte_ring_count(g->free) < g->chunk / 4u &&
+	    mp->populated_size < mp->size && rte_spinlock_trylock(&g->lock)) {
+		/* A failure here is not this get's: the get that finds the
+		 * ring empty reports it. */
+		if (rte_ring_count(g->free) < g->chunk / 4u)
+			(void)grow_chunk(mp, g->chunk);
+		rte_spinlock_unlock(&g->lock);
 	}
 	return 0;
 }

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The pool that fills as it is used (drivers/uet_port_pool.c): one chunk
+ * at creation, the next added by the get that leaves the ring low, before
+ * it runs dry; every mbuf of the pool can be taken, the one after fails
+ * cleanly, and every mbuf returns.
+ */
+#include <stdlib.h>
+
+#include <check.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "check_main.h"
+#include "eal_test.h"
+#include "uet_port.h"
+
+/* Small mbufs: the chunk is 4,096 of them (the least, the pool being
+ * under 16 x 4,096). */
+#define POOL_MBUFS 20000u
+#define POOL_CHUNK 4096u
+#define POOL_DATA 256u
+/* The mempool's cache per lcore (a get refills it from the ring by up to
+ * this many more than it asked). */
+#define POOL_CACHE 256u
+
+START_TEST(test_pool_grows_ahead_and_fills)
+{
+	struct rte_mbuf **m = calloc(POOL_MBUFS + 1, sizeof(*m));
+	struct rte_mempool *mp;
+	uint32_t taken = 0, i;
+
+	ck_assert_ptr_nonnull(m);
+	uet_test_eal("uetdrv", "pool");
+	mp = uet_port_pool_create_growing("test_grow", POOL_MBUFS, POOL_DATA,
+					  0);
+	ck_assert_ptr_nonnull(mp);
+	ck_assert_uint_eq(mp->populated_size, POOL_CHUNK);
+	/* Take one at a time until the second chunk is there. */
+	while (mp->populated_size == POOL_CHUNK && taken < POOL_CHUNK) {
+		m[taken] = rte_pktmbuf_alloc(mp);
+		ck_assert_ptr_nonnull(m[taken]);
+		taken++;
+	}
+	ck_assert_uint_eq(mp->populated_size, 2 * POOL_CHUNK);
+	/* Added when the ring fell under a quarter of a chunk, so while
+	 * mbufs were still free in it: not by a get that found it empty. */
+	ck_assert_uint_le(taken, POOL_CHUNK - POOL_CHUNK / 4 + 1);
+	ck_assert_uint_ge(taken, POOL_CHUNK - POOL_CHUNK / 4 - 2 * POOL_CACHE);
+	/* The rest of the pool, every mbuf a whole one. */
+	while (taken < POOL_MBUFS) {
+		m[taken] = rte_pktmbuf_alloc(mp);
+		ck_assert_msg(m[taken] != NULL, "get %u of %u failed", taken,
+			      POOL_MBUFS);
+		ck_assert_uint_eq(m[taken]->buf_len,
+				  POOL_DATA + RTE_PKTMBUF_HEADROOM);
+		ck_assert_ptr_eq(m[taken]->pool, mp);
+		taken++;
+	}
+	ck_assert_uint_eq(mp->populated_size, POOL_MBUFS);
+	/* Whole: the next get fails, and nothing is made beyond it. */
+	ck_assert_ptr_null(rte_pktmbuf_alloc(mp));
+	ck_assert_uint_eq(mp->populated_size, POOL_MBUFS);
+	/* No mbuf handed out twice. */
+	for (i = 1; i < POOL_MBUFS; i++)
+		ck_assert_ptr_ne(m[i], m[i - 1]);
+	for (i = 0; i < POOL_MBUFS; i++)
+		rte_pktmbuf_free(m[i]);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), POOL_MBUFS);
+	rte_mempool_free(mp);
+	free(m);
+}
+END_TEST
+
+static Suite *pool_suite(void)
+{
+	Suite *s = suite_create("port_pool");
+	TCase *tc = tcase_create("grow");
+
+	tcase_add_test(tc, test_pool_grows_ahead_and_fills);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN(pool_suite)
