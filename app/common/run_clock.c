@@ -371,12 +371,14 @@ static void run_lcore_balance(const struct run *e, uint64_t wall_ns)
 			return;
 		fprintf(stderr,
 			"%s: lcore %u of %u: NIC phases %.1f ms, switch phases "
-			"%.1f ms, the rest %.1f ms\n",
+			"%.1f ms, the rest %.1f ms; %" PRIu64
+			" parts taken from other lcores\n",
 			e->prog, i, n, (double)nics_ns / 1e6,
 			(double)sw_ns / 1e6,
 			wall_ns > nics_ns + sw_ns
 				? (double)(wall_ns - nics_ns - sw_ns) / 1e6
-				: 0.0);
+				: 0.0,
+			uet_sync_local_lcore_parts_taken(e->local, i));
 	}
 }
 

@@ -80,7 +80,11 @@ struct local_worker {
 	int64_t ran;	/* events the parts it ran ran in the phase */
 	int part_err;	/* failure of the first failed part it ran, */
 	uint32_t part_err_at;  /* which part */
-	uint32_t parts_stolen; /* parts of other lcores it ran, in all */
+	uint64_t parts_stolen; /* parts of other lcores it ran, in all */
+	/* Of its NICs after the NIC phase, so that the serial step reads
+	 * two words per lcore, not a line per NIC: */
+	uet_time_t nic_next_ps; /* the earliest next event */
+	uint32_t nic_failed;	/* the first that failed, or UINT32_MAX */
 	/* Wall ns it spent running its share, by phase: the balance of
 	 * the lcores (uet_sync_local_lcore_busy). */
 	uint64_t busy_ns[2];
@@ -319,8 +323,17 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	uint32_t i, v;
 
 	if (phase == LOCAL_PHASE_NICS) {
-		for (i = w->first; i < w->first + w->count; i++)
-			nic_window(&l->nics[i], l->window_end_ps);
+		w->nic_next_ps = UET_TIME_NEVER;
+		w->nic_failed = UINT32_MAX;
+		for (i = w->first; i < w->first + w->count; i++) {
+			struct local_nic *n = &l->nics[i];
+
+			nic_window(n, l->window_end_ps);
+			if (n->error.err != 0 && w->nic_failed == UINT32_MAX)
+				w->nic_failed = i;
+			if (n->next_event_ps < w->nic_next_ps)
+				w->nic_next_ps = n->next_event_ps;
+		}
 		return;
 	}
 	w->ran = 0;
@@ -543,6 +556,20 @@ static int nics_error(struct uet_sync_local *l)
 	return 0;
 }
 
+/* The same after a NIC phase, from what each lcore noted of its share
+ * (shares are in host order). */
+static int nics_phase_error(struct uet_sync_local *l)
+{
+	uint32_t w;
+
+	for (w = 0; w < l->n_workers; w++)
+		if (l->workers[w].nic_failed != UINT32_MAX) {
+			l->error = l->nics[l->workers[w].nic_failed].error;
+			return l->error.err;
+		}
+	return 0;
+}
+
 static uet_time_t add_sat(uet_time_t a, uet_time_t b)
 {
 	return a > UET_TIME_NEVER - b ? UET_TIME_NEVER : a + b;
@@ -747,7 +774,7 @@ static int local_windows(struct uet_sync_local *l)
 					  l->window_start_ps);
 		l->stats.windows++;
 		run_phase(l, LOCAL_PHASE_NICS);
-		rc = nics_error(l);
+		rc = nics_phase_error(l);
 		if (rc == 0)
 			rc = local_serial(l, l->conf.nics_done_fn);
 		if (rc == 0)
@@ -761,9 +788,9 @@ static int local_windows(struct uet_sync_local *l)
 		e = uet_component_next_time(l->conf.sw);
 		if (l->min_sent_ps < e)
 			e = l->min_sent_ps;
-		for (i = 0; i < l->conf.n_nics; i++)
-			if (l->nics[i].next_event_ps < e)
-				e = l->nics[i].next_event_ps;
+		for (i = 0; i < l->n_workers; i++)
+			if (l->workers[i].nic_next_ps < e)
+				e = l->workers[i].nic_next_ps;
 		if (e == UET_TIME_NEVER || e >= l->conf.end_ps)
 			return 0;
 		l->window_start_ps = l->window_end_ps;
@@ -817,6 +844,12 @@ int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
 	*nics_ns = l->workers[i].busy_ns[0];
 	*switch_ns = l->workers[i].busy_ns[1];
 	return 0;
+}
+
+uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
+					  uint32_t i)
+{
+	return i < l->n_workers ? l->workers[i].parts_stolen : 0;
 }
 
 const char *uet_sync_local_error(const struct uet_sync_local *l)

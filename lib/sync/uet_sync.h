@@ -462,6 +462,14 @@ uint32_t uet_sync_local_lcores(const struct uet_sync_local *l);
 int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
 			      uint64_t *nics_ns, uint64_t *switch_ns);
 
+/**
+ * The switch's parts lcore @p i ran from other lcores' runs (taken when
+ * its own run was done, sync_steal.h), summed over the windows so far; 0
+ * for no such lcore.
+ */
+uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
+					  uint32_t i);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_local_error(const struct uet_sync_local *l);
 
