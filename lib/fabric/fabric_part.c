@@ -154,6 +154,48 @@ static inline void part_take_prefetch(const struct uet_fabric *fab,
 	}
 }
 
+/* How many feeds ahead part_take fetches a feed's ring and count. */
+#define PART_FEED_LAG 4u
+
+/*
+ * Take the frames of the previous window from the NIC's ring of feed f
+ * into dst: exactly *ready, the frames behind them being the window's
+ * own. They keep deliver()'s rules, checked here since no serial step
+ * saw them. Returns how many, or a negative errno (those taken freed).
+ */
+static int part_feed_take(struct fabric_part *pt, const struct fabric_feed *f,
+			  struct uet_xframe *dst)
+{
+	struct fabric_port *p = &pt->fab->ports[f->port];
+	const uint32_t want = *f->ready;
+	uint32_t got = uet_xring_take(f->ring, dst, want), i;
+	int rc = got == want ? 0 : -EIO;
+
+	for (i = 0; i < got && rc == 0; i++) {
+		if (dst[i].arrival_ps < uet_evq_now(&pt->evq) ||
+		    dst[i].arrival_ps < p->delivered_ps) {
+			UET_LOG(ERROR, FABRIC,
+				"%s: host port %u was given a frame arriving "
+				"at %lu ps, before %lu ps (the part's time or "
+				"the port's last arrival)",
+				pt->fab->comp.name, f->port,
+				(unsigned long)dst[i].arrival_ps,
+				(unsigned long)RTE_MAX(uet_evq_now(&pt->evq),
+						       p->delivered_ps));
+			rc = -EINVAL;
+			break;
+		}
+		p->delivered_ps = dst[i].arrival_ps;
+		dst[i].port = f->port;
+	}
+	if (rc < 0) {
+		for (i = 0; i < got; i++)
+			rte_pktmbuf_free(dst[i].m);
+		return rc;
+	}
+	return (int)got;
+}
+
 /* Take what the window brought part pt, sorted: the NICs' frames and
  * those the other parts sent it in the previous window. */
 static int part_take(struct fabric_part *pt)
@@ -162,6 +204,13 @@ static int part_take(struct fabric_part *pt)
 	const uint32_t prev = (uint32_t)((fab->window - 1u) & 1u);
 	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, q, i;
 
+	for (i = 0; i < pt->n_feeds; i++) {
+		if (i + PART_FEED_LAG < pt->n_feeds) {
+			rte_prefetch0(pt->feeds[i + PART_FEED_LAG].ready);
+			rte_prefetch0(pt->feeds[i + PART_FEED_LAG].ring);
+		}
+		total += *pt->feeds[i].ready;
+	}
 	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
 		total += uet_xring_count(&fab->parts[q].out[prev][pt->index]);
 	if (total == 0)
@@ -180,6 +229,19 @@ static int part_take(struct fabric_part *pt)
 	}
 	n = uet_xring_take(&pt->nic_in, pt->merge, total);
 	pt->nic_in_min_ps = UET_TIME_NEVER;
+	for (i = 0; i < pt->n_feeds; i++) {
+		int got;
+
+		if (*pt->feeds[i].ready == 0)
+			continue;
+		got = part_feed_take(pt, &pt->feeds[i], pt->merge + n);
+		if (got < 0) {
+			while (n > 0)
+				rte_pktmbuf_free(pt->merge[--n].m);
+			return got;
+		}
+		n += (uint32_t)got;
+	}
 	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
 		n += uet_xring_take(&fab->parts[q].out[prev][pt->index],
 				    pt->merge + n, total - n);
@@ -367,6 +429,34 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 	if (ran < 0)
 		fabric_part_fail(pt, (int)ran);
 	return ran;
+}
+
+/* uet_component_parts.port_feed: host port's frames from a NIC's ring,
+ * taken by its part (part_take). */
+static int parts_port_feed(struct uet_component *c, uint32_t port,
+			   struct uet_xring *ring, const uint32_t *ready)
+{
+	struct uet_fabric *fab = (struct uet_fabric *)c;
+	struct fabric_part *pt;
+	uint32_t i;
+
+	if (port >= fab->conf.hosts || ring == NULL || ready == NULL)
+		return -EINVAL;
+	pt = fab->ports[port].part;
+	for (i = 0; i < pt->n_feeds; i++)
+		if (pt->feeds[i].port == port)
+			return -EEXIST;
+	if (pt->feeds == NULL) {
+		/* At most one per port of the part. */
+		pt->feeds = calloc(pt->n_ports, sizeof(*pt->feeds));
+		if (pt->feeds == NULL)
+			return -ENOMEM;
+	}
+	pt->feeds[pt->n_feeds].ring = ring;
+	pt->feeds[pt->n_feeds].ready = ready;
+	pt->feeds[pt->n_feeds].port = port;
+	pt->n_feeds++;
+	return 0;
 }
 
 static int parts_window_begin(struct uet_component *c, uet_time_t start_ps,
@@ -632,6 +722,7 @@ int fabric_parts_init(struct uet_fabric *fab)
 	fab->comp.parts.window_end = parts_window_end;
 	fab->comp.parts.next_time = parts_next_time;
 	fab->comp.parts.horizon = parts_horizon;
+	fab->comp.parts.port_feed = parts_port_feed;
 	return 0;
 }
 
@@ -657,6 +748,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		free(pt->pf);
 		free(pt->occ);
 		free(pt->port_ids);
+		free(pt->feeds);
 	}
 	free(fab->parts);
 	free(fab->part_weight);

@@ -153,6 +153,14 @@ struct fabric_occ_row {
 	struct uet_fabric_port_stats stats;
 };
 
+/* A host port whose frames its part takes from the NIC's own ring
+ * (uet_component_parts.port_feed). */
+struct fabric_feed {
+	struct uet_xring *ring;
+	const uint32_t *ready; /* frames of the previous window in ring */
+	uint32_t port;
+};
+
 struct fabric_part {
 	struct uet_fabric *fab;
 	uint32_t index;
@@ -167,6 +175,8 @@ struct fabric_part {
 	uet_time_t window_end_ps;     /* of the window it is running */
 	struct uet_xring nic_in;      /* from the NICs, for this window */
 	uet_time_t nic_in_min_ps;     /* earliest arrival in nic_in */
+	struct fabric_feed *feeds;    /* its host ports fed from rings */
+	uint32_t n_feeds;
 	/* To part q: out[w & 1][q], w the window being run; read (and
 	 * emptied) by q in window w + 1. A ring only where a link joins
 	 * the two parts. */

@@ -12,7 +12,11 @@
  *      sent, then runs its events before T';
  *   2. the switch runs its events before T', then takes the frames the
  *      NICs sent in the window (they arrive at or after T'), sorted by
- *      (arrival time, port, order on the port);
+ *      (arrival time, port, order on the port). A switch in parts that
+ *      can (port_feed) has each part take its hosts' frames from their
+ *      NICs' outboxes itself, at the start of its next window, sorted by
+ *      the same key with what the other parts sent it: the same order,
+ *      on every lcore at once instead of in a serial step;
  *   3. the next window is [T', min(E + L, end)), E the earliest pending
  *      event anywhere (the NICs', the switch's, the frames it just sent).
  *
@@ -58,9 +62,14 @@ struct local_nic {
 	struct uet_xring outbox; /* to the switch, from this window */
 	uet_time_t next_event_ps;
 	uint64_t events;
-	struct sync_error error; /* written by the NIC's lcore only */
+	/* The outbox holds the frames of the window the NIC runs, behind
+	 * those of the window before when the switch's parts take them
+	 * from it themselves (port_feed). Written by the NIC's lcore: */
+	uint32_t out_sent;     /* put in the window it runs */
+	uint32_t out_ready;    /* put in the window before */
+	uet_time_t out_min_ps; /* earliest arrival put in the window */
+	struct sync_error error;
 	/* Written by the switch part that holds the NIC's host port: */
-	uet_time_t inbox_min_ps;    /* earliest arrival in the inbox */
 	struct sync_error sw_error; /* the switch's out() to this NIC */
 };
 
@@ -82,9 +91,15 @@ struct local_worker {
 	uint32_t part_err_at;  /* which part */
 	uint64_t parts_stolen; /* parts of other lcores it ran, in all */
 	/* Of its NICs after the NIC phase, so that the serial step reads
-	 * two words per lcore, not a line per NIC: */
-	uet_time_t nic_next_ps; /* the earliest next event */
-	uint32_t nic_failed;	/* the first that failed, or UINT32_MAX */
+	 * a few words per lcore, not a line per NIC: */
+	uet_time_t nic_next_ps;	   /* the earliest next event */
+	uet_time_t nic_out_min_ps; /* the earliest frame sent */
+	uint64_t nic_sent;	   /* frames sent */
+	uint32_t nic_failed;	   /* the first that failed, or UINT32_MAX */
+	/* The same of what the switch's parts it ran sent the NICs: */
+	uet_time_t sw_sent_min_ps;
+	uint64_t sw_sent;
+	uint32_t sw_failed; /* the first NIC it could not pass one to */
 	/* Wall ns it spent running its share, by phase: the balance of
 	 * the lcores (uet_sync_local_lcore_busy). */
 	uint64_t busy_ns[2];
@@ -102,6 +117,7 @@ struct uet_sync_local {
 	struct local_worker *workers; /* [0] is the calling lcore */
 	uint32_t n_workers;
 	bool launched;
+	bool fed; /* the switch's parts take the NICs' frames themselves */
 	/* The phase the workers are told to run, published by gen. */
 	enum local_phase phase;
 	struct sync_park gen;
@@ -188,7 +204,22 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 				  "%s",
 				  n->index, strerror(-rc));
 	}
+	n->out_sent++;
+	if (arrival_ps < n->out_min_ps)
+		n->out_min_ps = arrival_ps;
 	return 0;
+}
+
+/* The lcore's worker, for what sw_out notes: the switch's parts do not
+ * know which lcore runs them. */
+static RTE_DEFINE_PER_LCORE(struct local_worker *, local_self);
+
+/* The first NIC in host order the switch could not pass a frame to,
+ * whichever lcore ran its part, names the failure. */
+static void sw_out_failed(struct local_worker *w, uint32_t port)
+{
+	if (port < w->sw_failed)
+		w->sw_failed = port;
 }
 
 /*
@@ -201,6 +232,7 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_local *l = ctx;
+	struct local_worker *w = RTE_PER_LCORE(local_self);
 	struct local_nic *n;
 	int rc;
 
@@ -217,6 +249,7 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	}
 	if (arrival_ps < l->window_end_ps) {
 		rte_pktmbuf_free(m);
+		sw_out_failed(w, port);
 		return local_fail(
 			&n->sw_error, -ERANGE,
 			"%s sent a frame on port %u arriving at "
@@ -231,12 +264,14 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	rc = uet_xring_put(&n->inbox, m, arrival_ps, port);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
+		sw_out_failed(w, port);
 		return local_fail(&n->sw_error, rc,
 				  "cannot pass a frame to nic %u: %s", port,
 				  strerror(-rc));
 	}
-	if (arrival_ps < n->inbox_min_ps)
-		n->inbox_min_ps = arrival_ps;
+	w->sw_sent++;
+	if (arrival_ps < w->sw_sent_min_ps)
+		w->sw_sent_min_ps = arrival_ps;
 	return 0;
 }
 
@@ -281,7 +316,6 @@ static void nic_deliver(struct local_nic *n)
 					   n->index, comp->name, strerror(-rc));
 		}
 	}
-	n->inbox_min_ps = UET_TIME_NEVER;
 }
 
 /* Phase 1 for one NIC: its frames in, its window run. */
@@ -324,15 +358,25 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 
 	if (phase == LOCAL_PHASE_NICS) {
 		w->nic_next_ps = UET_TIME_NEVER;
+		w->nic_out_min_ps = UET_TIME_NEVER;
+		w->nic_sent = 0;
 		w->nic_failed = UINT32_MAX;
 		for (i = w->first; i < w->first + w->count; i++) {
 			struct local_nic *n = &l->nics[i];
 
+			/* The window before's frames wait in the outbox for
+			 * the switch's part, or the gather emptied it. */
+			n->out_ready = n->out_sent;
+			n->out_sent = 0;
+			n->out_min_ps = UET_TIME_NEVER;
 			nic_window(n, l->window_end_ps);
 			if (n->error.err != 0 && w->nic_failed == UINT32_MAX)
 				w->nic_failed = i;
 			if (n->next_event_ps < w->nic_next_ps)
 				w->nic_next_ps = n->next_event_ps;
+			if (n->out_min_ps < w->nic_out_min_ps)
+				w->nic_out_min_ps = n->out_min_ps;
+			w->nic_sent += n->out_sent;
 		}
 		return;
 	}
@@ -366,6 +410,8 @@ static int worker_main(void *arg)
 {
 	struct local_worker *w = arg;
 	struct uet_sync_local *l = w->l;
+
+	RTE_PER_LCORE(local_self) = w;
 
 	for (;;) {
 		w->seen_gen =
@@ -443,6 +489,8 @@ static int switch_take(struct uet_sync_local *l)
 	uint32_t i;
 	int rc;
 
+	if (l->fed)
+		return 0; /* the parts take them in the next window */
 	rc = gather_sorted(l, sw->parts.n == 0);
 	if (rc < 0)
 		return local_fail(&l->error, rc,
@@ -450,7 +498,6 @@ static int switch_take(struct uet_sync_local *l)
 	for (i = 0; i < l->n_sorted; i++) {
 		struct uet_xframe *f = &l->sorted[i];
 
-		l->stats.data_frames_rx++;
 		rc = sw->deliver(sw, (uint16_t)f->port, f->m, f->arrival_ps);
 		if (rc < 0) {
 			for (i++; i < l->n_sorted; i++)
@@ -490,10 +537,17 @@ static int64_t parts_ran(const struct uet_sync_local *l)
 static int switch_window(struct uet_sync_local *l)
 {
 	struct uet_component *sw = l->conf.sw;
+	uint32_t i, failed = UINT32_MAX;
 	int64_t ran;
-	uint32_t i;
 	int rc;
 
+	/* What the switch sends the NICs, noted by the lcore that sends it
+	 * (sw_out): the serial step below reads a few words per lcore. */
+	for (i = 0; i < l->n_workers; i++) {
+		l->workers[i].sw_sent_min_ps = UET_TIME_NEVER;
+		l->workers[i].sw_sent = 0;
+		l->workers[i].sw_failed = UINT32_MAX;
+	}
 	if (sw->parts.n == 0) {
 		ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
 	} else {
@@ -522,15 +576,17 @@ static int switch_window(struct uet_sync_local *l)
 	/* What the switch sent the NICs: the first failure in host order,
 	 * and the earliest arrival. */
 	l->min_sent_ps = UET_TIME_NEVER;
-	for (i = 0; i < l->conf.n_nics; i++) {
-		struct local_nic *n = &l->nics[i];
+	for (i = 0; i < l->n_workers; i++) {
+		const struct local_worker *w = &l->workers[i];
 
-		if (n->sw_error.err != 0 && l->error.err == 0)
-			l->error = n->sw_error;
-		if (n->inbox_min_ps < l->min_sent_ps)
-			l->min_sent_ps = n->inbox_min_ps;
-		l->stats.data_frames_tx += uet_xring_count(&n->inbox);
+		if (w->sw_failed < failed)
+			failed = w->sw_failed;
+		if (w->sw_sent_min_ps < l->min_sent_ps)
+			l->min_sent_ps = w->sw_sent_min_ps;
+		l->stats.data_frames_tx += w->sw_sent;
 	}
+	if (failed != UINT32_MAX && l->error.err == 0)
+		l->error = l->nics[failed].sw_error;
 	if (l->error.err != 0)
 		return l->error.err;
 	if (ran < 0)
@@ -671,7 +727,6 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->comp = conf->nics[i];
 		n->index = i;
 		n->next_event_ps = UET_TIME_NEVER;
-		n->inbox_min_ps = UET_TIME_NEVER;
 		if (uet_xring_init(&n->inbox, "local_in", ring_frames) < 0 ||
 		    uet_xring_init(&n->outbox, "local_out", ring_frames) < 0) {
 			uet_sync_local_free(l);
@@ -700,6 +755,18 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	}
 	conf->sw->out = sw_out;
 	conf->sw->out_ctx = l;
+	/* A switch in parts takes each NIC's frames from its outbox itself,
+	 * in its own part's phase: no serial step hands them over. */
+	l->fed = conf->sw->parts.n != 0 && conf->sw->parts.port_feed != NULL;
+	for (i = 0; l->fed && i < conf->n_nics; i++) {
+		int rc = conf->sw->parts.port_feed(
+			conf->sw, i, &l->nics[i].outbox, &l->nics[i].out_ready);
+
+		if (rc < 0) {
+			uet_sync_local_free(l);
+			return rc;
+		}
+	}
 	l->window_start_ps = conf->start_ps;
 	l->window_end_ps = conf->start_ps;
 	l->min_sent_ps = UET_TIME_NEVER;
@@ -774,6 +841,8 @@ static int local_windows(struct uet_sync_local *l)
 					  l->window_start_ps);
 		l->stats.windows++;
 		run_phase(l, LOCAL_PHASE_NICS);
+		for (i = 0; i < l->n_workers; i++)
+			l->stats.data_frames_rx += l->workers[i].nic_sent;
 		rc = nics_phase_error(l);
 		if (rc == 0)
 			rc = local_serial(l, l->conf.nics_done_fn);
@@ -788,9 +857,15 @@ static int local_windows(struct uet_sync_local *l)
 		e = uet_component_next_time(l->conf.sw);
 		if (l->min_sent_ps < e)
 			e = l->min_sent_ps;
-		for (i = 0; i < l->n_workers; i++)
-			if (l->workers[i].nic_next_ps < e)
-				e = l->workers[i].nic_next_ps;
+		for (i = 0; i < l->n_workers; i++) {
+			const struct local_worker *w = &l->workers[i];
+
+			if (w->nic_next_ps < e)
+				e = w->nic_next_ps;
+			/* Fed, the switch has not seen them yet. */
+			if (w->nic_out_min_ps < e)
+				e = w->nic_out_min_ps;
+		}
 		if (e == UET_TIME_NEVER || e >= l->conf.end_ps)
 			return 0;
 		l->window_start_ps = l->window_end_ps;
@@ -805,6 +880,7 @@ int uet_sync_local_run(struct uet_sync_local *l)
 
 	l->start_ns = sync_wall_ns();
 	l->progress_ns = l->start_ns;
+	RTE_PER_LCORE(local_self) = &l->workers[0];
 	rc = l->n_workers > 1 ? launch_workers(l) : 0;
 	if (rc == 0)
 		rc = local_windows(l);
