@@ -17,9 +17,18 @@ static void fd_run(struct ft_env *env, uet_time_t from_ps, uet_time_t to_ps)
 	uet_time_t t;
 
 	for (t = from_ps; t < to_ps; t += FT_DELAY_PS)
-		ck_assert_int_ge(uet_component_run_window(env->c, t,
-							  t + FT_DELAY_PS),
-				 0);
+		ck_assert_int_ge(
+			uet_component_run_window(env->c, t, t + FT_DELAY_PS),
+			0);
+}
+
+/* The NIC marks n frames of its outbox ready (as the lockstep's NIC phase
+ * does, through the word the part was given), then the fabric runs. */
+static void fd_run_ready(struct ft_env *env, uint32_t *ready, uint32_t n,
+			 uet_time_t from_ps, uet_time_t to_ps)
+{
+	*ready = n;
+	fd_run(env, from_ps, to_ps);
 }
 
 START_TEST(test_feed_is_registered_once_per_host_port)
@@ -77,19 +86,15 @@ START_TEST(test_fed_part_takes_exactly_the_ready_frames)
 				       ft_frame(&env, 0, 6, FT_PAYLOAD_BIG, 3),
 				       t1, 0),
 			 0);
-	ready = 2;
-	fd_run(&env, FT_T0_PS, FT_T0_PS + FT_DELAY_PS);
+	fd_run_ready(&env, &ready, 2, FT_T0_PS, FT_T0_PS + FT_DELAY_PS);
 	/* Taken at the first window's start: the third waits. */
 	ck_assert_uint_eq(uet_xring_count(&ring), 1);
-	ready = 0;
-	fd_run(&env, FT_T0_PS + FT_DELAY_PS, t1);
+	fd_run_ready(&env, &ready, 0, FT_T0_PS + FT_DELAY_PS, t1);
 	ck_assert_uint_eq(uet_xring_count(&ring), 1);
 	ck_assert_uint_eq(env.n_out, 2);
-	ready = 1;
-	fd_run(&env, t1, t1 + FT_DELAY_PS);
+	fd_run_ready(&env, &ready, 1, t1, t1 + FT_DELAY_PS);
 	ck_assert_uint_eq(uet_xring_count(&ring), 0);
-	ready = 0;
-	fd_run(&env, t1 + FT_DELAY_PS, t1 + 8 * FT_DELAY_PS);
+	fd_run_ready(&env, &ready, 0, t1 + FT_DELAY_PS, t1 + 8 * FT_DELAY_PS);
 	/* Three hops of 500 ns each after its serialization at the host
 	 * port's rate, in the order host 0 sent them. */
 	ck_assert_uint_eq(env.n_out, 3);
