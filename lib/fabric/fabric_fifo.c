@@ -13,15 +13,22 @@
 
 int fabric_fifo_init(struct fabric_fifo *f, uint32_t cap)
 {
-	/* A power of two, so that an index wraps with a mask. */
-	if (cap == 0 || (cap & (cap - 1)) != 0)
-		return -EINVAL;
-	f->slots = calloc(cap, sizeof(*f->slots));
-	if (f->slots == NULL)
-		return -ENOMEM;
+	/* A power of two, so that an index wraps with a mask; 0 for a ring
+	 * that takes its first slots at its first push. */
+	f->slots = NULL;
 	f->head = 0;
 	f->len = 0;
+	f->cap = 0;
+	if ((cap & (cap - 1)) != 0)
+		return -EINVAL;
+	if (cap == 0)
+		return 0;
 	f->cap = cap;
+	f->slots = calloc(cap, sizeof(*f->slots));
+	if (f->slots == NULL) {
+		f->cap = 0;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -40,27 +47,33 @@ void fabric_fifo_fini(struct fabric_fifo *f)
 	f->cap = 0;
 }
 
-/* Double the ring, unwrapping the entries to the start of the new one. */
+/* Double the ring, unwrapping the entries to the start of the new one;
+ * a ring never used takes its first slots. */
 static int fabric_fifo_grow(struct fabric_fifo *f)
 {
+	const uint32_t cap = f->cap != 0 ? f->cap * 2 : FABRIC_FIFO_FIRST_SLOTS;
 	struct fabric_entry *slots;
 	uint32_t first;
 
 	if (f->cap > UINT32_MAX / 2)
 		return -ENOMEM;
-	slots = calloc((size_t)f->cap * 2, sizeof(*slots));
+	slots = calloc(cap, sizeof(*slots));
 	if (slots == NULL)
 		return -ENOMEM;
-	/* Entries from head to the end of the array, then the wrapped ones. */
-	first = f->cap - f->head;
-	if (first > f->len)
-		first = f->len;
-	memcpy(slots, &f->slots[f->head], first * sizeof(*slots));
-	memcpy(&slots[first], f->slots, (f->len - first) * sizeof(*slots));
-	free(f->slots);
+	if (f->slots != NULL) {
+		/* Entries from head to the end of the array, then the
+		 * wrapped ones. */
+		first = f->cap - f->head;
+		if (first > f->len)
+			first = f->len;
+		memcpy(slots, &f->slots[f->head], first * sizeof(*slots));
+		memcpy(&slots[first], f->slots,
+		       (f->len - first) * sizeof(*slots));
+		free(f->slots);
+	}
 	f->slots = slots;
 	f->head = 0;
-	f->cap *= 2;
+	f->cap = cap;
 	return 0;
 }
 

@@ -344,6 +344,8 @@ static void part_pf_slot(const struct fabric_route_pf *r)
 	if (r->out == NULL)
 		return;
 	f = &r->out->tcq[r->tc].fifo;
+	if (f->slots == NULL) /* a class's queue not used yet */
+		return;
 	rte_prefetch0(&f->slots[(f->head + f->len) & (f->cap - 1u)]);
 }
 

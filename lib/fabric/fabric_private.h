@@ -52,10 +52,19 @@ struct fabric_fifo {
 	uint32_t cap;		    /* slots allocated, a power of two */
 };
 
+/* Slots a ring takes when its first entry comes (fabric_fifo_init with
+ * cap 0). */
+#define FABRIC_FIFO_FIRST_SLOTS 16u
+
+/* cap slots (a power of two), or 0: none until the first push, for the
+ * rings most ports never use (a traffic class no frame takes), whose
+ * memory would be faulted in at set-up for nothing. 0 or -EINVAL or
+ * -ENOMEM. */
 int fabric_fifo_init(struct fabric_fifo *f, uint32_t cap);
 /* Free the ring and every frame still in it. */
 void fabric_fifo_fini(struct fabric_fifo *f);
-/* fabric_fifo_push() on a full ring: double it, then append. */
+/* fabric_fifo_push() on a full (or never used) ring: grow it, then
+ * append. */
 int fabric_fifo_grow_push(struct fabric_fifo *f, const struct fabric_entry *e);
 
 /* Append; 0 or -ENOMEM (the ring is unchanged then). Inline: every frame
