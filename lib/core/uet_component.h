@@ -89,19 +89,19 @@ struct uet_component_parts {
 	uet_time_t (*horizon)(const struct uet_component *c,
 			      uet_time_t after_ps);
 	/**
-	 * Optional. From now on the frames of port @p port come from @p ring
-	 * instead of deliver(): at the start of each window the part that
-	 * holds the port takes the first *@p ready frames of it itself, on
-	 * its own lcore, with the window's other arrivals. The ring's single
-	 * writer (lib/sync's in-process lockstep: the port's NIC) sets
-	 * *@p ready, before the barrier ahead of the switch phase, to the
-	 * frames it put in the window before; those of the window it is
-	 * running stay behind them. The frames keep deliver()'s rules (not
+	 * Optional. From now on the frames of port @p port come from
+	 * @p rings instead of deliver(). rings[w & 1] is filled by a single
+	 * writer (lib/sync's in-process lockstep: the port's NIC) during
+	 * window w, counting the windows the parts run from 0; at the start
+	 * of window w + 1 the part that holds the port takes all of it
+	 * itself, on its own lcore, with the window's other arrivals. The
+	 * writer fills the other ring meanwhile, so the NIC and the part
+	 * may run at the same time. The frames keep deliver()'s rules (not
 	 * before the part's time, in arrival order on the port).
 	 * @return 0 or a negative errno.
 	 */
 	int (*port_feed)(struct uet_component *c, uint32_t port,
-			 struct uet_xring *ring, const uint32_t *ready);
+			 struct uet_xring *rings);
 	/** Set by lib/sync's realtime role: parts run as the clock goes, so
 	 * a frame between parts may be taken after its arrival time. */
 	bool realtime;

@@ -158,20 +158,20 @@ static inline void part_take_prefetch(const struct uet_fabric *fab,
 #define PART_FEED_LAG 4u
 
 /*
- * Take the frames of the previous window from the NIC's ring of feed f
- * into dst: exactly *ready, the frames behind them being the window's
- * own. They keep deliver()'s rules, checked here since no serial step
- * saw them. Returns how many, or a negative errno (those taken freed).
+ * Take the frames the NIC of feed f put in the previous window (all of
+ * ring), into dst. They keep deliver()'s rules, checked here since no
+ * serial step saw them. Returns how many, or a negative errno (those
+ * taken freed).
  */
 static int part_feed_take(struct fabric_part *pt, const struct fabric_feed *f,
-			  struct uet_xframe *dst)
+			  struct uet_xring *ring, struct uet_xframe *dst,
+			  uint32_t room)
 {
 	struct fabric_port *p = &pt->fab->ports[f->port];
-	const uint32_t want = *f->ready;
-	uint32_t got = uet_xring_take(f->ring, dst, want), i;
-	int rc = got == want ? 0 : -EIO;
+	uint32_t got = uet_xring_take(ring, dst, room), i;
+	int rc = 0;
 
-	for (i = 0; i < got && rc == 0; i++) {
+	for (i = 0; i < got; i++) {
 		if (dst[i].arrival_ps < uet_evq_now(&pt->evq) ||
 		    dst[i].arrival_ps < p->delivered_ps) {
 			UET_LOG(ERROR, FABRIC,
@@ -205,11 +205,10 @@ static int part_take(struct fabric_part *pt)
 	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, q, i;
 
 	for (i = 0; i < pt->n_feeds; i++) {
-		if (i + PART_FEED_LAG < pt->n_feeds) {
-			rte_prefetch0(pt->feeds[i + PART_FEED_LAG].ready);
-			rte_prefetch0(pt->feeds[i + PART_FEED_LAG].ring);
-		}
-		total += *pt->feeds[i].ready;
+		if (i + PART_FEED_LAG < pt->n_feeds)
+			rte_prefetch0(
+				&pt->feeds[i + PART_FEED_LAG].rings[prev]);
+		total += uet_xring_count(&pt->feeds[i].rings[prev]);
 	}
 	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
 		total += uet_xring_count(&fab->parts[q].out[prev][pt->index]);
@@ -230,11 +229,13 @@ static int part_take(struct fabric_part *pt)
 	n = uet_xring_take(&pt->nic_in, pt->merge, total);
 	pt->nic_in_min_ps = UET_TIME_NEVER;
 	for (i = 0; i < pt->n_feeds; i++) {
+		struct uet_xring *ring = &pt->feeds[i].rings[prev];
 		int got;
 
-		if (*pt->feeds[i].ready == 0)
+		if (uet_xring_count(ring) == 0)
 			continue;
-		got = part_feed_take(pt, &pt->feeds[i], pt->merge + n);
+		got = part_feed_take(pt, &pt->feeds[i], ring, pt->merge + n,
+				     total - n);
 		if (got < 0) {
 			while (n > 0)
 				rte_pktmbuf_free(pt->merge[--n].m);
@@ -436,13 +437,13 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 /* uet_component_parts.port_feed: host port's frames from a NIC's ring,
  * taken by its part (part_take). */
 static int parts_port_feed(struct uet_component *c, uint32_t port,
-			   struct uet_xring *ring, const uint32_t *ready)
+			   struct uet_xring *rings)
 {
 	struct uet_fabric *fab = (struct uet_fabric *)c;
 	struct fabric_part *pt;
 	uint32_t i;
 
-	if (port >= fab->conf.hosts || ring == NULL || ready == NULL)
+	if (port >= fab->conf.hosts || rings == NULL)
 		return -EINVAL;
 	pt = fab->ports[port].part;
 	for (i = 0; i < pt->n_feeds; i++)
@@ -454,8 +455,7 @@ static int parts_port_feed(struct uet_component *c, uint32_t port,
 		if (pt->feeds == NULL)
 			return -ENOMEM;
 	}
-	pt->feeds[pt->n_feeds].ring = ring;
-	pt->feeds[pt->n_feeds].ready = ready;
+	pt->feeds[pt->n_feeds].rings = rings;
 	pt->feeds[pt->n_feeds].port = port;
 	pt->n_feeds++;
 	return 0;

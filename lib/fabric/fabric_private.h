@@ -165,8 +165,8 @@ struct fabric_occ_row {
 /* A host port whose frames its part takes from the NIC's own ring
  * (uet_component_parts.port_feed). */
 struct fabric_feed {
-	struct uet_xring *ring;
-	const uint32_t *ready; /* frames of the previous window in ring */
+	struct uet_xring *rings; /* [2]: filled in window w & 1, taken in
+				  * w + 1 */
 	uint32_t port;
 };
 

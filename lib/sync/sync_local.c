@@ -14,17 +14,23 @@
  *      NICs sent in the window (they arrive at or after T'), sorted by
  *      (arrival time, port, order on the port). A switch in parts that
  *      can (port_feed) has each part take its hosts' frames from their
- *      NICs' outboxes itself, at the start of its next window, sorted by
+ *      NICs' rings itself, at the start of its next window, sorted by
  *      the same key with what the other parts sent it: the same order,
  *      on every lcore at once instead of in a serial step;
  *   3. the next window is [T', min(E + L, end)), E the earliest pending
  *      event anywhere (the NICs', the switch's, the frames it just sent).
  *
+ * Fed so, the switch's window needs nothing of the NICs' window (only
+ * what they sent in the one before), and the NICs' window nothing of the
+ * switch's: each lcore runs its NICs and then its parts in one phase,
+ * with no barrier between (an lcore done early takes the others' last
+ * parts meanwhile), one barrier a window.
+ *
  * A frame crosses between components as a small descriptor (mbuf and
- * arrival time) in an SPSC rte_ring of lib/xring, one each way per NIC,
- * sized for what the NIC's link carries in a window: each has one writer
- * in one phase and one reader in the next, and the barrier between the
- * phases orders them.
+ * arrival time) in an SPSC rte_ring of lib/xring, two each way per NIC
+ * (by window parity), sized for what the NIC's link carries in a
+ * window: each is written in one window and read in the next, and the
+ * window's barrier orders them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -58,15 +64,17 @@ struct local_nic {
 	struct uet_sync_local *l;
 	struct uet_component *comp;
 	uint32_t index;
-	struct uet_xring inbox;	 /* from the switch, for the next window */
-	struct uet_xring outbox; /* to the switch, from this window */
+	/* The rings each way, by window parity: in window w the switch
+	 * fills inbox[w & 1] and the NIC takes inbox[(w - 1) & 1]; the NIC
+	 * fills outbox[w & 1] and the switch (its part, port_feed) takes
+	 * outbox[(w - 1) & 1]. No ring has its writer and its reader in
+	 * one window, so the NICs and the switch's parts may run at once. */
+	struct uet_xring inbox[2];
+	struct uet_xring outbox[2];
 	uet_time_t next_event_ps;
 	uint64_t events;
-	/* The outbox holds the frames of the window the NIC runs, behind
-	 * those of the window before when the switch's parts take them
-	 * from it themselves (port_feed). Written by the NIC's lcore: */
+	/* Written by the NIC's lcore: */
 	uint32_t out_sent;     /* put in the window it runs */
-	uint32_t out_ready;    /* put in the window before */
 	uet_time_t out_min_ps; /* earliest arrival put in the window */
 	struct sync_error error;
 	/* Written by the switch part that holds the NIC's host port: */
@@ -108,6 +116,10 @@ struct local_worker {
 enum local_phase {
 	LOCAL_PHASE_NICS = 0,
 	LOCAL_PHASE_SWITCH,
+	/* Both, one after the other on each lcore, with no barrier
+	 * between: a fed switch's parts need nothing of the NICs' window
+	 * (the rings by window parity above). */
+	LOCAL_PHASE_WINDOW,
 	LOCAL_PHASE_QUIT,
 };
 
@@ -117,7 +129,9 @@ struct uet_sync_local {
 	struct local_worker *workers; /* [0] is the calling lcore */
 	uint32_t n_workers;
 	bool launched;
-	bool fed; /* the switch's parts take the NICs' frames themselves */
+	bool fed;     /* the switch's parts take the NICs' frames themselves */
+	uint64_t seq; /* the window being run, from 0: its parity picks the
+		       * rings */
 	/* The phase the workers are told to run, published by gen. */
 	enum local_phase phase;
 	struct sync_park gen;
@@ -196,7 +210,7 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	/* No padding to cut: the NIC builds each frame to its IP length and
 	 * no port pads it on the way. The frame is not read here: the switch
 	 * fetches it with the window's other arrivals (fabric_part.c). */
-	rc = uet_xring_put(&n->outbox, m, arrival_ps, n->index);
+	rc = uet_xring_put(&n->outbox[l->seq & 1u], m, arrival_ps, n->index);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->error, rc,
@@ -261,7 +275,7 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	/* Its padding is cut where the NIC takes it (nic_deliver): the
 	 * switch has not touched the frame's bytes, and reading them here
 	 * would fetch them twice. */
-	rc = uet_xring_put(&n->inbox, m, arrival_ps, port);
+	rc = uet_xring_put(&n->inbox[l->seq & 1u], m, arrival_ps, port);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		sw_out_failed(w, port);
@@ -275,15 +289,17 @@ static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	return 0;
 }
 
-/* Hand a NIC what the switch sent it, in the order it was sent. */
-static void nic_deliver(struct local_nic *n)
+/* Hand a NIC what the switch sent it in window w (inbox[w & 1]), in the
+ * order it was sent. */
+static void nic_deliver(struct local_nic *n, uint64_t w)
 {
+	struct uet_xring *inbox = &n->inbox[w & 1u];
 	struct uet_component *comp = n->comp;
 	const struct uet_sync_local *l = n->l;
 	struct uet_xframe burst[LOCAL_DELIVER_BURST];
 	uint32_t got, i;
 
-	while ((got = uet_xring_take(&n->inbox, burst, RTE_DIM(burst))) > 0) {
+	while ((got = uet_xring_take(inbox, burst, RTE_DIM(burst))) > 0) {
 		/* The switch ran a window ago: fetch the burst's mbufs
 		 * before reading the first. */
 		for (i = 0; i < got; i++) {
@@ -318,12 +334,14 @@ static void nic_deliver(struct local_nic *n)
 	}
 }
 
-/* Phase 1 for one NIC: its frames in, its window run. */
+/* Phase 1 for one NIC: the frames the switch sent it in the window
+ * before, then its window run. */
 static void nic_window(struct local_nic *n, uet_time_t end_ps)
 {
 	int64_t ran;
 
-	nic_deliver(n);
+	if (n->l->seq > 0)
+		nic_deliver(n, n->l->seq - 1u);
 	if (n->error.err != 0)
 		return;
 	ran = uet_evq_run_until(&n->comp->evq, end_ps);
@@ -351,41 +369,48 @@ static void worker_run_part(struct local_worker *w, uint32_t i)
 	}
 }
 
-static void worker_run_share(struct local_worker *w, enum local_phase phase)
+/* The lcore's share of the NICs: each runs the window. */
+static void worker_run_nics(struct local_worker *w)
+{
+	struct uet_sync_local *l = w->l;
+	uint32_t i;
+
+	w->nic_next_ps = UET_TIME_NEVER;
+	w->nic_out_min_ps = UET_TIME_NEVER;
+	w->nic_sent = 0;
+	w->nic_failed = UINT32_MAX;
+	for (i = w->first; i < w->first + w->count; i++) {
+		struct local_nic *n = &l->nics[i];
+
+		n->out_sent = 0;
+		n->out_min_ps = UET_TIME_NEVER;
+		nic_window(n, l->window_end_ps);
+		if (n->error.err != 0 && w->nic_failed == UINT32_MAX)
+			w->nic_failed = i;
+		if (n->next_event_ps < w->nic_next_ps)
+			w->nic_next_ps = n->next_event_ps;
+		if (n->out_min_ps < w->nic_out_min_ps)
+			w->nic_out_min_ps = n->out_min_ps;
+		w->nic_sent += n->out_sent;
+	}
+}
+
+/* The lcore's run of the switch's parts, then the last parts of the
+ * others' runs. */
+static void worker_run_parts(struct local_worker *w)
 {
 	struct uet_sync_local *l = w->l;
 	uint32_t i, v;
 
-	if (phase == LOCAL_PHASE_NICS) {
-		w->nic_next_ps = UET_TIME_NEVER;
-		w->nic_out_min_ps = UET_TIME_NEVER;
-		w->nic_sent = 0;
-		w->nic_failed = UINT32_MAX;
-		for (i = w->first; i < w->first + w->count; i++) {
-			struct local_nic *n = &l->nics[i];
-
-			/* The window before's frames wait in the outbox for
-			 * the switch's part, or the gather emptied it. */
-			n->out_ready = n->out_sent;
-			n->out_sent = 0;
-			n->out_min_ps = UET_TIME_NEVER;
-			nic_window(n, l->window_end_ps);
-			if (n->error.err != 0 && w->nic_failed == UINT32_MAX)
-				w->nic_failed = i;
-			if (n->next_event_ps < w->nic_next_ps)
-				w->nic_next_ps = n->next_event_ps;
-			if (n->out_min_ps < w->nic_out_min_ps)
-				w->nic_out_min_ps = n->out_min_ps;
-			w->nic_sent += n->out_sent;
-		}
-		return;
-	}
 	w->ran = 0;
 	w->part_err = 0;
 	while (sync_steal_front(&w->parts, &i))
 		worker_run_part(w, i);
 	/* Its own run done: the last parts of the others', the next lcore
-	 * first, so that two idle lcores rarely race for one part. */
+	 * first, so that two idle lcores rarely race for one part. In a
+	 * window phase an lcore still running its NICs has its parts taken
+	 * from the back meanwhile: the NIC phases' imbalance is filled with
+	 * switch work. */
 	for (v = 1; v < l->n_workers; v++) {
 		struct local_worker *o =
 			&l->workers[(w - l->workers + v) % l->n_workers];
@@ -397,13 +422,22 @@ static void worker_run_share(struct local_worker *w, enum local_phase phase)
 	}
 }
 
-/* The share, timed: how long each lcore works in each phase. */
+/* The share of a phase, timed: how long each lcore works on NICs and on
+ * the switch. */
 static void worker_run_timed(struct local_worker *w, enum local_phase phase)
 {
-	const uint64_t t0 = sync_wall_ns();
+	uint64_t t0 = sync_wall_ns(), t1;
 
-	worker_run_share(w, phase);
-	w->busy_ns[phase == LOCAL_PHASE_NICS ? 0 : 1] += sync_wall_ns() - t0;
+	if (phase != LOCAL_PHASE_SWITCH) {
+		worker_run_nics(w);
+		t1 = sync_wall_ns();
+		w->busy_ns[0] += t1 - t0;
+		t0 = t1;
+	}
+	if (phase != LOCAL_PHASE_NICS) {
+		worker_run_parts(w);
+		w->busy_ns[1] += sync_wall_ns() - t0;
+	}
 }
 
 static int worker_main(void *arg)
@@ -447,10 +481,11 @@ static void run_phase(struct uet_sync_local *l, enum local_phase phase)
  */
 static int gather_sorted(struct uet_sync_local *l, bool sort)
 {
+	const uint32_t x = (uint32_t)(l->seq & 1u); /* this window's */
 	uint32_t i, total = 0;
 
 	for (i = 0; i < l->conf.n_nics; i++)
-		total += uet_xring_count(&l->nics[i].outbox);
+		total += uet_xring_count(&l->nics[i].outbox[x]);
 	if (total > l->cap_sorted) {
 		void *p = realloc(l->sorted, total * sizeof(*l->sorted));
 
@@ -467,7 +502,7 @@ static int gather_sorted(struct uet_sync_local *l, bool sort)
 	 * place among what it sent in the window. */
 	l->n_sorted = 0;
 	for (i = 0; i < l->conf.n_nics; i++)
-		l->n_sorted += uet_xring_take(&l->nics[i].outbox,
+		l->n_sorted += uet_xring_take(&l->nics[i].outbox[x],
 					      l->sorted + l->n_sorted,
 					      total - l->n_sorted);
 	if (sort && l->n_sorted > 1)
@@ -532,40 +567,51 @@ static int64_t parts_ran(const struct uet_sync_local *l)
 	return first_err != NULL ? first_err->part_err : ran;
 }
 
-/* Phase 2: the switch runs the window, then takes the NICs' frames of
- * it. */
-static int switch_window(struct uet_sync_local *l)
+/* Before the switch's phase (or the window's): what sw_out notes per
+ * lcore cleared, the parts' window begun and their runs dealt out. */
+static int switch_begin(struct uet_sync_local *l)
+{
+	struct uet_component *sw = l->conf.sw;
+	uint32_t i;
+	int rc;
+
+	/* What the switch sends the NICs, noted by the lcore that sends it
+	 * (sw_out): the serial step after it reads a few words per lcore. */
+	for (i = 0; i < l->n_workers; i++) {
+		l->workers[i].sw_sent_min_ps = UET_TIME_NEVER;
+		l->workers[i].sw_sent = 0;
+		l->workers[i].sw_failed = UINT32_MAX;
+	}
+	if (sw->parts.n == 0)
+		return 0;
+	rc = sw->parts.window_begin == NULL
+		     ? 0
+		     : sw->parts.window_begin(sw, l->window_start_ps,
+					      l->window_end_ps);
+	if (rc < 0)
+		return local_fail(&l->error, rc,
+				  "%s cannot begin the window at %" PRIu64
+				  " ps: %s",
+				  sw->name, l->window_start_ps, strerror(-rc));
+	for (i = 0; i < l->n_workers; i++)
+		sync_steal_reset(&l->workers[i].parts, l->workers[i].part_first,
+				 l->workers[i].part_count);
+	return 0;
+}
+
+/* After it: the parts' window ended, what the switch sent the NICs and
+ * the first failure gathered, and (not fed) the NICs' frames of the
+ * window handed to the switch. */
+static int switch_end(struct uet_sync_local *l)
 {
 	struct uet_component *sw = l->conf.sw;
 	uint32_t i, failed = UINT32_MAX;
 	int64_t ran;
 	int rc;
 
-	/* What the switch sends the NICs, noted by the lcore that sends it
-	 * (sw_out): the serial step below reads a few words per lcore. */
-	for (i = 0; i < l->n_workers; i++) {
-		l->workers[i].sw_sent_min_ps = UET_TIME_NEVER;
-		l->workers[i].sw_sent = 0;
-		l->workers[i].sw_failed = UINT32_MAX;
-	}
 	if (sw->parts.n == 0) {
 		ran = uet_evq_run_until(&sw->evq, l->window_end_ps);
 	} else {
-		rc = sw->parts.window_begin == NULL
-			     ? 0
-			     : sw->parts.window_begin(sw, l->window_start_ps,
-						      l->window_end_ps);
-		if (rc < 0)
-			return local_fail(&l->error, rc,
-					  "%s cannot begin the window at "
-					  "%" PRIu64 " ps: %s",
-					  sw->name, l->window_start_ps,
-					  strerror(-rc));
-		for (i = 0; i < l->n_workers; i++)
-			sync_steal_reset(&l->workers[i].parts,
-					 l->workers[i].part_first,
-					 l->workers[i].part_count);
-		run_phase(l, LOCAL_PHASE_SWITCH);
 		ran = parts_ran(l);
 		rc = sw->parts.window_end == NULL
 			     ? 0
@@ -596,6 +642,19 @@ static int switch_window(struct uet_sync_local *l)
 				  strerror((int)-ran));
 	l->stats.events += (uint64_t)ran;
 	return switch_take(l);
+}
+
+/* Phase 2 on its own (a switch that is not fed): the switch runs the
+ * window, then takes the NICs' frames of it. */
+static int switch_window(struct uet_sync_local *l)
+{
+	int rc = switch_begin(l);
+
+	if (rc < 0)
+		return rc;
+	if (l->conf.sw->parts.n != 0)
+		run_phase(l, LOCAL_PHASE_SWITCH);
+	return switch_end(l);
 }
 
 /* The first NIC (in host order) that failed, so the message is the same
@@ -727,8 +786,12 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->comp = conf->nics[i];
 		n->index = i;
 		n->next_event_ps = UET_TIME_NEVER;
-		if (uet_xring_init(&n->inbox, "local_in", ring_frames) < 0 ||
-		    uet_xring_init(&n->outbox, "local_out", ring_frames) < 0) {
+		if (uet_xring_init(&n->inbox[0], "local_in", ring_frames) < 0 ||
+		    uet_xring_init(&n->inbox[1], "local_in", ring_frames) < 0 ||
+		    uet_xring_init(&n->outbox[0], "local_out", ring_frames) <
+			    0 ||
+		    uet_xring_init(&n->outbox[1], "local_out", ring_frames) <
+			    0) {
 			uet_sync_local_free(l);
 			return -ENOMEM;
 		}
@@ -759,8 +822,8 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	 * in its own part's phase: no serial step hands them over. */
 	l->fed = conf->sw->parts.n != 0 && conf->sw->parts.port_feed != NULL;
 	for (i = 0; l->fed && i < conf->n_nics; i++) {
-		int rc = conf->sw->parts.port_feed(
-			conf->sw, i, &l->nics[i].outbox, &l->nics[i].out_ready);
+		int rc = conf->sw->parts.port_feed(conf->sw, i,
+						   l->nics[i].outbox);
 
 		if (rc < 0) {
 			uet_sync_local_free(l);
@@ -839,15 +902,26 @@ static int local_windows(struct uet_sync_local *l)
 					  "stopped by a signal at %" PRIu64
 					  " ps of virtual time",
 					  l->window_start_ps);
-		l->stats.windows++;
-		run_phase(l, LOCAL_PHASE_NICS);
+		l->seq = l->stats.windows++;
+		if (l->fed) {
+			/* One phase: each lcore runs its NICs, then parts
+			 * (its own, then others' from the back). */
+			rc = switch_begin(l);
+			if (rc < 0)
+				return rc;
+			run_phase(l, LOCAL_PHASE_WINDOW);
+		} else {
+			run_phase(l, LOCAL_PHASE_NICS);
+		}
 		for (i = 0; i < l->n_workers; i++)
 			l->stats.data_frames_rx += l->workers[i].nic_sent;
+		/* A NIC's failure first, the switch's after, as when the
+		 * switch ran only once the NICs were done. */
 		rc = nics_phase_error(l);
 		if (rc == 0)
 			rc = local_serial(l, l->conf.nics_done_fn);
 		if (rc == 0)
-			rc = switch_window(l);
+			rc = l->fed ? switch_end(l) : switch_window(l);
 		l->stats.now_ps = l->window_end_ps;
 		if (rc == 0)
 			rc = local_serial(l, l->conf.window_fn);
@@ -891,8 +965,8 @@ int uet_sync_local_run(struct uet_sync_local *l)
 	}
 	/* The switch's last frames reach the NICs, as they do before BYE
 	 * over ports: delivered, never run. */
-	for (i = 0; i < l->conf.n_nics; i++)
-		nic_deliver(&l->nics[i]);
+	for (i = 0; l->stats.windows > 0 && i < l->conf.n_nics; i++)
+		nic_deliver(&l->nics[i], l->stats.windows - 1u);
 	for (i = 0; i < l->conf.n_nics; i++)
 		l->stats.events += l->nics[i].events;
 	rc = nics_error(l);
@@ -940,8 +1014,10 @@ void uet_sync_local_free(struct uet_sync_local *l)
 	if (l == NULL)
 		return;
 	for (i = 0; l->nics != NULL && i < l->conf.n_nics; i++) {
-		uet_xring_fini(&l->nics[i].inbox);
-		uet_xring_fini(&l->nics[i].outbox);
+		uet_xring_fini(&l->nics[i].inbox[0]);
+		uet_xring_fini(&l->nics[i].inbox[1]);
+		uet_xring_fini(&l->nics[i].outbox[0]);
+		uet_xring_fini(&l->nics[i].outbox[1]);
 	}
 	for (i = 0; i < l->n_sorted; i++)
 		rte_pktmbuf_free(l->sorted[i].m);
