@@ -402,8 +402,10 @@ struct uet_sync_local_conf {
 	uint32_t n_lcores;
 	/**
 	 * Called on the main lcore after every NIC ran the window and before
-	 * the switch takes its frames (the wiring flushes what it kept per
-	 * NIC, in host order), or NULL.
+	 * the switch's window ends (the wiring flushes what it kept per
+	 * NIC, in host order), or NULL. A switch not fed (port_feed) has
+	 * not run the window yet; a fed one's parts ran it beside the NICs
+	 * and have not ended it.
 	 */
 	uet_sync_window_fn nics_done_fn;
 	/** Called on the main lcore after the switch ran the window, or
