@@ -27,10 +27,11 @@
  * parts meanwhile), one barrier a window.
  *
  * A frame crosses between components as a small descriptor (mbuf and
- * arrival time) in an SPSC rte_ring of lib/xring, two each way per NIC
- * (by window parity), sized for what the NIC's link carries in a
- * window: each is written in one window and read in the next, and the
- * window's barrier orders them.
+ * arrival time) in a ring of lib/xring, two each way per NIC (by window
+ * parity): each is written in one window and read in the next, and the
+ * window's barrier orders them, so they are plain arrays (starting at
+ * what the NIC's link carries in a window, growing if it must), not
+ * rte_rings: nothing in them is shared by two lcores at once.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -786,15 +787,14 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->comp = conf->nics[i];
 		n->index = i;
 		n->next_event_ps = UET_TIME_NEVER;
-		if (uet_xring_init(&n->inbox[0], "local_in", ring_frames) < 0 ||
-		    uet_xring_init(&n->inbox[1], "local_in", ring_frames) < 0 ||
-		    uet_xring_init(&n->outbox[0], "local_out", ring_frames) <
-			    0 ||
-		    uet_xring_init(&n->outbox[1], "local_out", ring_frames) <
-			    0) {
-			uet_sync_local_free(l);
-			return -ENOMEM;
-		}
+		/* Arrays, not rte_rings: a ring's writer and reader run in
+		 * different windows, so nothing in it needs to be atomic,
+		 * and 4 rings a NIC would otherwise fault in 4 headers at
+		 * set-up and keep their lines in the caches. */
+		uet_xring_init_array(&n->inbox[0], ring_frames);
+		uet_xring_init_array(&n->inbox[1], ring_frames);
+		uet_xring_init_array(&n->outbox[0], ring_frames);
+		uet_xring_init_array(&n->outbox[1], ring_frames);
 		n->comp->out = nic_out;
 		n->comp->out_ctx = n;
 	}

@@ -383,9 +383,9 @@ struct uet_sync_local_conf {
 	/** ps, lookahead L, > 0. */
 	uet_time_t lookahead_ps;
 	/**
-	 * Frames one NIC's link carries in a window, each way: the size of
-	 * the rings between the NICs and the switch (more spill over into
-	 * memory, nothing is lost). 0: 256.
+	 * Frames one NIC's link carries in a window, each way: what the
+	 * rings between the NICs and the switch start with when first used
+	 * (they grow beyond it; nothing is lost). 0: 256.
 	 */
 	uint32_t ring_frames;
 	/** ps, start of the first window. */

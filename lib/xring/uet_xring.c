@@ -27,6 +27,7 @@ int uet_xring_init(struct uet_xring *x, const char *name, uint32_t frames)
 	int rc;
 
 	memset(x, 0, sizeof(*x));
+	x->spill_first = XRING_SPILL_FIRST;
 	if (frames < XRING_MIN_FRAMES)
 		frames = XRING_MIN_FRAMES;
 	if (frames > XRING_MAX_FRAMES)
@@ -48,11 +49,21 @@ int uet_xring_init(struct uet_xring *x, const char *name, uint32_t frames)
 	return 0;
 }
 
+int uet_xring_init_array(struct uet_xring *x, uint32_t frames)
+{
+	memset(x, 0, sizeof(*x));
+	x->spill_first = frames != 0 ? frames : XRING_SPILL_FIRST;
+	if (x->spill_first > XRING_MAX_FRAMES)
+		x->spill_first = XRING_MAX_FRAMES;
+	return 0;
+}
+
 static int spill_push(struct uet_xring *x, const struct uet_xframe *f)
 {
 	if (x->n_spill == x->cap_spill) {
-		uint32_t cap =
-			x->cap_spill ? x->cap_spill * 2u : XRING_SPILL_FIRST;
+		uint32_t cap = x->cap_spill	? x->cap_spill * 2u
+			       : x->spill_first ? x->spill_first
+						: XRING_SPILL_FIRST;
 		void *p = realloc(x->spill, cap * sizeof(*x->spill));
 
 		if (p == NULL)
@@ -61,7 +72,8 @@ static int spill_push(struct uet_xring *x, const struct uet_xframe *f)
 		x->cap_spill = cap;
 	}
 	x->spill[x->n_spill++] = *f;
-	x->spilled++;
+	if (x->r != NULL)
+		x->spilled++;
 	return 0;
 }
 

@@ -34,15 +34,20 @@ struct uet_xframe {
 				* the ring was last emptied */
 };
 
-/** A ring of frames. Zero-initialise, then uet_xring_init(). */
+/** A ring of frames. Zero-initialise, then uet_xring_init() or
+ * uet_xring_init_array(). */
 struct uet_xring {
-	struct rte_ring *r; /* elements of struct uet_xframe */
+	struct rte_ring *r; /* elements of struct uet_xframe; NULL: an
+			     * array ring */
 	void *mem;	    /* the ring's memory (not the EAL's heap) */
-	/* Frames beyond the ring's room, after those in it. */
+	/* Frames beyond the ring's room, after those in it (an array
+	 * ring's only store). */
 	struct uet_xframe *spill;
 	uint32_t n_spill, cap_spill, spill_head;
-	uint32_t put;	  /* frames put since it was last emptied */
-	uint64_t spilled; /* frames that went to the spill-over, ever */
+	uint32_t spill_first; /* entries the spill-over starts with */
+	uint32_t put;	      /* frames put since it was last emptied */
+	uint64_t spilled;     /* frames that went to the spill-over, ever
+			       * (an rte_ring's overflow) */
 };
 
 /**
@@ -52,6 +57,16 @@ struct uet_xring {
  * 0, or -ENOMEM.
  */
 int uet_xring_init(struct uet_xring *x, const char *name, uint32_t frames);
+
+/**
+ * Set up @p x without an rte_ring: its frames in a growable array only,
+ * which takes memory at the first put (@p frames entries, or 64 if 0)
+ * and doubles when full. For a writer and a reader that never run at
+ * the same time (each in its own window, a barrier between): all of its
+ * state is in @p x and the array, no header lines of its own, nothing
+ * atomic, and no memory touched before it is used. 0 always.
+ */
+int uet_xring_init_array(struct uet_xring *x, uint32_t frames);
 
 /**
  * Put a frame (its order is the count put since the ring was emptied).

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lib/xring: frames come out in the order they went in, through the ring
- * and past it into the spill-over; orders count from 0 after each
- * emptying; the ring is sized for a window's frames; frames left at the
- * end go back to their pool; the window sort's order. */
+ * and past it into the spill-over, or through an array ring's growing
+ * array; orders count from 0 after each emptying; the ring is sized for
+ * a window's frames; frames left at the end go back to their pool; the
+ * window sort's order. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,65 @@ START_TEST(test_xring_fini_frees_what_waits)
 }
 END_TEST
 
+/* An array ring (no rte_ring): no memory until the first put, then 8
+ * entries doubling as needed; order kept, orders from 0 after each
+ * emptying in the same array, nothing counted as spilled; what waits at
+ * the end is freed. */
+START_TEST(test_xring_array_grows_and_keeps_order)
+{
+	struct rte_mempool *mp;
+	struct uet_xring x;
+	struct uet_xframe got[32];
+	struct rte_mbuf *m[20];
+	const struct uet_xframe *first;
+	uint32_t i, n;
+
+	uet_test_eal("uetxr", "array");
+	mp = uet_test_pool("xr_array", 64);
+	ck_assert_int_eq(uet_xring_init_array(&x, 8), 0);
+	ck_assert_ptr_null(x.r);
+	ck_assert_ptr_null(x.spill);
+	ck_assert_uint_eq(uet_xring_count(&x), 0);
+	for (i = 0; i < 20; i++) {
+		m[i] = rte_pktmbuf_alloc(mp);
+		ck_assert_ptr_nonnull(m[i]);
+		ck_assert_int_eq(uet_xring_put(&x, m[i], 100u + i, i % 4), 0);
+		if (i == 0)
+			ck_assert_uint_eq(x.cap_spill, 8);
+	}
+	ck_assert_uint_eq(x.cap_spill, 32);
+	ck_assert_uint_eq(uet_xring_count(&x), 20);
+	ck_assert_uint_eq(x.spilled, 0);
+	n = uet_xring_take(&x, got, 5);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(uet_xring_count(&x), 15);
+	n += uet_xring_take(&x, got + n, 32 - n);
+	ck_assert_uint_eq(n, 20);
+	for (i = 0; i < 20; i++) {
+		ck_assert_ptr_eq(got[i].m, m[i]);
+		ck_assert_uint_eq(got[i].arrival_ps, 100u + i);
+		ck_assert_uint_eq(got[i].port, i % 4);
+		ck_assert_uint_eq(got[i].order, i);
+	}
+	/* Emptied: the next window starts at the array's first entry,
+	 * orders from 0. */
+	first = x.spill;
+	ck_assert_int_eq(uet_xring_put(&x, m[0], 7, 0), 0);
+	ck_assert_ptr_eq(x.spill, first);
+	ck_assert_uint_eq(uet_xring_take(&x, got, 32), 1);
+	ck_assert_uint_eq(got[0].order, 0);
+	/* Left waiting at the end: freed by fini. */
+	ck_assert_int_eq(uet_xring_put(&x, m[1], 8, 0), 0);
+	ck_assert_int_eq(uet_xring_put(&x, m[2], 9, 0), 0);
+	for (i = 3; i < 20; i++)
+		rte_pktmbuf_free(m[i]);
+	rte_pktmbuf_free(m[0]);
+	uet_xring_fini(&x);
+	ck_assert_ptr_null(x.spill);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), 64);
+}
+END_TEST
+
 /*
  * The window sort puts frames in (arrival, port, order) order, the order
  * qsort gives with the same key, for sizes around its insertion runs and
@@ -155,6 +215,7 @@ static Suite *xring_suite(void)
 	tcase_add_test(tc, test_xring_frames_per_window);
 	tcase_add_test(tc, test_xring_order_through_ring_and_spill);
 	tcase_add_test(tc, test_xring_fini_frees_what_waits);
+	tcase_add_test(tc, test_xring_array_grows_and_keeps_order);
 	tcase_add_test(tc, test_xframe_sort_matches_qsort);
 	suite_add_tcase(s, tc);
 	return s;
