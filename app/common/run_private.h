@@ -132,8 +132,9 @@ void run_out_path(char *buf, size_t size, const char *out, const char *name);
 /* run_models.c */
 int run_roles(struct run *e, const struct uet_run_conf *conf);
 int run_workload_open(struct run *e, struct uet_run_result *res);
-int run_wire_switch(struct run *e);
 int run_wire_nics(struct run *e);
+/* Both, the switch built on a worker lcore meanwhile where there is one. */
+int run_wire_models(struct run *e);
 uint64_t run_total_events(const struct run *e);
 void run_models_close(struct run *e);
 

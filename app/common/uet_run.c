@@ -164,9 +164,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	if (rc == 0)
 		rc = run_open_outputs(&e);
 	if (rc == 0)
-		rc = run_wire_switch(&e);
-	if (rc == 0)
-		rc = run_wire_nics(&e);
+		rc = run_wire_models(&e);
 	if (rc == 0)
 		rc = res->realtime		      ? run_open_rt(&e)
 		     : conf->role == UET_RUN_EMBEDDED ? run_open_local(&e)
