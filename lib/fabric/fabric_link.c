@@ -23,11 +23,16 @@
 
 int fabric_links_init(struct uet_fabric *fab)
 {
-	struct fabric_links *L = calloc(1, sizeof(*L));
+	/* Lines of its own: every frame's route reads any_down, from
+	 * every lcore, and a neighbour written by one would move the
+	 * line between them. */
+	struct fabric_links *L =
+		aligned_alloc(_Alignof(struct fabric_links), sizeof(*L));
 	uint32_t i;
 
 	if (L == NULL)
 		return -ENOMEM;
+	memset(L, 0, sizeof(*L));
 	L->port = calloc(fab->n_ports, sizeof(*L->port));
 	if (L->port == NULL) {
 		free(L);

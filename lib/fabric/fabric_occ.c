@@ -37,9 +37,15 @@ static void occ_keep(struct fabric_part *pt, uet_time_t t, uint32_t rank,
 
 void fabric_occ_part_sample_before(struct fabric_part *pt, uet_time_t t)
 {
-	struct fabric_links *L = pt->fab->links;
+	struct fabric_links *L;
 	uint32_t i;
 
+	/* Called at every change of a queue: with no port chosen, the
+	 * part's own word says so (never due), and the shared links
+	 * state is not read at all. */
+	if (pt->occ_next_ps >= t)
+		return;
+	L = pt->fab->links;
 	if (L->occ_fn == NULL)
 		return;
 	/* Nothing of this part changed since the last call, so the state
@@ -142,7 +148,7 @@ int uet_fabric_set_occupancy(struct uet_fabric *fab, uet_time_t interval_ps,
 	L->n_occ_ports = n_ports;
 	L->occ_interval_ps = interval_ps;
 	for (i = 0; i < fab->n_parts; i++)
-		fab->parts[i].occ_next_ps = 0;
+		fab->parts[i].occ_next_ps = n_ports != 0 ? 0 : UINT64_MAX;
 	L->occ_fn = n_ports != 0 ? fn : NULL;
 	L->occ_ctx = ctx;
 	return 0;

@@ -645,10 +645,12 @@ int fabric_parts_init(struct uet_fabric *fab)
 			n = 1;
 		}
 	}
-	fab->parts = calloc(n, sizeof(*fab->parts));
+	fab->parts = aligned_alloc(_Alignof(struct fabric_part),
+				   n * sizeof(*fab->parts));
 	fab->part_weight = calloc(n, sizeof(*fab->part_weight));
 	if (fab->parts == NULL || fab->part_weight == NULL)
 		return -ENOMEM;
+	memset(fab->parts, 0, n * sizeof(*fab->parts));
 	fab->n_parts = n;
 	for (q = 0; q < n; q++) {
 		struct fabric_part *pt = &fab->parts[q];
@@ -671,6 +673,7 @@ int fabric_parts_init(struct uet_fabric *fab)
 		pt->out_min_ps[0] = UET_TIME_NEVER;
 		pt->out_min_ps[1] = UET_TIME_NEVER;
 		pt->nic_in_min_ps = UET_TIME_NEVER;
+		pt->occ_next_ps = UINT64_MAX; /* until ports are chosen */
 	}
 	fab->lookahead_ps = UET_TIME_NEVER;
 	for (i = 0; i < fab->n_ports; i++) {

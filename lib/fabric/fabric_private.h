@@ -198,11 +198,15 @@ struct fabric_part {
 	struct uet_xframe *merge;     /* the window's frames, sorted */
 	struct uet_xframe *merge_tmp; /* the sort's scratch */
 	uint32_t cap_merge;	      /* frames both hold */
-	/* Occupancy samples of its chosen ports (fabric_occ.c). */
+	/* Occupancy samples of its chosen ports (fabric_occ.c); the next
+	 * is never due (UINT64_MAX) when no port is chosen. */
 	uet_time_t occ_next_ps;
 	struct fabric_occ_row *occ;
 	uint32_t n_occ, cap_occ;
-};
+	/* Lines of its own: parts run on different lcores at once, and
+	 * two sharing a line (the event queue's head is in the first)
+	 * would move it between the cores at every event. */
+} __attribute__((aligned(64)));
 
 /*
  * One traffic class queue of a port and what a frame joining or leaving
@@ -431,7 +435,7 @@ struct fabric_links {
 	uet_time_t occ_interval_ps;
 	uet_fabric_occupancy_fn occ_fn;
 	void *occ_ctx;
-};
+} __attribute__((aligned(64)));
 
 /* Allocate fab->links once the topology is built; free it. */
 int fabric_links_init(struct uet_fabric *fab);
