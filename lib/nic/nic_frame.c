@@ -28,9 +28,41 @@ static void frame_addr(const struct uet_nic *nic, uint32_t dst_ip, uint8_t dscp,
 	a->udp_dport = nic->p.udp_dport;
 }
 
+/* A frame's own shared-info going: the pattern is its owner's. */
+static void payload_unattached_cb(void *addr, void *opaque)
+{
+	(void)addr;
+	(void)opaque;
+}
+
+/*
+ * The shared-info a payload mbuf is attached with. Given the caller's
+ * pattern (which outlives every frame, uet_nic_conf), each mbuf carries
+ * its own, in its own data room (unused while the pattern is attached),
+ * so that freeing a frame writes a line of that frame only. One counter
+ * per NIC, bumped by the NIC at every frame and dropped by whichever
+ * lcore frees it (the receiver's, often another), moved its line between
+ * the cores twice a frame on two lcores, and was a cache miss a frame on
+ * one. A NIC with a pattern of its own counts every frame on its one
+ * shared-info instead, so that the pattern lives until the last is freed.
+ */
+static struct rte_mbuf_ext_shared_info *payload_shinfo(struct nic_payload *pl,
+						       struct rte_mbuf *p)
+{
+	struct rte_mbuf_ext_shared_info *si = p->buf_addr;
+
+	if (pl->owned != NULL || p->buf_len < sizeof(*si)) {
+		rte_mbuf_ext_refcnt_update(&pl->shinfo, 1);
+		return &pl->shinfo;
+	}
+	si->free_cb = payload_unattached_cb;
+	si->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(si, 1);
+	return si;
+}
+
 /* The payload's mbuf: attached to the pattern where this segment's bytes
- * are. The shared-info's refcount counts it; the NIC's own hold keeps the
- * count above zero for the whole run. */
+ * are (payload_shinfo says who keeps the pattern alive). */
 static struct rte_mbuf *payload_mbuf(struct uet_nic *nic,
 				     const struct nic_pdc *pdc,
 				     uint64_t msg_offset_bytes,
@@ -46,11 +78,10 @@ static struct rte_mbuf *payload_mbuf(struct uet_nic *nic,
 
 	if (p == NULL)
 		return NULL;
-	rte_mbuf_ext_refcnt_update(&pl->shinfo, 1);
-	rte_pktmbuf_attach_extbuf(p, (void *)(uintptr_t)at,
-				  pl->iova == RTE_BAD_IOVA ? RTE_BAD_IOVA
-							   : pl->iova + off,
-				  (uint16_t)payload_bytes, &pl->shinfo);
+	rte_pktmbuf_attach_extbuf(
+		p, (void *)(uintptr_t)at,
+		pl->iova == RTE_BAD_IOVA ? RTE_BAD_IOVA : pl->iova + off,
+		(uint16_t)payload_bytes, payload_shinfo(pl, p));
 	p->data_off = 0;
 	p->data_len = (uint16_t)payload_bytes;
 	p->pkt_len = payload_bytes;
@@ -213,9 +244,10 @@ int nic_ctrl_item(struct uet_nic *nic, uint32_t dst_ip, uint16_t entropy,
 	return 0;
 }
 
-/* Called when the last reference to the pattern's shared-info goes: only
- * after the NIC has dropped its own hold at destroy, so it is a no-op for
- * the whole run; then it frees what the NIC allocated. */
+/* Called when the last reference to the NIC's shared-info goes: only
+ * after the NIC has dropped its own hold at destroy (and, with a pattern
+ * of its own, its last frame has gone); then it frees what the NIC
+ * allocated. */
 static void payload_free_cb(void *addr, void *opaque)
 {
 	struct nic_payload *pl = opaque;

@@ -211,7 +211,8 @@ struct nic_probe_slot {
 
 /** The payload pattern with the shared-info its payload mbufs point at. */
 struct nic_payload {
-	struct rte_mbuf_ext_shared_info shinfo; /**< refcount: NIC + mbufs */
+	struct rte_mbuf_ext_shared_info shinfo; /**< refcount: NIC (+ mbufs
+						 * of an own pattern) */
 	struct uet_ses_pattern *owned;		/**< freed with it, or NULL */
 	const struct uet_ses_pattern *pattern;	/**< the bytes */
 	rte_iova_t iova;			/**< of pattern->bytes */

@@ -49,7 +49,9 @@ struct uet_nic_conf {
 	/** Run-wide arrival table for flow rows; NULL: arrived_ps is written
 	 * as UET_TIME_NEVER in the sender's flow row. */
 	struct uet_ses_arrivals *arrivals;
-	/** A shared payload pattern; NULL: the NIC builds its own. */
+	/** A shared payload pattern, which must outlive every frame the
+	 * NIC sends; NULL: the NIC builds its own, kept until its last
+	 * frame is freed. */
 	const struct uet_ses_pattern *pattern;
 	/** Scenario seed (start PSNs, entropy streams). */
 	uint64_t seed;
@@ -119,7 +121,8 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf);
 
 /**
  * Free a NIC and every frame it holds. Frames it sent that others still
- * hold stay valid: the payload pattern lives until the last is freed.
+ * hold stay valid: a pattern of its own lives until the last is freed (a
+ * shared one is the caller's, uet_nic_conf).
  * NULL is accepted.
  *
  * @param nic
