@@ -122,6 +122,19 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 	return out;
 }
 
+/*
+ * The models' memory (every NIC's tables, the fabric's ports and queues)
+ * is left to the exit when the process is about to end: freeing it gives
+ * nothing back that the exit does not, and took 10-18 ms of a 1,024-host
+ * run, on one lcore. A build with AddressSanitizer frees it still, so
+ * that its leak check sees the run release all it should.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define RUN_FREE_MODELS_AT_EXIT true
+#else
+#define RUN_FREE_MODELS_AT_EXIT false
+#endif
+
 /* Everything the run opened, closed; -EIO when an output was not written
  * whole. */
 static int run_close(struct run *e)
@@ -129,7 +142,8 @@ static int run_close(struct run *e)
 	int rc;
 
 	run_close_clock(e);
-	run_models_close(e);
+	if (!e->conf->process_exits || RUN_FREE_MODELS_AT_EXIT)
+		run_models_close(e);
 	run_close_ports(e);
 	rc = run_close_outputs(e);
 	if (!e->conf->process_exits)
