@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_eal.h>
@@ -203,6 +204,33 @@ unsigned int uet_eal_usable_cpus(void)
 	return n > 0 ? (unsigned int)n : 1;
 }
 
+/* The runtime folder, gone if empty (rmdir takes only an empty one). */
+static void eal_runtime_dir_remove(void)
+{
+	const char *dir = rte_eal_get_runtime_dir();
+
+	if (dir != NULL && dir[0] != '\0')
+		(void)rmdir(dir);
+}
+
+/*
+ * EAL makes a runtime folder per file prefix (/var/run/dpdk/<prefix> as
+ * root) and neither rte_eal_cleanup() nor the exit removes it. With
+ * --no-shconf nothing is ever put in it, and every run (every forked
+ * unit test) left one empty folder behind: 14,000 of them here after a
+ * few days. Removed at exit when empty; one holding shared files (a
+ * primary's, for secondaries) stays, as DPDK leaves it. Registered before
+ * rte_eal_init(), so that it runs after the exit handlers EAL registers
+ * (the telemetry socket's unlink, with telemetry on).
+ */
+void uet_eal_tidy_at_exit(void)
+{
+	static bool registered;
+
+	if (!registered && atexit(eal_runtime_dir_remove) == 0)
+		registered = true;
+}
+
 int uet_eal_init_sized(const char *prefix, unsigned int lcores,
 		       unsigned int mem_mb)
 {
@@ -235,6 +263,7 @@ int uet_eal_init_sized(const char *prefix, unsigned int lcores,
 	ret = eal_lcores_arg(lcores_arg, sizeof(lcores_arg), lcores);
 	if (ret < 0)
 		return ret;
+	uet_eal_tidy_at_exit();
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		return rte_errno ? -rte_errno : -EINVAL;

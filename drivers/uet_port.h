@@ -371,6 +371,15 @@ int uet_eal_init_default(const char *prefix);
 int uet_eal_init_sized(const char *prefix, unsigned int lcores,
 		       unsigned int mem_mb);
 
+/**
+ * Before rte_eal_init() with the user's arguments: remove EAL's runtime
+ * folder at exit if it is empty then (uet_eal_init_sized() does this
+ * itself). With --no-shconf EAL puts nothing in it but never removes it.
+ * Called before rte_eal_init() so that it runs after EAL's own exit
+ * handlers.
+ */
+void uet_eal_tidy_at_exit(void);
+
 /** CPUs this process may run on (its affinity mask), at least 1. */
 unsigned int uet_eal_usable_cpus(void);
 

@@ -372,6 +372,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 				     : UET_RUN_EXIT_USAGE;
 	}
 	if (eal_argc > 1) {
+		uet_eal_tidy_at_exit();
 		rc = rte_eal_init(eal_argc, argv) < 0 ? -rte_errno : 0;
 	} else {
 		char prefix[64];

@@ -575,7 +575,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (eal) {
-		int used = rte_eal_init(argc, argv);
+		int used;
+
+		uet_eal_tidy_at_exit();
+		used = rte_eal_init(argc, argv);
 
 		if (used < 0) {
 			fprintf(stderr, "uet-frames: EAL init failed: %s\n",
