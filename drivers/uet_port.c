@@ -204,8 +204,7 @@ unsigned int uet_eal_usable_cpus(void)
 	return n > 0 ? (unsigned int)n : 1;
 }
 
-/* The runtime folder, gone if empty (rmdir takes only an empty one). */
-static void eal_runtime_dir_remove(void)
+void uet_eal_runtime_dir_remove(void)
 {
 	const char *dir = rte_eal_get_runtime_dir();
 
@@ -227,7 +226,7 @@ void uet_eal_tidy_at_exit(void)
 {
 	static bool registered;
 
-	if (!registered && atexit(eal_runtime_dir_remove) == 0)
+	if (!registered && atexit(uet_eal_runtime_dir_remove) == 0)
 		registered = true;
 }
 

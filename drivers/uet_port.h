@@ -380,6 +380,13 @@ int uet_eal_init_sized(const char *prefix, unsigned int lcores,
  */
 void uet_eal_tidy_at_exit(void);
 
+/**
+ * Remove EAL's runtime folder now if it is empty (rmdir takes only an
+ * empty one): what uet_eal_tidy_at_exit() does at exit, for a process
+ * that ends with _exit().
+ */
+void uet_eal_runtime_dir_remove(void);
+
 /** CPUs this process may run on (its affinity mask), at least 1. */
 unsigned int uet_eal_usable_cpus(void);
 

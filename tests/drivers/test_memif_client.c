@@ -69,7 +69,9 @@ static void memif_server_child(const char *devargs, int in, int out)
 			break;
 		}
 	}
-	/* The process ends here: no EAL cleanup (docs/ports.md says why). */
+	/* The process ends here: no EAL cleanup (docs/ports.md says why),
+	 * but no empty runtime folder left behind either. */
+	uet_eal_runtime_dir_remove();
 	_exit(0);
 }
 

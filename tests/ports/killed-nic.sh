@@ -51,6 +51,10 @@ if kill -0 "$launcher" 2>/dev/null; then
 fi
 wait "$launcher" || rc=$?
 launcher=
+# The killed process had no exit to remove its (empty) EAL runtime folder.
+rt=/var/run/dpdk
+[ "$(id -u)" = 0 ] || rt=${XDG_RUNTIME_DIR:-/tmp}/dpdk
+rmdir "$rt/uet-nic-$victim" 2>/dev/null || true
 cat "$dir/launch.log"
 echo "launcher exited $rc, $((SECONDS - killed_at)) s after the kill"
 [ "$rc" -ne 0 ] || { echo "FAIL: the launcher reported success"; exit 1; }
