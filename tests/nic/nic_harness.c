@@ -106,6 +106,14 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 			ck_assert_ptr_nonnull(h->kept);
 		}
 		fr.dropped = in_set(h->drop_data, h->ndrop_data, idx);
+		if (h->hold && idx == h->hold_data && h->held == NULL) {
+			h->held = m;
+			fr.dropped = true;
+			h->count[l->from][fr.kind]++;
+			if (h->nframes < H_MAX_FRAMES)
+				h->frames[h->nframes++] = fr;
+			return 0;
+		}
 		if (in_set(h->trim_data, h->ntrim_data, idx)) {
 			/* A switch trims: cut a linear copy, then a new
 			 * one-segment frame of what is left. */
@@ -218,6 +226,7 @@ void h_start(struct h *h)
 			.mempool = h->mp,
 			.record = h->rec,
 			.arrivals = h->arrivals,
+			.pattern = h->pattern,
 			.seed = 42,
 		};
 		struct uet_component *comp;
@@ -275,6 +284,7 @@ void h_check_invariants(struct h *h)
 void h_fini(struct h *h)
 {
 	rte_pktmbuf_free(h->kept);
+	rte_pktmbuf_free(h->held);
 	uet_nic_destroy(h->nic[0]);
 	uet_nic_destroy(h->nic[1]);
 	rte_mempool_free(h->mp);

@@ -80,6 +80,15 @@ struct h {
 	bool keep;
 	uint32_t keep_data;
 	struct rte_mbuf *kept;
+	/** Hold NIC 0's data frame with index hold_data (0-based) itself,
+	 * not a copy, in held instead of delivering it (lost on the wire),
+	 * for a test to free after the NICs are gone. */
+	bool hold;
+	uint32_t hold_data;
+	struct rte_mbuf *held;
+	/** The payload pattern given to both NICs (uet-emu gives its run's);
+	 * NULL: each builds its own. */
+	const struct uet_ses_pattern *pattern;
 	uint32_t data_index, ack_index;
 	uint64_t sent[2], arrived[2], completed[2];
 	uet_time_t last_completed_ps;
