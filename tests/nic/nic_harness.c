@@ -107,14 +107,10 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 		}
 		fr.dropped = in_set(h->drop_data, h->ndrop_data, idx);
 		if (h->hold && idx == h->hold_data && h->held == NULL) {
+			/* Lost on the wire, kept whole (not freed below). */
 			h->held = m;
 			fr.dropped = true;
-			h->count[l->from][fr.kind]++;
-			if (h->nframes < H_MAX_FRAMES)
-				h->frames[h->nframes++] = fr;
-			return 0;
-		}
-		if (in_set(h->trim_data, h->ntrim_data, idx)) {
+		} else if (in_set(h->trim_data, h->ntrim_data, idx)) {
 			/* A switch trims: cut a linear copy, then a new
 			 * one-segment frame of what is left. */
 			struct rte_mbuf *t = rte_pktmbuf_alloc(h->mp);
@@ -142,7 +138,8 @@ static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 	if (h->nframes < H_MAX_FRAMES)
 		h->frames[h->nframes++] = fr;
 	if (fr.dropped) {
-		rte_pktmbuf_free(m);
+		if (m != h->held)
+			rte_pktmbuf_free(m);
 		return 0;
 	}
 	return to->deliver(to, 0, m, arrival_ps);

@@ -14,6 +14,24 @@
 #include "eal_test.h"
 #include "uet_xring.h"
 
+/*
+ * The n frames taken are m[0..n-1] in the order put: frame i put with
+ * arrival base + step * i on port i % ports, its order i.
+ */
+static void check_taken(const struct uet_xframe *got, struct rte_mbuf **m,
+			uint32_t n, uint64_t base, int step, uint32_t ports)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_eq(got[i].m, m[i]);
+		ck_assert_uint_eq(got[i].arrival_ps,
+				  base + (uint64_t)((int64_t)step * i));
+		ck_assert_uint_eq(got[i].port, i % ports);
+		ck_assert_uint_eq(got[i].order, i);
+	}
+}
+
 START_TEST(test_xring_frames_per_window)
 {
 	/* 100 Gbit/s for 1 us: 100,000 bits, 195.3 frames of 64 bytes. */
@@ -57,12 +75,7 @@ START_TEST(test_xring_order_through_ring_and_spill)
 	ck_assert_uint_eq(uet_xring_count(&x), 50);
 	n += uet_xring_take(&x, got + n, 128 - n);
 	ck_assert_uint_eq(n, 100);
-	for (i = 0; i < 100; i++) {
-		ck_assert_ptr_eq(got[i].m, m[i]);
-		ck_assert_uint_eq(got[i].arrival_ps, 1000u - i);
-		ck_assert_uint_eq(got[i].port, i % 3);
-		ck_assert_uint_eq(got[i].order, i);
-	}
+	check_taken(got, m, 100, 1000u, -1, 3);
 	ck_assert_uint_eq(uet_xring_count(&x), 0);
 	/* Emptied: the next window's orders start at 0 again, in the ring. */
 	ck_assert_int_eq(uet_xring_put(&x, m[0], 5, 0), 0);
@@ -136,12 +149,7 @@ START_TEST(test_xring_array_grows_and_keeps_order)
 	ck_assert_uint_eq(uet_xring_count(&x), 15);
 	n += uet_xring_take(&x, got + n, 32 - n);
 	ck_assert_uint_eq(n, 20);
-	for (i = 0; i < 20; i++) {
-		ck_assert_ptr_eq(got[i].m, m[i]);
-		ck_assert_uint_eq(got[i].arrival_ps, 100u + i);
-		ck_assert_uint_eq(got[i].port, i % 4);
-		ck_assert_uint_eq(got[i].order, i);
-	}
+	check_taken(got, m, 20, 100u, 1, 4);
 	/* Emptied: the next window starts at the array's first entry,
 	 * orders from 0. */
 	first = x.spill;
