@@ -67,14 +67,25 @@ void fabric_fifo_fini(struct fabric_fifo *f);
  * append. */
 int fabric_fifo_grow_push(struct fabric_fifo *f, const struct fabric_entry *e);
 
-/* Append; 0 or -ENOMEM (the ring is unchanged then). Inline: every frame
- * goes through two rings a hop. */
+/*
+ * Append; 0 or -ENOMEM (the ring is unchanged then). Inline: every frame
+ * goes through two rings a hop. Field by field: a struct copy of the
+ * caller's entry, just stored field by field, was one 16-byte load that
+ * the store buffer cannot forward, so it waited for every store before it
+ * to reach the cache (2-3% of the 1,024-host run on that one load).
+ */
 static inline int fabric_fifo_push(struct fabric_fifo *f,
 				   const struct fabric_entry *e)
 {
+	struct fabric_entry *s;
+
 	if (f->len == f->cap)
 		return fabric_fifo_grow_push(f, e);
-	f->slots[(f->head + f->len) & (f->cap - 1)] = *e;
+	s = &f->slots[(f->head + f->len) & (f->cap - 1)];
+	s->m = e->m;
+	s->time_ps = e->time_ps;
+	s->wire_bytes = e->wire_bytes;
+	s->ingress = e->ingress;
 	f->len++;
 	return 0;
 }
