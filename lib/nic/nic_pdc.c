@@ -280,6 +280,35 @@ void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 	nic->rx_hash[b] = pdc;
 }
 
+/*
+ * Make room for the next closed side. The ring starts small and doubles
+ * while it is not yet full, each side at the slot a ring of the full size
+ * would give it, so the lookups see the same slots in the same order: a
+ * NIC that closes a few sides (one message each way, the common run)
+ * touches 256 bytes, not the 16 KiB of the whole ring (a first touch of a
+ * page is the dearest thing a large run does).
+ */
+static int rx_closed_room(struct uet_nic *nic)
+{
+	struct nic_rx_closed *p;
+	uint32_t cap;
+
+	if (nic->rx_closed_next < nic->rx_closed_cap)
+		return 0;
+	cap = nic->rx_closed_cap != 0 ? nic->rx_closed_cap * 2u
+				      : NIC_RX_CLOSED_FIRST;
+	if (cap > NIC_RX_CLOSED_MAX)
+		cap = NIC_RX_CLOSED_MAX;
+	p = realloc(nic->rx_closed, cap * sizeof(*p));
+	if (p == NULL)
+		return -ENOMEM;
+	memset(p + nic->rx_closed_cap, 0,
+	       (cap - nic->rx_closed_cap) * sizeof(*p));
+	nic->rx_closed = p;
+	nic->rx_closed_cap = cap;
+	return 0;
+}
+
 /* A closed receiving side is remembered (a ring of the last
  * NIC_RX_CLOSED_MAX), so that a retransmission of its message still gets
  * its ACK: the sender only stops when everything is acknowledged. */
@@ -288,11 +317,8 @@ void nic_pdc_rx_closed_add(struct nic_pdc *pdc)
 	struct uet_nic *nic = pdc->nic;
 	struct nic_rx_closed *c;
 
-	if (nic->rx_closed == NULL) {
-		nic->rx_closed = calloc(NIC_RX_CLOSED_MAX, sizeof(*c));
-		if (nic->rx_closed == NULL)
-			return; /* not remembered: the sender may stall */
-	}
+	if (rx_closed_room(nic) != 0)
+		return; /* not remembered: the sender may stall */
 	c = &nic->rx_closed[nic->rx_closed_next];
 	nic->rx_closed_next = (nic->rx_closed_next + 1) % NIC_RX_CLOSED_MAX;
 	c->peer_ip = pdc->peer_ip;
@@ -310,7 +336,7 @@ nic_pdc_rx_closed_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc,
 {
 	uint32_t i;
 
-	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
+	for (i = 0; i < nic->rx_closed_cap; i++) {
 		const struct nic_rx_closed *c = &nic->rx_closed[i];
 
 		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
@@ -330,7 +356,7 @@ const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
 {
 	uint32_t i;
 
-	for (i = 0; nic->rx_closed != NULL && i < NIC_RX_CLOSED_MAX; i++) {
+	for (i = 0; i < nic->rx_closed_cap; i++) {
 		const struct nic_rx_closed *c = &nic->rx_closed[i];
 
 		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
@@ -352,6 +378,8 @@ void nic_pdcs_fini(struct uet_nic *nic)
 	free(nic->free_ids);
 	free(nic->rx_closed);
 	nic->rx_closed = NULL;
+	nic->rx_closed_cap = 0;
+	nic->rx_closed_next = 0;
 	nic->pdcs = NULL;
 	nic->free_ids = NULL;
 }

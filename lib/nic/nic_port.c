@@ -16,7 +16,7 @@
 static int txq_push(struct nic_txq *q, const struct nic_txq_item *item)
 {
 	if (q->count == q->cap) {
-		uint32_t cap = q->cap ? q->cap * 2 : 256;
+		uint32_t cap = q->cap ? q->cap * 2 : NIC_TXQ_FIRST;
 		struct nic_txq_item *t = malloc(cap * sizeof(*t));
 		uint32_t i;
 
