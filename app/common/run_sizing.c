@@ -195,6 +195,11 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		z->lcores = 1;
 	if (z->lcores > UET_CONFIG_LCORES_MAX)
 		z->lcores = UET_CONFIG_LCORES_MAX;
+	/* A NIC is polled by one lcore and the runs give an lcore at least
+	 * one NIC, so lcores beyond the NICs would only idle: the EAL is not
+	 * asked for them, and the sizing line says what the run uses. */
+	if (nics_here > 0 && z->lcores > nics_here)
+		z->lcores = nics_here;
 	z->mbuf_data_bytes =
 		local ? UET_MBUF_SMALL_DATA_BYTES : UET_MBUF_DATA_BYTES;
 	out = calloc(hosts, sizeof(*out));

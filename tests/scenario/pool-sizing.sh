@@ -7,7 +7,8 @@
 # - a pool too small for the frames in flight stops the run, exit 1, with
 #   a message naming the pool, the virtual time and run.mbufs;
 # - a pool larger than the machine's memory is refused before the run,
-#   naming the figure and run.mbufs.
+#   naming the figure and run.mbufs;
+# - the lcores asked of the EAL are never more than the NICs.
 # usage: pool-sizing.sh UET-EMU EXAMPLES_DIR
 set -euo pipefail
 emu=$1 examples=$2
@@ -32,6 +33,19 @@ r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
 EOF
 }
+
+# 0. The lcores asked of the EAL: run.lcores = 8 on the quickstart's 2
+# hosts gives 2 (one NIC each; more would idle), and the run says so.
+sed "s/^run:\$/run:\n  lcores: 8/" "$examples/quickstart.yaml" >"$dir/lcores.yaml"
+grep -q "^  lcores: 8\$" "$dir/lcores.yaml" || fail "could not set run.lcores"
+"$emu" --print-config "$dir/lcores.yaml" 2>&1 | grep -q '^# sizing (uet-emu): 2 lcores;' ||
+	fail "run.lcores = 8 on 2 hosts: the sizing line does not say 2 lcores"
+"$emu" --out "$dir/lcores" "$dir/lcores.yaml" 2>"$dir/lcores.log" ||
+	{ cat "$dir/lcores.log"; fail "run.lcores = 8 on 2 hosts failed"; }
+grep -q '^uet-emu: lcore 1 of 2:' "$dir/lcores.log" ||
+	{ cat "$dir/lcores.log"; fail "run.lcores = 8 on 2 hosts did not run on 2 lcores"; }
+summary_intact "$dir/lcores" 256
+echo "ok: run.lcores = 8 on 2 hosts: 2 lcores"
 
 # 1. A large pool, a small run.
 big=2000000
