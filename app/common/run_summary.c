@@ -5,7 +5,10 @@
  * did not complete with how far each got.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+
+#include <rte_common.h>
 
 #include "uet_fabric.h"
 #include "uet_nic.h"
@@ -77,31 +80,65 @@ void run_totals(const struct run *e, struct uet_run_result *r)
 		r->switch_drops += run_swrec_down_drops(e->fabric);
 }
 
+/* Port i's upward link, if it is the lower end of one between switches
+ * (the lower tier's port comes first), with what it sent. */
+static bool uplink_at(const struct run *e, uint32_t i,
+		      struct uet_fabric_port_info *info,
+		      struct uet_fabric_port_stats *ps)
+{
+	return uet_fabric_port_info(e->fabric, i, info) == 0 &&
+	       info->peer >= 0 && (uint32_t)info->peer >= i &&
+	       uet_fabric_port_stats(e->fabric, (uint16_t)i, ps) == 0;
+}
+
 /*
- * One line per link between switches, in its upward direction (the lower
- * tier's port, which comes first): what the lower switch sent up it, so
- * that the spread of traffic over the uplinks shows. Nothing for one
- * switch.
+ * One line per link between switches, in its upward direction: what the
+ * lower switch sent up it, so that the spread of traffic over the uplinks
+ * shows. Nothing for one switch. A large fabric (a k = 16 fat tree has 2,048
+ * uplinks) gets one line of ranges instead; summary.csv has every uplink.
  */
 static void run_summary_links(const struct run *e)
 {
+	const uint32_t ports = uet_fabric_port_count(e->fabric);
 	struct uet_fabric_port_info info;
 	struct uet_fabric_port_stats ps;
-	uint32_t i;
+	uint64_t fr_lo = UINT64_MAX, fr_hi = 0, by_lo = UINT64_MAX, by_hi = 0;
+	uint64_t dropped = 0, trimmed = 0, peak = 0;
+	uint32_t i, n = 0;
 
-	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
-		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
-		    info.peer < 0 || (uint32_t)info.peer < i ||
-		    uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) < 0)
+	for (i = 0; i < ports; i++) {
+		if (!uplink_at(e, i, &info, &ps))
 			continue;
-		fprintf(stderr,
-			"%s: uplink %s from %s: %" PRIu64 " frames, %" PRIu64
-			" bytes, %" PRIu64 " dropped, %" PRIu64
-			" trimmed, peak queue %" PRIu64 " bytes\n",
-			e->prog, info.link_name, info.switch_name, ps.tx_frames,
-			ps.tx_bytes, ps.drop_full_frames, ps.trim_frames,
-			ps.peak_queue_bytes);
+		n++;
+		fr_lo = RTE_MIN(fr_lo, ps.tx_frames);
+		fr_hi = RTE_MAX(fr_hi, ps.tx_frames);
+		by_lo = RTE_MIN(by_lo, ps.tx_bytes);
+		by_hi = RTE_MAX(by_hi, ps.tx_bytes);
+		dropped += ps.drop_full_frames;
+		trimmed += ps.trim_frames;
+		peak = RTE_MAX(peak, ps.peak_queue_bytes);
 	}
+	if (n > RUN_SUMMARY_LIST_MAX) {
+		fprintf(stderr,
+			"%s: %u uplinks: %" PRIu64 "-%" PRIu64
+			" frames and %" PRIu64 "-%" PRIu64
+			" bytes each, %" PRIu64 " dropped, %" PRIu64
+			" trimmed, peak queue up to %" PRIu64
+			" bytes (each uplink in summary.csv)\n",
+			e->prog, n, fr_lo, fr_hi, by_lo, by_hi, dropped,
+			trimmed, peak);
+		return;
+	}
+	for (i = 0; i < ports; i++)
+		if (uplink_at(e, i, &info, &ps))
+			fprintf(stderr,
+				"%s: uplink %s from %s: %" PRIu64
+				" frames, %" PRIu64 " bytes, %" PRIu64
+				" dropped, %" PRIu64
+				" trimmed, peak queue %" PRIu64 " bytes\n",
+				e->prog, info.link_name, info.switch_name,
+				ps.tx_frames, ps.tx_bytes, ps.drop_full_frames,
+				ps.trim_frames, ps.peak_queue_bytes);
 }
 
 void run_summary(const struct run *e, const struct uet_run_result *r)

@@ -341,14 +341,24 @@ bool run_wl_done(const struct run_wl *w)
 void run_wl_summary(const struct run_wl *w, FILE *f)
 {
 	char vt[UET_UNITS_FMT_LEN], what[256];
-	uint32_t r;
+	uet_time_t first = UET_TIME_NEVER, last = 0;
+	uint32_t r, done = 0, listed = 0;
+	bool each;
 
 	if (w->eng == NULL)
 		return;
+	/* Many ranks: the completed ones in one line (workload.csv has
+	 * each), the others still one by one, up to the list's length. */
+	each = w->prog.n_ranks <= RUN_SUMMARY_LIST_MAX;
 	for (r = 0; r < w->prog.n_ranks; r++) {
 		uet_time_t end = uet_wl_engine_rank_end_ps(w->eng, r);
 
 		if (end != UET_TIME_NEVER) {
+			done++;
+			first = end < first ? end : first;
+			last = end > last ? end : last;
+			if (!each)
+				continue;
 			uet_time_format(end, vt, sizeof(vt));
 			fprintf(f,
 				"uet-emu: rank %u: trace completed at %s "
@@ -356,12 +366,25 @@ void run_wl_summary(const struct run_wl *w, FILE *f)
 				r, vt, end, w->prog.ranks[r].n_nodes);
 			continue;
 		}
+		if (listed++ >= RUN_SUMMARY_LIST_MAX)
+			continue;
 		uet_wl_engine_describe_rank(w->eng, r, what, sizeof(what));
 		fprintf(f,
 			"uet-emu: rank %u: not completed, %u of %u nodes: %s\n",
 			r, uet_wl_engine_rank_finished(w->eng, r),
 			w->prog.ranks[r].n_nodes, what);
 	}
+	if (listed > RUN_SUMMARY_LIST_MAX)
+		fprintf(f, "uet-emu: and %u more ranks not completed\n",
+			listed - RUN_SUMMARY_LIST_MAX);
+	if (each || done == 0)
+		return;
+	uet_time_format(first, what, sizeof(what));
+	uet_time_format(last, vt, sizeof(vt));
+	fprintf(f,
+		"uet-emu: %u of %u ranks' traces completed, between %s and %s "
+		"(%" PRIu64 " ps; each rank in workload.csv)\n",
+		done, w->prog.n_ranks, what, vt, last);
 }
 
 void run_wl_summary_csv(const struct run_wl *w, FILE *f)

@@ -94,7 +94,12 @@ int run_wl_error(const struct run_wl *w);
 /** Whether every rank's graph has finished. */
 bool run_wl_done(const struct run_wl *w);
 
-/** Print each rank's completion time (or what it still waits for). */
+/* Most uplinks or ranks the closing summary lists one line each; a run
+ * with more gets a line of ranges (the records have every one). */
+#define RUN_SUMMARY_LIST_MAX 32u
+
+/** Print each rank's completion time (or what it still waits for); many
+ * completed ranks in one line. */
 void run_wl_summary(const struct run_wl *w, FILE *f);
 /* The same figures as summary.csv rows (figure,value). */
 void run_wl_summary_csv(const struct run_wl *w, FILE *f);
