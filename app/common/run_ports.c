@@ -127,6 +127,11 @@ int run_open_ports(struct run *e)
 	}
 	run_drain_opened(e->has_switch ? e->sw_port : e->nic_port,
 			 e->has_switch ? e->hosts : e->count);
+	/* Said once every switch port has started: a launcher waits for this
+	 * line before it starts memif clients, which DPDK 22.11's memif
+	 * server would turn away until then (uet_port_ethdev.c). */
+	if (e->has_switch)
+		fprintf(stderr, "%s: %u ports up\n", e->prog, e->hosts);
 	return 0;
 }
 
