@@ -88,6 +88,27 @@ static void group_destroy(struct uet_nic *nic, struct nic_group *g)
 	free(g);
 }
 
+/*
+ * An array of elem-byte slots grown by doubling (to first at its first
+ * growth) up to max slots, the new slots zeroed. Returns the array, *cap
+ * updated, or NULL with both left as they were.
+ */
+static void *grow_zeroed(void *arr, uint32_t *cap, uint32_t first, uint32_t max,
+			 size_t elem)
+{
+	uint32_t n = *cap != 0 ? *cap * 2u : first;
+	uint8_t *p;
+
+	if (n > max)
+		n = max;
+	p = realloc(arr, (size_t)n * elem);
+	if (p == NULL)
+		return NULL;
+	memset(p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+	*cap = n;
+	return p;
+}
+
 /* The group a PDC to peer_ip joins: the peer's group with PDC groups on,
  * a new one per sending PDC with them off. */
 static struct nic_group *group_for(struct uet_nic *nic, uint32_t peer_ip,
@@ -113,18 +134,13 @@ static int id_take(struct uet_nic *nic, uint16_t *id)
 	if (nic->next_new_id > NIC_PDC_ID_MAX)
 		return -ENOSPC;
 	if (nic->next_new_id >= nic->pdcs_cap) {
-		uint32_t cap = nic->pdcs_cap ? nic->pdcs_cap * 2 : 64;
-		struct nic_pdc **t;
+		struct nic_pdc **t =
+			grow_zeroed(nic->pdcs, &nic->pdcs_cap, 64,
+				    NIC_PDC_ID_MAX + 1, sizeof(*t));
 
-		if (cap > NIC_PDC_ID_MAX + 1)
-			cap = NIC_PDC_ID_MAX + 1;
-		t = realloc(nic->pdcs, cap * sizeof(*t));
 		if (t == NULL)
 			return -ENOMEM;
-		memset(t + nic->pdcs_cap, 0,
-		       (cap - nic->pdcs_cap) * sizeof(*t));
 		nic->pdcs = t;
-		nic->pdcs_cap = cap;
 	}
 	*id = (uint16_t)nic->next_new_id++;
 	return 0;
@@ -291,21 +307,14 @@ void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 static int rx_closed_room(struct uet_nic *nic)
 {
 	struct nic_rx_closed *p;
-	uint32_t cap;
 
 	if (nic->rx_closed_next < nic->rx_closed_cap)
 		return 0;
-	cap = nic->rx_closed_cap != 0 ? nic->rx_closed_cap * 2u
-				      : NIC_RX_CLOSED_FIRST;
-	if (cap > NIC_RX_CLOSED_MAX)
-		cap = NIC_RX_CLOSED_MAX;
-	p = realloc(nic->rx_closed, cap * sizeof(*p));
+	p = grow_zeroed(nic->rx_closed, &nic->rx_closed_cap,
+			NIC_RX_CLOSED_FIRST, NIC_RX_CLOSED_MAX, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
-	memset(p + nic->rx_closed_cap, 0,
-	       (cap - nic->rx_closed_cap) * sizeof(*p));
 	nic->rx_closed = p;
-	nic->rx_closed_cap = cap;
 	return 0;
 }
 
