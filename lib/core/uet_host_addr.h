@@ -2,8 +2,10 @@
 /*
  * Default host addresses (DESIGN section 1): host i is 198.18.0.1 + i in
  * 198.18.0.0/15 (the RFC 2544 benchmarking range) and has the locally
- * administered MAC 02:00:00:00:xx:xx, where xx:xx is i + 1, so that a host's
- * MAC ends like its IPv4 address for the first 65,535 hosts.
+ * administered MAC 02:00:00 followed by i + 1 on 24 bits, so that a host's
+ * MAC ends like its offset in the /15 (02:00:00:00:01:00 is 198.18.1.0,
+ * 02:00:00:01:00:00 is 198.19.0.0). The first 65,535 hosts keep the
+ * 02:00:00:00:xx:xx of the 16-bit plan.
  */
 #ifndef UET_HOST_ADDR_H
 #define UET_HOST_ADDR_H
@@ -17,8 +19,16 @@ extern "C" {
 
 /** 198.18.0.0, the base of the hosts' /15, host order. */
 #define UET_HOST_IPV4_NET UINT32_C(0xc6120000)
-/** Most hosts with a default address: MACs carry i + 1 in 16 bits. */
-#define UET_HOST_MAX_COUNT UINT32_C(65535)
+/** Prefix length of the hosts' range: 198.18.0.0/15. */
+#define UET_HOST_IPV4_PREFIX_LEN 15
+/**
+ * Most hosts with a default address: the /15's 131,072 addresses less its
+ * first (198.18.0.0, the network) and its last (198.19.255.255, the
+ * broadcast), so 198.18.0.1 to 198.19.255.254. The IPv4 range is the
+ * limit; the MACs' 24 bits would hold 16,777,215.
+ */
+#define UET_HOST_MAX_COUNT                                                     \
+	((UINT32_C(1) << (32 - UET_HOST_IPV4_PREFIX_LEN)) - UINT32_C(2))
 /** Bytes of a MAC address. */
 #define UET_HOST_MAC_BYTES 6
 
@@ -39,8 +49,8 @@ static inline uint32_t uet_host_ipv4(uint32_t host)
 }
 
 /**
- * MAC address of a host: 02:00:00:00 then host + 1 on 16 bits, big-endian
- * (02:00:00:00:00:01 for host 0).
+ * MAC address of a host: 02:00:00 then host + 1 on 24 bits, big-endian
+ * (02:00:00:00:00:01 for host 0, 02:00:00:01:00:00 for host 65,535).
  *
  * @param host
  *   Host index, below UET_HOST_MAX_COUNT.
@@ -58,7 +68,7 @@ static inline int uet_host_mac(uint32_t host, uint8_t mac[UET_HOST_MAC_BYTES])
 	mac[0] = 0x02; /* locally administered, unicast */
 	mac[1] = 0;
 	mac[2] = 0;
-	mac[3] = 0;
+	mac[3] = (uint8_t)(id >> 16);
 	mac[4] = (uint8_t)(id >> 8);
 	mac[5] = (uint8_t)id;
 	return 0;

@@ -80,13 +80,15 @@ static void fabric_pfc_arm(struct fabric_port *p)
 
 /*
  * Queue a pause frame for classes (quanta 0: resume) out of port p, ahead
- * of its class queues. Its source is the port's own address,
- * 02:00:00:01 then the port number on 16 bits.
+ * of its class queues. Its source is the port's own address: 02:00 then
+ * 0x10000 + the port number on 32 bits, which is 02:00:00:01 then the port
+ * on 16 bits for the first 65,536 ports, as before port numbers grew.
  */
 static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 			    uint16_t quanta)
 {
 	struct rte_mempool *pool = p->part->pfc_pool;
+	const uint32_t mac_low = UINT32_C(0x10000) + p->id;
 	struct fabric_entry e = {.ingress = FABRIC_NO_PORT};
 	struct uet_pfc pfc = {0};
 	char *buf;
@@ -103,9 +105,10 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 	}
 	fabric_meta_clear(e.m); /* an mbuf's field outlives its last frame */
 	pfc.src[0] = 0x02;
-	pfc.src[3] = 0x01;
-	pfc.src[4] = (uint8_t)(p->id >> 8);
-	pfc.src[5] = (uint8_t)p->id;
+	pfc.src[2] = (uint8_t)(mac_low >> 24);
+	pfc.src[3] = (uint8_t)(mac_low >> 16);
+	pfc.src[4] = (uint8_t)(mac_low >> 8);
+	pfc.src[5] = (uint8_t)mac_low;
 	uet_pfc_set_classes(&pfc, classes, quanta);
 	buf = rte_pktmbuf_append(e.m, UET_PFC_FRAME_BYTES);
 	len = buf == NULL ? -ENOSPC

@@ -69,8 +69,9 @@ enum uet_fabric_topo {
 /** What the fabric is built from. Zero means off for every option. */
 struct uet_fabric_conf {
 	enum uet_fabric_topo topo; /**< the shape; 0: one switch */
-	/** hosts, 1..65535; for leaf-spine leaves * hosts_per_leaf, for a
-	 * fat tree k^3 / 4, else creation fails */
+	/** hosts, 1..UET_HOST_MAX_COUNT (the address plan); for leaf-spine
+	 * leaves * hosts_per_leaf, for a fat tree k^3 / 4, else creation
+	 * fails */
 	uint32_t hosts;
 	uint32_t leaves;	  /**< leaf-spine: leaf switches */
 	uint32_t spines;	  /**< leaf-spine: spine switches */
@@ -236,8 +237,9 @@ typedef void (*uet_fabric_capture_fn)(void *ctx, uint16_t port,
  * @param conf
  *   Its configuration (copied).
  * @return
- *   0, -EINVAL (NULL argument, hosts 0 or over 65535 or not what the
- *   shape gives, a shape count 0, k odd, link rate 0), -ENOMEM.
+ *   0, -EINVAL (NULL argument, hosts 0 or over UET_HOST_MAX_COUNT or
+ *   not what the shape gives, a shape count 0, k odd, link rate 0),
+ *   -ENOMEM.
  */
 int uet_fabric_create(struct uet_fabric **fabp,
 		      const struct uet_fabric_conf *conf);

@@ -13,20 +13,41 @@ START_TEST(test_host_addresses_from_198_18_0_1)
 	uint8_t mac[UET_HOST_MAC_BYTES] = {0};
 	const uint8_t mac0[UET_HOST_MAC_BYTES] = {2, 0, 0, 0, 0, 1};
 	const uint8_t mac255[UET_HOST_MAC_BYTES] = {2, 0, 0, 0, 1, 0};
-	const uint8_t mac_last[UET_HOST_MAC_BYTES] = {2, 0, 0, 0, 0xff, 0xff};
+	const uint8_t mac65534[UET_HOST_MAC_BYTES] = {2, 0, 0, 0, 0xff, 0xff};
 
 	ck_assert_uint_eq(uet_host_ipv4(0), 0xc6120001);   /* 198.18.0.1 */
 	ck_assert_uint_eq(uet_host_ipv4(3), 0xc6120004);   /* 198.18.0.4 */
 	ck_assert_uint_eq(uet_host_ipv4(255), 0xc6120100); /* 198.18.1.0 */
 	ck_assert_uint_eq(uet_host_ipv4(65534), 0xc612ffff);
-	ck_assert_uint_eq(uet_host_ipv4(65535), 0);
 	ck_assert_int_eq(uet_host_mac(0, mac), 0);
 	ck_assert_mem_eq(mac, mac0, sizeof(mac));
 	ck_assert_int_eq(uet_host_mac(255, mac), 0);
 	ck_assert_mem_eq(mac, mac255, sizeof(mac));
+	/* The last host of the 16-bit plan keeps its MAC. */
 	ck_assert_int_eq(uet_host_mac(65534, mac), 0);
+	ck_assert_mem_eq(mac, mac65534, sizeof(mac));
+}
+END_TEST
+
+/* The plan is 198.18.0.0/15 less its network and broadcast addresses:
+ * 131,070 hosts, the MAC carrying the offset in the /15 on 24 bits. */
+START_TEST(test_host_addresses_fill_the_slash_15)
+{
+	uint8_t mac[UET_HOST_MAC_BYTES] = {0};
+	const uint8_t mac65535[UET_HOST_MAC_BYTES] = {2, 0, 0, 1, 0, 0};
+	const uint8_t mac_last[UET_HOST_MAC_BYTES] = {2, 0, 0, 1, 0xff, 0xfe};
+
+	ck_assert_uint_eq(UET_HOST_MAX_COUNT, 131070);
+	ck_assert_uint_eq(uet_host_ipv4(65535), 0xc6130000); /* 198.19.0.0 */
+	ck_assert_int_eq(uet_host_mac(65535, mac), 0);
+	ck_assert_mem_eq(mac, mac65535, sizeof(mac));
+	/* 198.19.255.254, the /15's last host address. */
+	ck_assert_uint_eq(uet_host_ipv4(131069), 0xc613fffe);
+	ck_assert_int_eq(uet_host_mac(131069, mac), 0);
 	ck_assert_mem_eq(mac, mac_last, sizeof(mac));
-	ck_assert_int_eq(uet_host_mac(65535, mac), -EINVAL);
+	/* 198.19.255.255 is the broadcast: no host has it. */
+	ck_assert_uint_eq(uet_host_ipv4(131070), 0);
+	ck_assert_int_eq(uet_host_mac(131070, mac), -EINVAL);
 	ck_assert_mem_eq(mac, mac_last, sizeof(mac));
 }
 END_TEST
@@ -39,7 +60,7 @@ START_TEST(test_create_rejects_bad_conf)
 	ft_conf(&conf);
 	conf.hosts = 0;
 	ck_assert_int_eq(uet_fabric_create(&fab, &conf), -EINVAL);
-	conf.hosts = 65536;
+	conf.hosts = UET_HOST_MAX_COUNT + 1;
 	ck_assert_int_eq(uet_fabric_create(&fab, &conf), -EINVAL);
 	ft_conf(&conf);
 	conf.link_rate_bps = 0;
@@ -354,6 +375,7 @@ static Suite *fabric_forward_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_host_addresses_from_198_18_0_1);
+	tcase_add_test(tc, test_host_addresses_fill_the_slash_15);
 	tcase_add_test(tc, test_create_rejects_bad_conf);
 	tcase_add_test(tc, test_downlink_rate_is_the_link_rate);
 	tcase_add_test(
