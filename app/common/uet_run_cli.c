@@ -339,13 +339,18 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 		return UET_RUN_EXIT_USAGE;
 	}
 	if (c.print_config) {
+		int sized = -EINVAL;
+
 		rc = uet_scenario_print_config(&sc, stdout);
-		if (rc == 0 &&
-		    run_size(&sc, role, role == UET_RUN_NICS ? c.nic_first : 0,
-			     role == UET_RUN_NICS	? c.nic_count
-			     : role == UET_RUN_EMBEDDED ? sc.topology.hosts
-							: 0,
-			     prog, &z) == 0)
+		if (rc == 0)
+			sized = run_size(&sc, role,
+					 role == UET_RUN_NICS ? c.nic_first : 0,
+					 role == UET_RUN_NICS ? c.nic_count
+					 : role == UET_RUN_EMBEDDED
+						 ? sc.topology.hosts
+						 : 0,
+					 prog, &z);
+		if (sized == 0)
 			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
 			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
 			       " windows at once x %" PRIu64
@@ -357,6 +362,11 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 			       z.groups, z.window_frames, z.eal_mem_mb);
 		uet_scenario_free(&sc);
 		free(c.ports);
+		/* What the run would refuse (a workload that does not load,
+		 * more memory than the machine has) fails here alike. */
+		if (rc == 0 && sized < 0)
+			return sized == -ENOMEM ? UET_RUN_EXIT_INCOMPLETE
+						: UET_RUN_EXIT_USAGE;
 		return rc < 0 ? UET_RUN_EXIT_INCOMPLETE : 0;
 	}
 	/* The pool, EAL's memory and the lcores follow from the scenario. */

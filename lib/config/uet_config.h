@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "uet_host_addr.h"
 #include "uet_time.h"
 
 #ifdef __cplusplus
@@ -24,9 +25,20 @@ extern "C" {
 
 /** Longest path (run.out) kept, including the terminating NUL. */
 #define UET_CONFIG_PATH_MAX 256
-/** Fewest and most hosts a topology may have. */
+/** Fewest and most hosts a topology may have: the most is what the
+ * default address plan can number (uet_host_addr.h); memory, not a
+ * constant, bounds a run below it (the sizing check, app/common). */
 #define UET_CONFIG_HOSTS_MIN 2
-#define UET_CONFIG_HOSTS_MAX 1024
+#define UET_CONFIG_HOSTS_MAX UET_HOST_MAX_COUNT
+/** Largest even topology.k whose k^3/4 hosts the address plan numbers
+ * (k = 80: 128,000 hosts). */
+#define UET_CONFIG_FAT_TREE_K_MAX 80
+/** Most leaves, spines and hosts under a leaf of a leaf-spine; the hosts
+ * they give are bounded by UET_CONFIG_HOSTS_MAX (2,048 leaves of 64 hosts
+ * match a k = 64 fat tree's 65,536 hosts with room to spare). */
+#define UET_CONFIG_LEAVES_MAX 4096
+#define UET_CONFIG_SPINES_MAX 512
+#define UET_CONFIG_HOSTS_PER_LEAF_MAX 1024
 /** Largest scenario file read: a list of UET_CONFIG_MESSAGES_MAX messages
  * fits; a larger file is not a scenario (uet-emu /dev/zero). */
 #define UET_CONFIG_FILE_MAX_BYTES (UINT64_C(64) << 20)

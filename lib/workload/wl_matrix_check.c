@@ -70,16 +70,13 @@ static int check_ids(struct cm *c)
 
 		if (x->id == 0)
 			continue;
-		/* The first line of the id's group. */
+		/* The first line of the id's group opens the connection,
+		 * with msg or without: uet-htsim (-conn_reuse) opens it at
+		 * the first line of an id whatever it carries, and some of
+		 * its own matrices (test_cr_*) mark every line msg. */
 		if (!later)
 			first = x;
-		if (!later && x->msg)
-			rc = cm_fail(c, x->line,
-				     "msg: no earlier line has id %" PRId64
-				     " (the first line of a connection has "
-				     "no msg)",
-				     x->id);
-		else if (later && !x->msg)
+		if (later && !x->msg)
 			rc = cm_fail(c, x->line,
 				     "id %" PRId64 " is already the id of line "
 				     "%u (a further message of it needs msg)",

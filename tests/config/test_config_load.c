@@ -82,10 +82,16 @@ END_TEST
 
 START_TEST(test_out_of_range)
 {
-	expect_reject("topology: {hosts: 1}\n", 1, "topology.hosts", "1",
-		      "out of range: must be between 2 and 1024");
-	expect_reject("topology: {hosts: 1025}\n", 1, "topology.hosts", "1025",
-		      "out of range: must be between 2 and 1024");
+	char yaml[64], value[16], rule[64];
+
+	/* The most hosts is what the address plan numbers. */
+	snprintf(rule, sizeof(rule), "out of range: must be between 2 and %u",
+		 (unsigned int)UET_CONFIG_HOSTS_MAX);
+	expect_reject("topology: {hosts: 1}\n", 1, "topology.hosts", "1", rule);
+	snprintf(value, sizeof(value), "%u",
+		 (unsigned int)UET_CONFIG_HOSTS_MAX + 1u);
+	snprintf(yaml, sizeof(yaml), "topology: {hosts: %s}\n", value);
+	expect_reject(yaml, 1, "topology.hosts", value, rule);
 	expect_reject("nic: {LaneCount: 33}\n", 1, "nic.LaneCount", "33",
 		      "must be between 1 and 32");
 	expect_reject("nic: {RdmaDataMSS: 9000}\n", 1, "nic.RdmaDataMSS",

@@ -266,6 +266,7 @@ END_TEST
 
 START_TEST(test_topology_shapes)
 {
+	char rule[96];
 	struct uet_scenario s;
 	struct uet_config_error e;
 
@@ -281,6 +282,11 @@ START_TEST(test_topology_shapes)
 	ck_assert_int_eq(load(&s, "topology: {kind: fat-tree, k: 8}\n", &e), 0);
 	ck_assert_uint_eq(s.topology.hosts, 128);
 	uet_scenario_free(&s);
+	/* uet-htsim's 8,192-node matrices. */
+	ck_assert_int_eq(load(&s, "topology: {kind: fat-tree, k: 32}\n", &e),
+			 0);
+	ck_assert_uint_eq(s.topology.hosts, 8192);
+	uet_scenario_free(&s);
 	ck_assert_int_eq(
 		load(&s, "topology: {kind: fat-tree, hosts: 16}\n", &e), 0);
 	ck_assert_uint_eq(s.topology.hosts, 16);
@@ -291,10 +297,16 @@ START_TEST(test_topology_shapes)
 		      "16");
 	expect_reject("topology: {kind: fat-tree, k: 5}\n", 1, "topology.k",
 		      "5", "must be even");
-	expect_reject("topology: {kind: leaf-spine, leaves: 512, "
-		      "hosts_per_leaf: 4}\n",
-		      1, "topology.kind", "leaf-spine",
-		      "gives 2048 hosts, and a fabric has 2 to 1024");
+	/* 4,096 leaves of 1,024 hosts: 4,194,304 hosts, past the address
+	 * plan. */
+	snprintf(rule, sizeof(rule),
+		 "gives 4194304 hosts, and a fabric has 2 to %u",
+		 (unsigned int)UET_CONFIG_HOSTS_MAX);
+	expect_reject("topology: {kind: leaf-spine, leaves: 4096, "
+		      "hosts_per_leaf: 1024}\n",
+		      1, "topology.kind", "leaf-spine", rule);
+	expect_reject("topology: {kind: fat-tree, k: 82}\n", 1, "topology.k",
+		      "82", "must be between 2 and 80");
 	expect_reject("topology: {leaves: 4}\n", 1, "topology.leaves", "4",
 		      "applies only with topology.kind leaf-spine");
 	expect_reject("topology: {kind: leaf-spine, k: 4}\n", 1, "topology.k",
@@ -302,7 +314,7 @@ START_TEST(test_topology_shapes)
 	expect_reject("topology: {kind: leaf-spine, leaves: 1, "
 		      "hosts_per_leaf: 1}\n",
 		      1, "topology.kind", "leaf-spine",
-		      "gives 1 hosts, and a fabric has 2 to 1024");
+		      "gives 1 hosts, and a fabric has 2 to");
 }
 END_TEST
 
