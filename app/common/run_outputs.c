@@ -155,7 +155,7 @@ int run_flush_nic_record(struct run *e, uint32_t i)
 
 /* The fabric's capture hook: both directions of host i's link go into
  * port-i.pcap, stamped with virtual time. */
-static void on_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
+static void on_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
 		       uet_time_t time_ps, bool to_host)
 {
 	struct run *e = ctx;

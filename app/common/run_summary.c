@@ -67,7 +67,7 @@ void run_totals(const struct run *e, struct uet_run_result *r)
 	/* Frames from the hosts; drops and trims at every switch port. */
 	for (i = 0; e->has_switch && i < uet_fabric_port_count(e->fabric);
 	     i++) {
-		if (uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) == 0) {
+		if (uet_fabric_port_stats(e->fabric, i, &ps) == 0) {
 			if (i < e->hosts)
 				r->frames += ps.rx_frames;
 			r->switch_drops +=
@@ -88,7 +88,7 @@ static bool uplink_at(const struct run *e, uint32_t i,
 {
 	return uet_fabric_port_info(e->fabric, i, info) == 0 &&
 	       info->peer >= 0 && (uint32_t)info->peer >= i &&
-	       uet_fabric_port_stats(e->fabric, (uint16_t)i, ps) == 0;
+	       uet_fabric_port_stats(e->fabric, i, ps) == 0;
 }
 
 /*

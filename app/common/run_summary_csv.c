@@ -40,7 +40,7 @@ static void uplinks(const struct run *e, FILE *f)
 	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
 		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
 		    info.peer < 0 || (uint32_t)info.peer < i ||
-		    uet_fabric_port_stats(e->fabric, (uint16_t)i, &ps) < 0)
+		    uet_fabric_port_stats(e->fabric, i, &ps) < 0)
 			continue;
 		fprintf(f,
 			"uplink.%s.frames,%" PRIu64 "\nuplink.%s.bytes,%" PRIu64

@@ -199,7 +199,7 @@ static int swrec_write_stats(struct run_swrec *r, uet_time_t end_ps)
 		const char *peer_name = "";
 
 		if (uet_fabric_port_info(r->fab, port, &info) < 0 ||
-		    uet_fabric_port_stats(r->fab, (uint16_t)port, &st) < 0)
+		    uet_fabric_port_stats(r->fab, port, &st) < 0)
 			continue;
 		if (info.peer >= 0 &&
 		    uet_fabric_port_info(r->fab, (uint32_t)info.peer, &peer) ==

@@ -30,7 +30,7 @@ struct uet_xring;
  * @return 0, or a negative errno (the run must stop: the transport may not
  *   lose frames).
  */
-typedef int (*uet_component_out_fn)(void *ctx, uint16_t port,
+typedef int (*uet_component_out_fn)(void *ctx, uint32_t port,
 				    struct rte_mbuf *m, uet_time_t arrival_ps);
 
 /**
@@ -41,7 +41,7 @@ typedef int (*uet_component_out_fn)(void *ctx, uint16_t port,
  * @return 0, or a negative errno (a malformed frame is counted and dropped by
  *   the component and returns 0: only internal failures are errors).
  */
-typedef int (*uet_component_deliver_fn)(struct uet_component *c, uint16_t port,
+typedef int (*uet_component_deliver_fn)(struct uet_component *c, uint32_t port,
 					struct rte_mbuf *m,
 					uet_time_t arrival_ps);
 
@@ -127,7 +127,7 @@ struct uet_component {
 /**
  * Send a frame through the component's wiring.
  */
-static inline int uet_component_out(struct uet_component *c, uint16_t port,
+static inline int uet_component_out(struct uet_component *c, uint32_t port,
 				    struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	return c->out(c->out_ctx, port, m, arrival_ps);

@@ -291,7 +291,7 @@ static void fabric_port_tx_end(struct fabric_port *p)
 	fabric_port_start_tx(p);
 	/* The capture shows the links to the hosts only. */
 	if (p->peer < 0 && fab->capture != NULL)
-		fab->capture(fab->capture_ctx, (uint16_t)p->id, e.m, now, true);
+		fab->capture(fab->capture_ctx, p->id, e.m, now, true);
 	if (p->peer >= 0) {
 		/* A link inside the fabric: the frame reaches the next
 		 * switch's port after the link's delay, as an event there. */
@@ -301,7 +301,7 @@ static void fabric_port_tx_end(struct fabric_port *p)
 		rte_pktmbuf_free(e.m);
 		ret = -ENOTCONN;
 	} else {
-		ret = uet_component_out(&fab->comp, (uint16_t)p->id, e.m,
+		ret = uet_component_out(&fab->comp, p->id, e.m,
 					now + p->delay_ps);
 	}
 	if (ret < 0 && p->part->error == 0) {

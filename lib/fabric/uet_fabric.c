@@ -116,7 +116,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	st->rx_frames++;
 	st->rx_bytes += wire_bytes;
 	if (fab->capture != NULL && in->peer < 0)
-		fab->capture(fab->capture_ctx, (uint16_t)in->id, m, now, false);
+		fab->capture(fab->capture_ctx, in->id, m, now, false);
 
 	/* 2. A PFC frame pauses this port's egress; other control frames
 	 * are the sync layer's, and never meant for the switch. */
@@ -161,7 +161,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		fabric_part_fail(pt, ret);
 }
 
-static int fabric_deliver(struct uet_component *c, uint16_t port,
+static int fabric_deliver(struct uet_component *c, uint32_t port,
 			  struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	/* The component is the fabric's first member. */
@@ -258,7 +258,7 @@ void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
 	fab->capture_ctx = ctx;
 }
 
-int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
+int uet_fabric_port_stats(const struct uet_fabric *fab, uint32_t port,
 			  struct uet_fabric_port_stats *stats)
 {
 	unsigned int tc;

@@ -222,7 +222,7 @@ struct uet_fabric_port_stats {
  * @param to_host
  *   true when the switch sends the frame, false when it receives it.
  */
-typedef void (*uet_fabric_capture_fn)(void *ctx, uint16_t port,
+typedef void (*uet_fabric_capture_fn)(void *ctx, uint32_t port,
 				      const struct rte_mbuf *m,
 				      uet_time_t time_ps, bool to_host);
 
@@ -293,7 +293,7 @@ void uet_fabric_set_capture(struct uet_fabric *fab, uet_fabric_capture_fn fn,
  * @return
  *   0, or -EINVAL (NULL argument, port out of range).
  */
-int uet_fabric_port_stats(const struct uet_fabric *fab, uint16_t port,
+int uet_fabric_port_stats(const struct uet_fabric *fab, uint32_t port,
 			  struct uet_fabric_port_stats *stats);
 
 /**

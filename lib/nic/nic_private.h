@@ -412,7 +412,7 @@ void nic_pfc_pool_changed(struct uet_nic *nic);
 /* nic_rx.c: receiving a packet. */
 int nic_rx_init(struct uet_nic *nic);
 void nic_rx_fini(struct uet_nic *nic);
-int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
+int nic_deliver(struct uet_component *c, uint32_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps);
 
 /* nic_ack.c: the sender's side of ACKs, NACKs and timers. */

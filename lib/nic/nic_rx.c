@@ -591,7 +591,7 @@ void nic_rx_fini(struct uet_nic *nic)
  * frame. One out of order (a caller's choice, not a link's) takes a
  * pooled event.
  */
-int nic_deliver(struct uet_component *c, uint16_t port, struct rte_mbuf *m,
+int nic_deliver(struct uet_component *c, uint32_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps)
 {
 	struct uet_nic *nic = (struct uet_nic *)c;

@@ -143,7 +143,7 @@ static int co_fail(struct uet_sync_coordinator *c, int err, uint32_t code,
 }
 
 /* The switch component's out hook: trailer, queue, count. */
-static int co_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int co_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_coordinator *c = ctx;
@@ -636,8 +636,7 @@ static int co_finish_window(struct uet_sync_coordinator *c, uint64_t now_ns)
 		struct co_frame *f = &c->frames[i];
 
 		c->stats.data_frames_rx++;
-		rc = comp->deliver(comp, (uint16_t)f->port, f->m,
-				   f->arrival_ps);
+		rc = comp->deliver(comp, f->port, f->m, f->arrival_ps);
 		f->m = NULL;
 		if (rc < 0 && c->error.err == 0) {
 			for (i++; i < c->n_frames; i++)

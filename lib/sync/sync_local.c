@@ -180,7 +180,7 @@ static int local_cut_padding(struct rte_mbuf *m)
 	return sync_frame_cut_padding(m);
 }
 
-static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int nic_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		   uet_time_t arrival_ps)
 {
 	struct local_nic *n = ctx;
@@ -243,7 +243,7 @@ static void sw_out_failed(struct local_worker *w, uint32_t port)
  * port is in one part, so each inbox (and what is kept beside it) has one
  * writer.
  */
-static int sw_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int sw_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_local *l = ctx;
@@ -534,7 +534,7 @@ static int switch_take(struct uet_sync_local *l)
 	for (i = 0; i < l->n_sorted; i++) {
 		struct uet_xframe *f = &l->sorted[i];
 
-		rc = sw->deliver(sw, (uint16_t)f->port, f->m, f->arrival_ps);
+		rc = sw->deliver(sw, f->port, f->m, f->arrival_ps);
 		if (rc < 0) {
 			for (i++; i < l->n_sorted; i++)
 				rte_pktmbuf_free(l->sorted[i].m);

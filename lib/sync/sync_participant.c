@@ -97,7 +97,7 @@ static int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
 }
 
 /* The NIC component's out hook: trailer, queue, count. */
-static int pa_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int pa_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_participant *p = ctx;

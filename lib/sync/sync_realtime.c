@@ -207,7 +207,7 @@ static void rt_hold_fini(struct rt_hold *h)
 }
 
 /* The component's out hook: the frame waits for its arrival time. */
-static int rt_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int rt_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
 	struct uet_sync_realtime *r = ctx;
@@ -308,7 +308,7 @@ static bool rt_deliver_burst(struct uet_sync_realtime *r, uint32_t i,
 		if (at < uet_evq_now(&comp->evq))
 			at = uet_evq_now(&comp->evq);
 		r->stats.frames_rx++;
-		rc = comp->deliver(comp, (uint16_t)i, pkts[k], at);
+		rc = comp->deliver(comp, i, pkts[k], at);
 		if (rc < 0)
 			rt_fail(r, rc, "%s refused a frame from port %s: %s",
 				comp->name, uet_port_name(r->ports[i]),

@@ -43,7 +43,7 @@
 
 /* One frame out of the fabric: where, when it arrives, when it left. */
 struct ft_out {
-	uint16_t port;
+	uint32_t port;
 	uint16_t tag; /* the frame's IPv4 identification */
 	uet_time_t arrival_ps;
 	uet_time_t now_ps; /* the fabric's time when out() was called */
@@ -94,7 +94,7 @@ static inline void ft_conf_leaf_spine(struct uet_fabric_conf *conf,
 }
 
 /* The wiring's out(): record the frame, then free it (it is ours). */
-static inline int ft_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
+static inline int ft_out_fn(void *ctx, uint32_t port, struct rte_mbuf *m,
 			    uet_time_t arrival_ps)
 {
 	struct ft_env *env = ctx;
@@ -239,7 +239,7 @@ static inline struct rte_mbuf *ft_frame(struct ft_env *env, uint32_t src,
 }
 
 /* Deliver a frame to a port of the fabric. */
-static inline void ft_deliver(struct ft_env *env, uint16_t port,
+static inline void ft_deliver(struct ft_env *env, uint32_t port,
 			      struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	ck_assert_int_eq(env->c->deliver(env->c, port, m, arrival_ps), 0);
@@ -253,7 +253,7 @@ static inline void ft_run(struct ft_env *env)
 
 /* A port's counters. */
 static inline struct uet_fabric_port_stats ft_stats(struct ft_env *env,
-						    uint16_t port)
+						    uint32_t port)
 {
 	struct uet_fabric_port_stats st;
 
@@ -264,7 +264,7 @@ static inline struct uet_fabric_port_stats ft_stats(struct ft_env *env,
 /* Assert that recorded frame i left port at now_ps, arriving a link delay
  * later, and carries tag. */
 static inline void ft_assert_out(const struct ft_env *env, unsigned int i,
-				 uint16_t port, uint16_t tag, uet_time_t now_ps)
+				 uint32_t port, uint16_t tag, uet_time_t now_ps)
 {
 	ck_assert_uint_lt(i, env->n_out);
 	ck_assert_uint_eq(env->out[i].port, port);

@@ -153,7 +153,7 @@ struct at_seen {
 	uint32_t len;
 };
 
-static void at_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
+static void at_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
 		       uet_time_t time_ps, bool to_host)
 {
 	struct at_seen *seen = ctx;

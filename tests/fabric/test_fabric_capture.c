@@ -11,7 +11,7 @@
 #define CAP_MAX 16u
 
 struct cap_rec {
-	uint16_t port;
+	uint32_t port;
 	uint16_t tag;
 	uet_time_t time_ps;
 	bool to_host;
@@ -23,7 +23,7 @@ struct cap_log {
 	unsigned int n;
 };
 
-static void cap_fn(void *ctx, uint16_t port, const struct rte_mbuf *m,
+static void cap_fn(void *ctx, uint32_t port, const struct rte_mbuf *m,
 		   uet_time_t time_ps, bool to_host)
 {
 	struct cap_log *log = ctx;
@@ -43,7 +43,7 @@ static void cap_fn(void *ctx, uint16_t port, const struct rte_mbuf *m,
 		r->tag = f.ip.id;
 }
 
-static void cap_assert(const struct cap_log *log, unsigned int i, uint16_t port,
+static void cap_assert(const struct cap_log *log, unsigned int i, uint32_t port,
 		       uint16_t tag, uet_time_t time_ps, bool to_host)
 {
 	ck_assert_uint_lt(i, log->n);

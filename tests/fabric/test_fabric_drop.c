@@ -191,7 +191,7 @@ START_TEST(test_pfc_taken_lockstep_control_counted_and_dropped)
 }
 END_TEST
 
-static int fail_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int fail_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		    uet_time_t arrival_ps)
 {
 	(void)ctx;

@@ -11,7 +11,7 @@
 
 /* One frame out of the fabric, data or pause. */
 struct pt_out {
-	uint16_t port;
+	uint32_t port;
 	bool pfc;
 	uint16_t tag;	   /* data: the IPv4 identification */
 	uint8_t classes;   /* pause: the class-enable vector */
@@ -31,7 +31,7 @@ struct pt_env {
 /* One quantum at 400 Gbps: 512 bit times, 1.28 ns. */
 #define PT_QUANTUM_PS UINT64_C(1280)
 
-static int pt_out_fn(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int pt_out_fn(void *ctx, uint32_t port, struct rte_mbuf *m,
 		     uet_time_t arrival_ps)
 {
 	struct pt_env *env = ctx;

@@ -69,7 +69,7 @@ struct st_ecn {
 	uint8_t ecn[8];
 };
 
-static void st_capture(void *ctx, uint16_t port, const struct rte_mbuf *m,
+static void st_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
 		       uet_time_t time_ps, bool to_host)
 {
 	struct st_ecn *seen = ctx;

@@ -107,7 +107,7 @@ static void trace_frame(const char *dir, unsigned int host,
 }
 
 /* A NIC's frame goes to its switch port (the NIC's port 0 is host i's). */
-static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int nic_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		   uet_time_t arrival_ps)
 {
 	const uint16_t host = (uint16_t)(uintptr_t)ctx;
@@ -125,7 +125,7 @@ static int nic_out(void *ctx, uint16_t port, struct rte_mbuf *m,
 }
 
 /* The switch's frame out of port i goes to host i's NIC. */
-static int fabric_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int fabric_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		      uet_time_t arrival_ps)
 {
 	struct uet_component *c;
@@ -374,7 +374,7 @@ void fz_inject(unsigned int target, const uint8_t *bytes, uint32_t len)
 		if (fz.last_in_ps[port] > at)
 			at = fz.last_in_ps[port];
 		fz.last_in_ps[port] = at;
-		rc = fz.fc->deliver(fz.fc, (uint16_t)port, m, at);
+		rc = fz.fc->deliver(fz.fc, port, m, at);
 	}
 	FZ_CHECK(rc == 0);
 }

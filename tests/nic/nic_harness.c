@@ -81,7 +81,7 @@ struct link {
 
 static struct link links[2];
 
-static int link_out(void *ctx, uint16_t port, struct rte_mbuf *m,
+static int link_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		    uet_time_t arrival_ps)
 {
 	struct link *l = ctx;

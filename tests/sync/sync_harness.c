@@ -105,7 +105,7 @@ static void frame_run(struct uet_evq *q, struct uet_event *ev, void *arg)
 				m, uet_evq_now(q) + f->delay_ps);
 }
 
-static int fake_deliver(struct uet_component *c, uint16_t port,
+static int fake_deliver(struct uet_component *c, uint32_t port,
 			struct rte_mbuf *m, uet_time_t arrival_ps)
 {
 	struct fake *f = (struct fake *)c;

@@ -49,7 +49,7 @@ struct fake;
 struct pending {
 	struct uet_event ev;
 	struct rte_mbuf *m;
-	uint16_t port;
+	uint32_t port;
 	struct fake *owner;
 };
 
