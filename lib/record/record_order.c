@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uet_record.h"
+#include "record_private.h"
 
 struct order_row {
 	uint64_t key1;	  /* time_ps, or msg_id */
@@ -41,12 +41,12 @@ static int row_cmp(const void *a, const void *b)
 }
 
 /*
- * The dotted IPv4 at s as a number (0 if it is not one). Read by hand:
- * sscanf() first measures the whole string, here the rest of the file, so
- * one call per row made ordering a large record quadratic (6% of a
- * 1024-host run went to glibc's rawmemchr).
+ * The dotted IPv4 at s (up to end) as a number (0 if it is not one). Read
+ * by hand: sscanf() first measures the whole string, here the rest of the
+ * file, so one call per row made ordering a large record quadratic (6% of
+ * a 1024-host run went to glibc's rawmemchr).
  */
-static uint32_t ipv4_key(const char *s)
+static uint32_t ipv4_key(const char *s, const char *end)
 {
 	uint32_t v = 0;
 	int q;
@@ -55,17 +55,42 @@ static uint32_t ipv4_key(const char *s)
 		uint32_t octet = 0;
 		int digits = 0;
 
-		if (q > 0 && *s++ != '.')
+		if (q > 0 && (s == end || *s++ != '.'))
 			return 0;
-		while (*s >= '0' && *s <= '9' && digits < 3) {
-			octet = octet * 10u + (uint32_t)(*s++ - '0');
+		while (s != end && *s >= '0' && *s <= '9' && digits < 3) {
+			octet = octet * 10 + (uint32_t)(*s++ - '0');
 			digits++;
 		}
-		if (digits == 0 || octet > 255u)
+		if (digits == 0 || octet > 255)
 			return 0;
 		v = v << 8 | octet;
 	}
 	return v;
+}
+
+void rec_order_keys(const char *row, size_t len, bool by_time_nic,
+		    uint64_t *key1, uint32_t *key2)
+{
+	const char *end = row + len, *s = row;
+	uint64_t v = 0;
+
+	/* The first field's digits, as strtoull() took them: a row that
+	 * does not start with a number keys 0. */
+	while (s != end && *s >= '0' && *s <= '9')
+		v = v * 10 + (uint64_t)(*s++ - '0');
+	*key1 = v;
+	*key2 = 0;
+	if (!by_time_nic)
+		return;
+	s = memchr(row, ',', len);
+	if (s != NULL)
+		*key2 = ipv4_key(s + 1, end);
+}
+
+bool rec_order_by_time(enum rec_kind k)
+{
+	return k == REC_STATS || k == REC_EVENTS || k == REC_MONITOR ||
+	       k == REC_CC_TRACE;
 }
 
 static int read_all(const char *path, char **bufp, size_t *lenp)
@@ -120,8 +145,6 @@ static int split_rows(char *buf, size_t len, size_t *header_len,
 		const char *end = memchr(buf + pos, '\n', len - pos);
 		size_t rl = end != NULL ? (size_t)(end - (buf + pos)) + 1
 					: len - pos;
-		const char *comma;
-
 		if (n == cap) {
 			struct order_row *nr =
 				realloc(rows, (cap * 2 + 1024) * sizeof(*rows));
@@ -136,17 +159,55 @@ static int split_rows(char *buf, size_t len, size_t *header_len,
 		rows[n].text = buf + pos;
 		rows[n].len = rl;
 		rows[n].index = n;
-		rows[n].key1 = strtoull(buf + pos, NULL, 10);
-		rows[n].key2 = 0;
-		comma = memchr(buf + pos, ',', rl);
-		if (by_time_nic && comma != NULL)
-			rows[n].key2 = ipv4_key(comma + 1);
+		rec_order_keys(buf + pos, rl, by_time_nic, &rows[n].key1,
+			       &rows[n].key2);
 		n++;
 		pos += rl;
 	}
 	*rowsp = rows;
 	*nrows = n;
 	return 0;
+}
+
+/*
+ * Whether the file at path is in order already (rows with keys that never
+ * decrease: the stable sort would leave them as they are), read through
+ * once in pieces: what a run that put each window's rows in order
+ * (record_merge.c) leaves, which then costs no memory to check. 1 in
+ * order, 0 not, or a negative errno (-ENOENT: no such file).
+ */
+static int file_in_order(const char *path, bool by_time_nic)
+{
+	FILE *f = fopen(path, "rb");
+	uint64_t prev1 = 0, k1;
+	uint32_t prev2 = 0, k2;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool header = true;
+	int rc = 1;
+
+	if (f == NULL)
+		return -errno;
+	while (rc == 1 && (len = getline(&line, &cap, f)) > 0) {
+		if (header) {
+			header = false;
+			continue;
+		}
+		/* A last row without its newline stays last anyway. */
+		if (line[len - 1] != '\n')
+			break;
+		rec_order_keys(line, (size_t)len, by_time_nic, &k1, &k2);
+		if (k1 < prev1 || (k1 == prev1 && k2 < prev2))
+			rc = 0;
+		prev1 = k1;
+		prev2 = k2;
+	}
+	if (ferror(f))
+		rc = -EIO;
+	free(line);
+	fclose(f);
+	return rc;
 }
 
 /* Order one file in place (a temporary file, renamed); a missing file is
@@ -163,6 +224,11 @@ static int order_file(const char *dir, const char *name, bool by_time_nic)
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
+	rc = file_in_order(path, by_time_nic);
+	if (rc == -ENOENT || rc == 1)
+		return 0;
+	if (rc < 0)
+		return rc;
 	rc = read_all(path, &buf, &len);
 	if (rc == -ENOENT)
 		return 0;

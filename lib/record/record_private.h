@@ -3,7 +3,9 @@
 #ifndef UET_RECORD_PRIVATE_H
 #define UET_RECORD_PRIVATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "uet_outfile.h"
@@ -63,6 +65,21 @@ struct uet_record {
 	struct rec_nic_prev *nics;
 	size_t n_nics, cap_nics;
 };
+
+/** Give a view's buffer back (record_view.c): a window's rows only. */
+void rec_view_buf_release(struct rec_view_buf *b);
+
+/** Whether kind k's rows are ordered by (time_ps, nic) (record_order.c;
+ * the others are flows.csv, by msg_id, and files kept as written). */
+bool rec_order_by_time(enum rec_kind k);
+
+/**
+ * The keys of one row of len bytes (its first field and, by_time_nic,
+ * its second as a dotted IPv4 number) that record_order.c sorts by. The
+ * row need not be NUL-terminated past its newline.
+ */
+void rec_order_keys(const char *row, size_t len, bool by_time_nic,
+		    uint64_t *key1, uint32_t *key2);
 
 /** One CSV line built on the stack, then written with one fwrite. */
 struct rec_line {

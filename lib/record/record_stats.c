@@ -122,7 +122,10 @@ static struct rec_nic_prev *rec_nic_prev(struct uet_record *rec,
 	if (i < rec->n_nics && rec->nics[i].nic_ip == nic_ip)
 		return &rec->nics[i];
 	if (rec->n_nics == rec->cap_nics) {
-		size_t cap = rec->cap_nics != 0 ? 2 * rec->cap_nics : 16;
+		/* A view writes for its one NIC: room for one at first. */
+		size_t cap = rec->cap_nics != 0	   ? 2 * rec->cap_nics
+			     : rec->parent != NULL ? 1
+						   : 16;
 		struct rec_nic_prev *n =
 			realloc(rec->nics, cap * sizeof(*rec->nics));
 

@@ -12,8 +12,15 @@
 
 #include "record_private.h"
 
-/* A view's first buffer of a kind: a window's rows of one NIC fit. */
-#define REC_VIEW_FIRST_BYTES 4096u
+/*
+ * A view's buffer of a kind is taken at the window's first row and given
+ * back when the window's rows are flushed: a NIC has rows in few of the
+ * windows, and tens of thousands of NICs each keeping its largest window's
+ * buffer of every kind held 12 KiB a NIC (800 MB at 65,536 hosts). The
+ * first size holds a window's usual rows (one stats row is about 400
+ * bytes); more doubles it.
+ */
+#define REC_VIEW_FIRST_BYTES 1024u
 
 int uet_record_view_create(struct uet_record **viewp, struct uet_record *parent)
 {
@@ -72,9 +79,17 @@ int uet_record_view_flush(struct uet_record *view)
 			rc = -EFBIG;
 		else if (fwrite(b->bytes, 1, b->len, f) != b->len)
 			rc = rec_out_failed(view->parent->out[k]);
-		b->len = 0;
+		rec_view_buf_release(b);
 	}
 	return rc;
+}
+
+void rec_view_buf_release(struct rec_view_buf *b)
+{
+	free(b->bytes);
+	b->bytes = NULL;
+	b->len = 0;
+	b->cap = 0;
 }
 
 /* Called by uet_record_close(): what is left goes to the parent. */

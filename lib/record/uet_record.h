@@ -243,6 +243,22 @@ int uet_record_view_create(struct uet_record **viewp,
  */
 int uet_record_view_flush(struct uet_record *view);
 
+/**
+ * Append the rows of several views of one parent (a window's rows of the
+ * NICs, views in host order) to its files, and empty them: the
+ * time-stamped kinds merged in their canonical row order, (time_ps, nic),
+ * rows of one key in the order the views hold them; the others view after
+ * view (record_merge.c). The same rows as uet_record_view_flush() of each
+ * in turn, in the order uet_record_order() would give them. Not
+ * thread-safe with respect to the parent.
+ *
+ * @return
+ *   0; -EINVAL (views NULL, or not all views of one parent); -ENOMEM;
+ *   -EFBIG (records.MaxFileSize reached); -EIO when a file could not take them.
+ *   The views are emptied in every case.
+ */
+int uet_record_views_flush(struct uet_record *const *views, uint32_t n_views);
+
 /** Flush every file now (records written so far are complete files). */
 int uet_record_flush(struct uet_record *rec);
 

@@ -60,8 +60,9 @@ int uet_xring_init(struct uet_xring *x, const char *name, uint32_t frames);
 
 /**
  * Set up @p x without an rte_ring: its frames in a growable array only,
- * which takes memory at the first put (@p frames entries, or 64 if 0)
- * and doubles when full. For a writer and a reader that never run at
+ * which takes memory at the first put (@p frames entries, at most 16:
+ * memory follows the frames a window carries, not its worst case) and
+ * doubles when full. For a writer and a reader that never run at
  * the same time (each in its own window, a barrier between): all of its
  * state is in @p x and the array, no header lines of its own, nothing
  * atomic, and no memory touched before it is used. 0 always.

@@ -861,6 +861,85 @@ START_TEST(test_identical_runs_identical_bytes)
 }
 END_TEST
 
+/*
+ * Views flushed together: a window's event rows of two NICs are written
+ * merged by (time, nic), rows of one key in the views' order; flows.csv
+ * rows view after view. The file is then already in the order
+ * uet_record_order() gives, and the views are empty for the next window.
+ */
+START_TEST(test_views_flush_merges_a_window_by_time_then_nic)
+{
+	char *dir = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir);
+	struct uet_record *rec, *views[2];
+	struct uet_event_row r = {
+		.pdc = 1,
+		.peer_ip = IP(10, 0, 0, 9),
+		.msg_id = 5,
+		.bytes = 0,
+		.kind = UET_EV_MSG_POSTED,
+	};
+	/* NIC 10.0.0.2 (view 0) at 300 and 100, then 10.0.0.1 (view 1) at
+	 * 100 and 200: as the NICs of two lcores write one window. */
+	static const struct {
+		int view;
+		uint32_t last_octet;
+		uet_time_t time_ps;
+	} rows[] = {{0, 2, 100},
+		    {0, 2, 300},
+		    {1, 1, 100},
+		    {1, 1, 200},
+		    {1, 1, 200}};
+	size_t i;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[0], rec), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[1], rec), 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		r.nic_ip = IP(10, 0, 0, rows[i].last_octet);
+		r.time_ps = rows[i].time_ps;
+		r.msg_id = i;
+		ck_assert_int_eq(uet_record_event(views[rows[i].view], &r), 0);
+	}
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	/* Emptied: a second flush adds nothing. */
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 0), 0);
+	ck_assert_int_eq(uet_record_close(views[0]), 0);
+	ck_assert_int_eq(uet_record_close(views[1]), 0);
+	ck_assert_int_eq(uet_record_close(rec), 0);
+	check_file(dir, "uet-events.csv",
+		   EVENTS_HEADER "100,10.0.0.1,1,10.0.0.9,2,0,msg_posted\n"
+				 "100,10.0.0.2,1,10.0.0.9,0,0,msg_posted\n"
+				 "200,10.0.0.1,1,10.0.0.9,3,0,msg_posted\n"
+				 "200,10.0.0.1,1,10.0.0.9,4,0,msg_posted\n"
+				 "300,10.0.0.2,1,10.0.0.9,1,0,msg_posted\n");
+	rm_tree(dir);
+}
+END_TEST
+
+/* Views of two different records are not flushed together. */
+START_TEST(test_views_flush_refuses_views_of_two_parents)
+{
+	char *dir = make_tmp_dir(), *dir2 = make_tmp_dir();
+	struct uet_record_conf c = conf_all(dir), c2 = conf_all(dir2);
+	struct uet_record *a, *b, *views[2];
+
+	ck_assert_int_eq(uet_record_open(&a, &c), 0);
+	ck_assert_int_eq(uet_record_open(&b, &c2), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[0], a), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[1], b), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 2), -EINVAL);
+	ck_assert_int_eq(uet_record_views_flush(NULL, 2), -EINVAL);
+	ck_assert_int_eq(uet_record_close(views[0]), 0);
+	ck_assert_int_eq(uet_record_close(views[1]), 0);
+	ck_assert_int_eq(uet_record_close(a), 0);
+	ck_assert_int_eq(uet_record_close(b), 0);
+	rm_tree(dir);
+	rm_tree(dir2);
+}
+END_TEST
+
 START_TEST(test_flush_makes_rows_visible)
 {
 	char *dir = make_tmp_dir();
@@ -945,6 +1024,8 @@ static Suite *record_csv_suite(void)
 	tcase_add_test(tc, test_wl_message_rows_exact);
 	tcase_add_test(tc, test_cc_trace_rows_exact);
 	tcase_add_test(tc, test_switch_rows_exact);
+	tcase_add_test(tc, test_views_flush_merges_a_window_by_time_then_nic);
+	tcase_add_test(tc, test_views_flush_refuses_views_of_two_parents);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -116,6 +117,34 @@ START_TEST(test_flows_by_msg_id_and_a_cut_row_stays_last)
 }
 END_TEST
 
+/* A file whose rows are in order already is read through and left as it
+ * is (the same file, not rewritten), even with equal keys and a cut last
+ * row; one row out of order anywhere sorts it. */
+START_TEST(test_a_file_in_order_is_left_as_it_is)
+{
+	static const char *const names[] = {"uet-events.csv",
+					    "uet-transport-stats.csv"};
+	const char *in_order = "time_ps,nic\n7,10.0.0.255\n7,10.0.1.1\n"
+			       "7,10.0.1.1\n30,10.0.0.1\n500,10.0.0.9\n5";
+	char path[128];
+	struct stat before, after;
+
+	fresh_dir();
+	put("uet-events.csv", in_order);
+	put("uet-transport-stats.csv",
+	    "time_ps,nic\n7,10.0.0.1\n30,10.0.0.1\n20,10.0.0.2\n");
+	snprintf(path, sizeof(path), "%s/uet-events.csv", dir);
+	ck_assert_int_eq(stat(path, &before), 0);
+	ck_assert_int_eq(uet_record_order(dir), 0);
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert_uint_eq(before.st_ino, after.st_ino);
+	expect("uet-events.csv", in_order);
+	expect("uet-transport-stats.csv",
+	       "time_ps,nic\n7,10.0.0.1\n20,10.0.0.2\n30,10.0.0.1\n");
+	clean_dir(names, 2);
+}
+END_TEST
+
 START_TEST(test_absent_files_are_no_error)
 {
 	fresh_dir();
@@ -131,6 +160,7 @@ static Suite *record_order_suite(void)
 
 	tcase_add_test(tc, test_streamed_rows_by_time_then_nic_stably);
 	tcase_add_test(tc, test_flows_by_msg_id_and_a_cut_row_stays_last);
+	tcase_add_test(tc, test_a_file_in_order_is_left_as_it_is);
 	tcase_add_test(tc, test_absent_files_are_no_error);
 	suite_add_tcase(s, tc);
 	return s;
