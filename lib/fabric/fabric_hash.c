@@ -32,23 +32,24 @@ uint64_t uet_fabric_flow_hash(const struct uet_fabric_flow *flow, uint64_t salt)
 int fabric_next_port_to(const struct uet_fabric *fab, uint32_t sw, int host,
 			const struct uet_fabric_flow *flow)
 {
-	const struct fabric_hop *hop;
+	const struct fabric_switch *s = &fab->switches[sw];
+	struct fabric_hop hop;
 	uint64_t hash, pick;
 
 	if (host < 0)
 		return host;
-	hop = &fab->switches[sw].hops[host];
-	if (hop->count == 1)
-		return (int)hop->first;
-	hash = uet_fabric_flow_hash(flow, fab->switches[sw].salt);
+	hop = fabric_switch_hop(s, (uint32_t)host);
+	if (hop.count == 1)
+		return (int)hop.first;
+	hash = uet_fabric_flow_hash(flow, s->salt);
 	/* The high 32 bits scaled to count: no modulo bias worth naming. */
-	pick = (hash >> 32) * hop->count >> 32;
+	pick = (hash >> 32) * hop.count >> 32;
 	/* A downed link: the flows it carried move to the next hops left. */
 	if (fab->links->any_down && !fab->conf.link_down_blackhole)
 		return (int)fabric_link_reroute(fab, hop, (uint32_t)host,
-						(uint32_t)(hop->first + pick),
+						(uint32_t)(hop.first + pick),
 						hash);
-	return (int)(hop->first + pick);
+	return (int)(hop.first + pick);
 }
 
 int uet_fabric_next_port(const struct uet_fabric *fab, uint32_t sw,

@@ -14,11 +14,6 @@
 
 #include "fabric_private.h"
 
-/* reach[] values: not worked out yet, reachable, not reachable. */
-#define REACH_UNKNOWN 0
-#define REACH_YES 1
-#define REACH_NO 2
-
 #define PPM_ONE UINT64_C(1000000)
 
 int fabric_links_init(struct uet_fabric *fab)
@@ -53,7 +48,8 @@ void fabric_links_fini(struct uet_fabric *fab)
 	if (L == NULL)
 		return;
 	free(L->port);
-	free(L->reach);
+	free(L->down_bits);
+	free(L->up_reach);
 	free(L->occ_ports);
 	free(L);
 	fab->links = NULL;
@@ -136,69 +132,134 @@ void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len)
 	}
 }
 
-/* Whether switch sw reaches host h over links that are up, worked out
- * once per switch and host (up-down paths have no cycle; the guard
- * value only protects against a shape that had one). */
-static uint8_t link_reach(struct uet_fabric *fab, uint32_t sw, uint32_t h)
+/*
+ * Rerouting asks whether a switch still reaches a host over links that
+ * are up: one of its next hops towards the host is up and leads to a
+ * switch that reaches it (up-down paths have no cycle). That is worked out
+ * from the shape when asked, not kept per (switch, host): down from a
+ * switch it is one chain of downlinks; up, a leaf-spine's spine is one
+ * downlink from the host's leaf, and a fat tree's aggregation switch
+ * reaches a host of another pod through any of its cores exactly when it
+ * has an uplink up to a core whose downlink to that pod is up (kept per
+ * aggregation switch and pod, up_reach) and the one aggregation switch of
+ * that pod those cores lead to reaches the host. The runtime only asks
+ * for the far end of an uplink (an aggregation switch, a core, a spine),
+ * which costs a few bit tests.
+ */
+
+static bool link_is_down(const struct fabric_links *L, uint32_t port)
 {
-	uint8_t *r = &fab->links->reach[(size_t)sw * fab->conf.hosts + h];
-	const struct fabric_hop *hop = &fab->switches[sw].hops[h];
-	uint32_t i;
-
-	if (*r != REACH_UNKNOWN)
-		return *r;
-	*r = REACH_NO;
-	for (i = hop->first; i < hop->first + hop->count; i++) {
-		const struct fabric_port *p = &fab->ports[i];
-
-		if (fab->links->port[i].down)
-			continue;
-		if (p->peer < 0 ||
-		    link_reach(fab, fab->ports[p->peer].sw, h) == REACH_YES) {
-			*r = REACH_YES;
-			break;
-		}
-	}
-	return *r;
+	return L->down_bits[port / 64u] >> (port % 64u) & 1u;
 }
 
-/* Routing converges at once: every switch's reach, afresh. */
-static int link_reach_update(struct uet_fabric *fab)
+/* Fat tree: aggregation switch a is switch E + a, E = k^2 / 2. */
+static bool link_is_fat_tree_agg(const struct uet_fabric *fab, uint32_t sw)
+{
+	const uint32_t E = fab->conf.k * (fab->conf.k / 2);
+
+	return fab->conf.topo == UET_FABRIC_TOPO_FAT_TREE && sw >= E &&
+	       sw < 2 * E;
+}
+
+static bool link_reach(const struct uet_fabric *fab, uint32_t sw, uint32_t h)
+{
+	const struct fabric_switch *s = &fab->switches[sw];
+	const struct fabric_links *L = fab->links;
+	const struct fabric_hop hop = fabric_switch_hop(s, h);
+	uint32_t i;
+
+	if (fabric_switch_below(s, h)) {
+		const int32_t peer = fab->ports[hop.first].peer;
+
+		return !link_is_down(L, hop.first) &&
+		       (peer < 0 || link_reach(fab, fab->ports[peer].sw, h));
+	}
+	if (link_is_fat_tree_agg(fab, sw)) {
+		const uint32_t k = fab->conf.k, half = k / 2, E = k * half;
+		const uint32_t a = sw - E, pod = h / (half * half);
+
+		/* Its cores' downlinks to the pod end at aggregation switch
+		 * a % half of that pod. */
+		return L->up_reach[(size_t)a * k + pod] != 0 &&
+		       link_reach(fab, E + pod * half + a % half, h);
+	}
+	for (i = hop.first; i < hop.first + hop.count; i++)
+		if (!link_is_down(L, i) &&
+		    link_reach(fab, fab->ports[fab->ports[i].peer].sw, h))
+			return true;
+	return false;
+}
+
+/* Fat tree: up_reach of every aggregation switch and pod, afresh. */
+static void link_up_reach_update(struct uet_fabric *fab)
+{
+	const uint32_t k = fab->conf.k, half = k / 2, E = k * half;
+	const uint32_t agg_up = 3 * fab->conf.hosts;
+	const uint32_t core_down = 4 * fab->conf.hosts;
+	struct fabric_links *L = fab->links;
+	uint32_t a, pod, j;
+
+	for (a = 0; a < E; a++) {
+		for (pod = 0; pod < k; pod++) {
+			uint8_t yes = 0;
+
+			/* Uplink j of a goes to core (a % half) half + j. */
+			for (j = 0; j < half && !yes; j++)
+				yes = !link_is_down(L, agg_up + a * half + j) &&
+				      !link_is_down(
+					      L, core_down +
+							 (a % half * half + j) *
+								 k +
+							 pod);
+			L->up_reach[(size_t)a * k + pod] = yes;
+		}
+	}
+}
+
+/* Port port's link went down (both ends): routing converges at once. */
+static int link_reach_update(struct uet_fabric *fab, uint32_t port)
 {
 	struct fabric_links *L = fab->links;
-	const size_t n = (size_t)fab->n_switches * fab->conf.hosts;
-	uint32_t sw, h;
+	const int32_t peer = fab->ports[port].peer;
 
-	if (L->reach == NULL) {
-		L->reach = calloc(n, 1);
-		if (L->reach == NULL)
+	if (L->down_bits == NULL) {
+		L->down_bits = calloc((fab->n_ports + 63u) / 64u,
+				      sizeof(*L->down_bits));
+		if (L->down_bits == NULL)
 			return -ENOMEM;
-	} else {
-		memset(L->reach, REACH_UNKNOWN, n);
 	}
-	for (sw = 0; sw < fab->n_switches; sw++)
-		for (h = 0; h < fab->conf.hosts; h++)
-			(void)link_reach(fab, sw, h);
+	L->down_bits[port / 64u] |= UINT64_C(1) << (port % 64u);
+	if (peer >= 0)
+		L->down_bits[(uint32_t)peer / 64u] |= UINT64_C(1)
+						      << ((uint32_t)peer % 64u);
+	if (fab->conf.topo != UET_FABRIC_TOPO_FAT_TREE)
+		return 0;
+	if (L->up_reach == NULL) {
+		L->up_reach = calloc((size_t)fab->conf.k * fab->conf.k *
+					     (fab->conf.k / 2),
+				     1);
+		if (L->up_reach == NULL)
+			return -ENOMEM;
+	}
+	link_up_reach_update(fab);
 	return 0;
 }
 
 /* Port i still leads to host h: its link is up and the far switch
- * reaches h. Needs reach worked out. */
+ * reaches h. */
 static bool link_usable(const struct uet_fabric *fab, uint32_t i, uint32_t h)
 {
 	const struct fabric_port *p = &fab->ports[i];
 
-	if (fab->links->port[i].down)
+	if (link_is_down(fab->links, i))
 		return false;
 	if (p->peer < 0)
 		return true;
-	return fab->links->reach[(size_t)fab->ports[p->peer].sw *
-					 fab->conf.hosts +
-				 h] == REACH_YES;
+	return link_reach(fab, fab->ports[p->peer].sw, h);
 }
 
 uint32_t fabric_link_reroute(const struct uet_fabric *fab,
-			     const struct fabric_hop *hop, uint32_t host,
+			     struct fabric_hop hop, uint32_t host,
 			     uint32_t picked, uint64_t hash)
 {
 	uint32_t i, n = 0, k;
@@ -206,13 +267,13 @@ uint32_t fabric_link_reroute(const struct uet_fabric *fab,
 	/* Flows whose path still works keep it; only the others move. */
 	if (link_usable(fab, picked, host))
 		return picked;
-	for (i = hop->first; i < hop->first + hop->count; i++)
+	for (i = hop.first; i < hop.first + hop.count; i++)
 		n += link_usable(fab, i, host);
 	/* No way left: the frame goes where it was going, and is lost. */
 	if (n == 0)
 		return picked;
 	k = (uint32_t)(((hash & UINT32_MAX) * n) >> 32);
-	for (i = hop->first;; i++)
+	for (i = hop.first;; i++)
 		if (link_usable(fab, i, host) && k-- == 0)
 			return i;
 }
@@ -317,7 +378,7 @@ static int link_apply(struct uet_fabric *fab, const struct fabric_failure *ff)
 	if (p->peer >= 0)
 		link_down_port(fab, &fab->ports[p->peer]);
 	fab->links->any_down = true;
-	return link_reach_update(fab);
+	return link_reach_update(fab, ff->f.port);
 }
 
 int fabric_links_apply(struct uet_fabric *fab, uet_time_t t)

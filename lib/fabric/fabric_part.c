@@ -298,7 +298,7 @@ static void part_pf_note(struct fabric_part *pt, uint32_t *n,
 
 /* Route step 1 of frame r: a host's frame is parsed on arrival, so fetch
  * its headers; another switch's carries its destination in its metadata,
- * so fetch the switch's next hops towards it. */
+ * so fetch the switch's routes. */
 static void part_pf_hops(const struct uet_fabric *fab,
 			 struct fabric_route_pf *r)
 {
@@ -316,10 +316,10 @@ static void part_pf_hops(const struct uet_fabric *fab,
 	r->tc = (uint8_t)uet_dscp_class(fab->conf.uet_policy, &fab->conf.dscp,
 					meta->dscp);
 	if (r->host >= 0)
-		rte_prefetch0(&fab->switches[r->sw].hops[r->host]);
+		rte_prefetch0(&fab->switches[r->sw]);
 }
 
-/* Step 2: with the hops come, the output port and the class queue. */
+/* Step 2: with the routes come, the output port and the class queue. */
 static void part_pf_port(const struct uet_fabric *fab,
 			 struct fabric_route_pf *r)
 {

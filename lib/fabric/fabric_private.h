@@ -393,13 +393,68 @@ struct fabric_hop {
 	uint32_t count;
 };
 
-/* One switch of the fabric. */
+/* A division by a constant d as a multiplication: n / d is
+ * (n x recip) >> FABRIC_DIV_SHIFT, recip = 2^FABRIC_DIV_SHIFT / d + 1,
+ * exact whenever n x d < 2^FABRIC_DIV_SHIFT (a host offset and a host
+ * count, both under 2^17, are far from it). */
+#define FABRIC_DIV_SHIFT 40
+
+static inline uint64_t fabric_div_recip(uint32_t d)
+{
+	return (UINT64_C(1) << FABRIC_DIV_SHIFT) / d + 1u;
+}
+
+static inline uint32_t fabric_div(uint32_t n, uint64_t recip)
+{
+	return (uint32_t)(((uint64_t)n * recip) >> FABRIC_DIV_SHIFT);
+}
+
+/*
+ * One switch of the fabric, and its routes as numbers of its shape
+ * (fabric_topo.c): the hosts below it, host_lo to host_lo + host_span - 1,
+ * are reached down one port, down_first + (host - host_lo) / (hosts per
+ * downlink); every other host over its up_count uplinks from up_first, all
+ * of equal cost (up-down routing, shortest paths only). So a route costs
+ * a subtraction, a compare and a multiplication, and no memory per (switch,
+ * host): a table of next hops took switches x hosts x 8 bytes, 1.3 GB at
+ * k = 32.
+ */
 struct fabric_switch {
-	char name[16];		 /* "switch", "leaf2", "tor0", "core3" */
-	uint32_t part;		 /* its partition */
-	uint64_t salt;		 /* of its flow hash */
-	struct fabric_hop *hops; /* one per host */
+	uint32_t host_lo;    /* first host below it */
+	uint32_t host_span;  /* hosts below it, consecutive */
+	uint32_t down_first; /* the downlink towards host_lo */
+	uint32_t up_first;   /* its first uplink */
+	uint32_t up_count;   /* its uplinks, consecutive; 0 at the top */
+	uint32_t part;	     /* its partition */
+	uint64_t down_recip; /* fabric_div_recip(hosts per downlink) */
+	uint64_t salt;	     /* of its flow hash */
+	char name[16];	     /* "switch", "leaf2", "tor0", "core3" */
 };
+
+/* Whether host is below switch s: reached over a downlink. */
+static inline bool fabric_switch_below(const struct fabric_switch *s,
+				       uint32_t host)
+{
+	/* Hosts before host_lo wrap to far above the span. */
+	return host - s->host_lo < s->host_span;
+}
+
+/* The next hops of switch s towards host (below UET_HOST_MAX_COUNT). */
+static inline struct fabric_hop fabric_switch_hop(const struct fabric_switch *s,
+						  uint32_t host)
+{
+	struct fabric_hop hop;
+
+	if (fabric_switch_below(s, host)) {
+		hop.first = s->down_first +
+			    fabric_div(host - s->host_lo, s->down_recip);
+		hop.count = 1;
+	} else {
+		hop.first = s->up_first;
+		hop.count = s->up_count;
+	}
+	return hop;
+}
 
 /*
  * Build the shape of fab->conf: fab->switches, fab->ports (link fields
@@ -437,9 +492,12 @@ struct fabric_links {
 	struct fabric_failure failures[UET_FABRIC_FAILURES_MAX];
 	uint32_t n_failures;
 	bool any_down; /* some link is down: routing looks at reach */
-	/* Reroute: reach[sw * hosts + h] is 1 when switch sw still reaches
-	 * host h over links that are up; NULL until a link goes down. */
-	uint8_t *reach;
+	/* Bit i: port i's link is down; NULL until a link goes down. */
+	uint64_t *down_bits;
+	/* Fat tree, reroute: up_reach[a * k + p] is 1 when aggregation
+	 * switch a has an uplink that is up to a core whose downlink to pod
+	 * p is up (fabric_link.c); NULL until a link goes down. */
+	uint8_t *up_reach;
 	/* The occupancy time series: chosen ports, period, next sample. */
 	uint32_t *occ_ports;
 	uint32_t n_occ_ports;
@@ -474,7 +532,7 @@ bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
  * flow hash, whose low half spreads the rerouted flows.
  */
 uint32_t fabric_link_reroute(const struct uet_fabric *fab,
-			     const struct fabric_hop *hop, uint32_t host,
+			     struct fabric_hop hop, uint32_t host,
 			     uint32_t picked, uint64_t hash);
 
 struct uet_fabric {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The address table of the fabric: a host's IPv4 address to its index,
- * sorted by address and searched by halves; each switch then knows its
- * next hops towards every host. Built once
- * at creation from the default addresses; addresses named by a scenario
- * would enter the same table.
+ * sorted by address and searched by halves; each switch then finds its
+ * next hops towards the host from the shape (fabric_switch_hop). Built
+ * once at creation from the default addresses; addresses named by a
+ * scenario would enter the same table.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -2,8 +2,9 @@
 /*
  * The shape of the fabric: its switches, the ports of each (hosts' ports
  * first, then both ends of every link between switches), the links' rates
- * and delays, and each switch's next hops towards every host. One switch,
- * a two-tier leaf-spine or a three-tier k-ary fat tree.
+ * and delays, and the numbers each switch routes by (struct fabric_switch:
+ * the hosts below it and its downlinks, its uplinks). One switch, a
+ * two-tier leaf-spine or a three-tier k-ary fat tree.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,10 +37,6 @@ static int topo_alloc(struct uet_fabric *fab, uint32_t n_switches,
 	for (s = 0; s < n_switches; s++) {
 		struct uet_rng r;
 
-		fab->switches[s].hops =
-			calloc(fab->conf.hosts, sizeof(struct fabric_hop));
-		if (fab->switches[s].hops == NULL)
-			return -ENOMEM;
 		uet_rng_seed(&r, fab->conf.seed,
 			     UET_FABRIC_SALT_RNG_STREAM + s);
 		fab->switches[s].salt = uet_rng_u64(&r);
@@ -80,11 +77,21 @@ static void topo_link(struct uet_fabric *fab, uint32_t a, uint32_t sa,
 	snprintf(pb->link_name, sizeof(pb->link_name), "%s", name);
 }
 
-static void topo_hop(struct uet_fabric *fab, uint32_t sw, uint32_t host,
-		     uint32_t first, uint32_t count)
+/* Switch sw's routes: hosts host_lo.. host_lo + span - 1 below it, down
+ * port down_first + (host - host_lo) / per_down; up_count uplinks from
+ * up_first for the others. */
+static void topo_routes(struct uet_fabric *fab, uint32_t sw, uint32_t host_lo,
+			uint32_t span, uint32_t down_first, uint32_t per_down,
+			uint32_t up_first, uint32_t up_count)
 {
-	fab->switches[sw].hops[host].first = first;
-	fab->switches[sw].hops[host].count = count;
+	struct fabric_switch *s = &fab->switches[sw];
+
+	s->host_lo = host_lo;
+	s->host_span = span;
+	s->down_first = down_first;
+	s->down_recip = fabric_div_recip(per_down);
+	s->up_first = up_first;
+	s->up_count = up_count;
 }
 
 static int topo_single(struct uet_fabric *fab)
@@ -97,10 +104,10 @@ static int topo_single(struct uet_fabric *fab)
 		return ret;
 	snprintf(fab->switches[0].name, sizeof(fab->switches[0].name),
 		 "switch");
-	for (h = 0; h < hosts; h++) {
+	for (h = 0; h < hosts; h++)
 		topo_host_port(fab, h, 0);
-		topo_hop(fab, 0, h, h, 1);
-	}
+	/* Every host below it, host h on port h. */
+	topo_routes(fab, 0, 0, hosts, 0, 1, 0, 0);
 	return 0;
 }
 
@@ -142,16 +149,12 @@ static int topo_leaf_spine(struct uet_fabric *fab)
 				  c->tier1_delay_ps, name);
 		}
 	}
-	for (h = 0; h < hosts; h++) {
-		for (l = 0; l < L; l++) {
-			if (h / H == l)
-				topo_hop(fab, l, h, h, 1);
-			else
-				topo_hop(fab, l, h, hosts + l * S, S);
-		}
-		for (s = 0; s < S; s++)
-			topo_hop(fab, L + s, h, down0 + s * L + h / H, 1);
-	}
+	/* A leaf: its H hosts on their own ports, the others over its S
+	 * uplinks; a spine: every host, over the downlink to its leaf. */
+	for (l = 0; l < L; l++)
+		topo_routes(fab, l, l * H, H, l * H, 1, hosts + l * S, S);
+	for (s = 0; s < S; s++)
+		topo_routes(fab, L + s, 0, hosts, down0 + s * L, H, 0, 0);
 	return 0;
 }
 
@@ -172,7 +175,8 @@ static int topo_fat_tree(struct uet_fabric *fab)
 	const uint32_t hosts = c->hosts, E = k * half, C = half * half;
 	const uint32_t tor_up = hosts, agg_down = 2 * hosts;
 	const uint32_t agg_up = 3 * hosts, core_down = 4 * hosts;
-	uint32_t e, a, j, cc, h, p;
+	const uint32_t pod_hosts = half * half;
+	uint32_t e, a, j, cc, h;
 	char name[32];
 	int ret;
 
@@ -213,28 +217,19 @@ static int topo_fat_tree(struct uet_fabric *fab)
 				  c->tier2_delay_ps, name);
 		}
 	}
-	for (h = 0; h < hosts; h++) {
-		const uint32_t tor = h / half, pod = h / (half * half);
-
-		for (e = 0; e < E; e++) {
-			if (e == tor)
-				topo_hop(fab, e, h, h, 1);
-			else
-				topo_hop(fab, e, h, tor_up + e * half, half);
-		}
-		for (a = 0; a < E; a++) {
-			if (a / half == pod)
-				topo_hop(fab, E + a, h,
-					 agg_down + a * half + tor % half, 1);
-			else
-				topo_hop(fab, E + a, h, agg_up + a * half,
-					 half);
-		}
-		for (cc = 0; cc < C; cc++) {
-			p = pod;
-			topo_hop(fab, 2 * E + cc, h, core_down + cc * k + p, 1);
-		}
-	}
+	/* A tor: its half hosts on their own ports, the others over its
+	 * half uplinks; an aggregation switch: its pod's hosts over the
+	 * downlink to their tor, the others over its half uplinks; a core:
+	 * every host, over the downlink to its pod. */
+	for (e = 0; e < E; e++)
+		topo_routes(fab, e, e * half, half, e * half, 1,
+			    tor_up + e * half, half);
+	for (a = 0; a < E; a++)
+		topo_routes(fab, E + a, a / half * pod_hosts, pod_hosts,
+			    agg_down + a * half, half, agg_up + a * half, half);
+	for (cc = 0; cc < C; cc++)
+		topo_routes(fab, 2 * E + cc, 0, hosts, core_down + cc * k,
+			    pod_hosts, 0, 0);
 	return 0;
 }
 
@@ -253,11 +248,6 @@ int fabric_topo_build(struct uet_fabric *fab)
 
 void fabric_topo_free(struct uet_fabric *fab)
 {
-	uint32_t s;
-
-	if (fab->switches != NULL)
-		for (s = 0; s < fab->n_switches; s++)
-			free(fab->switches[s].hops);
 	free(fab->switches);
 	fab->switches = NULL;
 	fab->n_switches = 0;

@@ -416,9 +416,13 @@ START_TEST(test_fat_tree_reroutes_every_pair_around_two_links)
 	b = uet_fabric_link_find(env.fab, "tor2-agg3");
 	ck_assert_int_ge(a, 16);
 	ck_assert_int_ge(b, 16);
-	lk_fail(&env, (uint32_t)a, 0, 0, true);
-	lk_fail(&env, (uint32_t)b, 0, 0, true);
+	/* At 1 ps: a run with no frame runs no window at 0, so a failure
+	 * at 0 would wait for the first frame. */
+	lk_fail(&env, (uint32_t)a, 1, 0, true);
+	lk_fail(&env, (uint32_t)b, 1, 0, true);
 	ft_run(&env);
+	ck_assert(lk_rec(&env, (uint32_t)a, 0, 1).link_down);
+	ck_assert(lk_rec(&env, (uint32_t)b, 0, 1).link_down);
 	for (s = 0; s < 16; s++) {
 		for (d = 0; d < 16; d++) {
 			for (e = 0; e < 16 && s != d; e++) {
