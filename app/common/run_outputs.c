@@ -101,9 +101,18 @@ int run_open_outputs(struct run *e)
 		e->cap = calloc(e->hosts, sizeof(*e->cap));
 		if (e->cap == NULL)
 			return -ENOMEM;
+		if (uet_scenario_pcap_auto_limited(sc))
+			fprintf(stderr,
+				"%s: %u hosts: capturing the links of hosts "
+				"0-%u only (records.PcapHosts: all, or hosts "
+				"and ranges such as 0-63,4096, for others)\n",
+				e->prog, e->hosts,
+				UET_CONFIG_PCAP_AUTO_FEW - 1u);
 		for (i = 0; i < e->hosts; i++) {
 			char name[32], path[UET_CONFIG_PATH_MAX + 32];
 
+			if (!uet_scenario_pcap_host(sc, i))
+				continue;
 			snprintf(name, sizeof(name), "port-%u.pcap", i);
 			run_out_path(path, sizeof(path), out, name);
 			rc = uet_capture_open(&e->cap[i], path);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "uet_cc.h"
 #include "uet_port.h"
@@ -168,6 +169,44 @@ static uint64_t mem_available_bytes(void)
 	return kb != 0 ? kb * 1024u : UINT64_MAX;
 }
 
+/* Descriptors a run takes besides its captures: records, logs, EAL's
+ * own, the ports' sockets. */
+#define SIZING_FILES_BASE 256u
+
+/*
+ * The open files the captures need (one per captured host, in a process
+ * that runs the switch), within RLIMIT_NOFILE: the soft limit is raised
+ * to what they need when the hard one allows; else the run is refused
+ * before anything is written, naming records.PcapHosts.
+ */
+static int size_files(const struct uet_scenario *sc, enum uet_run_role role,
+		      const char *prog)
+{
+	uint64_t need = SIZING_FILES_BASE;
+	struct rlimit lim;
+	uint32_t h;
+
+	if (role == UET_RUN_NICS || getrlimit(RLIMIT_NOFILE, &lim) < 0)
+		return 0;
+	for (h = 0; sc->records.enable_pcap && h < sc->topology.hosts; h++)
+		need += uet_scenario_pcap_host(sc, h);
+	if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur >= need)
+		return 0;
+	if (lim.rlim_max == RLIM_INFINITY || lim.rlim_max >= need) {
+		lim.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &lim) == 0)
+			return 0;
+	}
+	fprintf(stderr,
+		"%s: records.PcapHosts = %s: %" PRIu64
+		" capture files and the run's other files need %" PRIu64
+		" open files, more than this process may have (ulimit -n: "
+		"%llu): capture fewer hosts, or raise the limit\n",
+		prog, sc->records.pcap_hosts, need - SIZING_FILES_BASE, need,
+		(unsigned long long)lim.rlim_max);
+	return -EMFILE;
+}
+
 int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	     uint32_t first, uint32_t count, const char *prog,
 	     struct run_sizing *z)
@@ -183,6 +222,9 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	int rc;
 
 	memset(z, 0, sizeof(*z));
+	rc = size_files(sc, role, prog);
+	if (rc < 0)
+		return rc;
 	if (role == UET_RUN_EMBEDDED || role == UET_RUN_SWITCH) {
 		/* The switch holds frames of every sender. */
 		senders_first = 0;

@@ -65,6 +65,15 @@ __attribute__((format(printf, 7, 8))) int
 cfg_fail(struct cfg_ctx *c, unsigned int line, unsigned int column,
 	 const char *key, const char *value, bool is_default, const char *fmt,
 	 ...);
+/*
+ * Fail a rule on the attribute section.name (a row of the table): name
+ * its line and text, or its default when the scenario left it out.
+ * Returns -EINVAL.
+ */
+__attribute__((format(printf, 4, 5))) int cfg_fail_attr(struct cfg_ctx *c,
+							const char *section,
+							const char *name,
+							const char *fmt, ...);
 /* 1-based line of a node. */
 unsigned int cfg_node_line(const yaml_node_t *n);
 /* A scalar's text, or "(a mapping)" / "(a list)" for messages. */
@@ -93,6 +102,9 @@ int cfg_load_entry(struct cfg_ctx *c, const yaml_node_t *item,
 		   const char *section, const char *item_path, void *obj,
 		   unsigned int lines[CFG_ENTRY_ROWS_MAX], bool hint,
 		   const char *unknown_rule);
+/* records.PcapHosts: auto, all, or hosts and ranges of the topology
+ * (uet_config_pcap.c). */
+int cfg_check_pcap_hosts(struct cfg_ctx *c);
 /* Check the cross-attribute rules of a loaded, derived scenario. */
 int cfg_check_rules(struct cfg_ctx *c);
 

@@ -243,6 +243,14 @@ struct uet_switch_config {
 	char external_hosts[UET_CONFIG_EXTERNAL_HOSTS_MAX];
 };
 
+/** Longest records.PcapHosts kept, including the NUL. */
+#define UET_CONFIG_HOST_LIST_MAX 256
+/** records.PcapHosts auto: every host's link up to this many hosts (one
+ * file each), past it only the first UET_CONFIG_PCAP_AUTO_FEW: a 65,536-host
+ * run would otherwise open 65,536 files (uet_config_pcap.c). */
+#define UET_CONFIG_PCAP_AUTO_HOSTS 1024u
+#define UET_CONFIG_PCAP_AUTO_FEW 16u
+
 /** records: which records the run writes. */
 struct uet_records_config {
 	bool enable_transport_stats;		/**< uet-transport-stats. */
@@ -251,9 +259,12 @@ struct uet_records_config {
 	bool enable_uet_monitor;		/**< uet-monitor. */
 	bool enable_flow_summary;		/**< Flow summary. */
 	bool enable_pcap;			/**< pcap captures. */
-	bool enable_cc_trace;			/**< uet-cc-trace. */
-	bool enable_switch_stats;		/**< switch-stats. */
-	uint64_t max_file_bytes; /**< MaxFileSize: most bytes of one file. */
+	/** PcapHosts: "auto", "all" or host numbers and ranges ("0-15,40");
+	 * uet_scenario_pcap_host() reads it. */
+	char pcap_hosts[UET_CONFIG_HOST_LIST_MAX];
+	bool enable_cc_trace;	  /**< uet-cc-trace. */
+	bool enable_switch_stats; /**< switch-stats. */
+	uint64_t max_file_bytes;  /**< MaxFileSize: most bytes of one file. */
 };
 
 /** One message of workload.messages. */
@@ -478,6 +489,19 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 int uet_scenario_load_string(struct uet_scenario *s, const char *name,
 			     const char *yaml, size_t len,
 			     struct uet_config_error *err);
+
+/**
+ * Whether host's link is captured (port-<host>.pcap): records.EnablePcap,
+ * and host among records.PcapHosts (auto: every host of a fabric of up to
+ * UET_CONFIG_PCAP_AUTO_HOSTS, else hosts 0 to UET_CONFIG_PCAP_AUTO_FEW - 1).
+ */
+bool uet_scenario_pcap_host(const struct uet_scenario *s, uint32_t host);
+
+/**
+ * Whether records.PcapHosts auto left hosts out (a fabric past
+ * UET_CONFIG_PCAP_AUTO_HOSTS): the run says so, and how to ask for more.
+ */
+bool uet_scenario_pcap_auto_limited(const struct uet_scenario *s);
 
 /**
  * Whether a host's switch port faces an external UET endpoint (one of the

@@ -483,6 +483,13 @@ static const struct uet_attr attrs[] = {
 	 "write pcap captures with virtual timestamps",
 	 "frames are the point of an emulator", NULL, 0,
 	 FIELD(records.enable_pcap)},
+	{"records", "PcapHosts", UET_ATTR_STRING, "auto", 0, 0, "",
+	 "whose links EnablePcap captures: auto, all, or host numbers and "
+	 "ranges (\"0-15,1024\"); auto is every host up to 1024 hosts, "
+	 "else hosts 0-15",
+	 "a file a host is readable up to a thousand hosts; past that the "
+	 "files, not the frames, would be the run's cost",
+	 NULL, 0, FIELD(records.pcap_hosts)},
 	{"records", "EnableCcTrace", UET_ATTR_BOOL, "false", 0, 1, "",
 	 "write one uet-cc-trace row per window change of a group",
 	 "a row per ACK at worst; off unless asked for", NULL, 0,

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,7 +15,9 @@
 #include "uet_config.h"
 #include "uet_units.h"
 
-/* Index of the row section.name; the table always has it. */
+/* Index of the row section.name. A rule names rows of the table only:
+ * a name that is not one is this library's bug, which would otherwise
+ * blame the first row (run.clock) for the rule, so it stops here. */
 static size_t row_of(const struct cfg_ctx *c, const char *section,
 		     const char *name)
 {
@@ -24,14 +27,15 @@ static size_t row_of(const struct cfg_ctx *c, const char *section,
 		if (strcmp(c->attrs[i].section, section) == 0 &&
 		    strcmp(c->attrs[i].name, name) == 0)
 			return i;
-	return 0;
+	fprintf(stderr,
+		"lib/config: a rule names %s.%s, which is no row of "
+		"the attribute table\n",
+		section, name);
+	abort();
 }
 
-/* Fail a rule on an attribute: name its line and text, or its default. */
-__attribute__((format(printf, 4, 5))) static int fail_attr(struct cfg_ctx *c,
-							   const char *section,
-							   const char *name,
-							   const char *fmt, ...)
+int cfg_fail_attr(struct cfg_ctx *c, const char *section, const char *name,
+		  const char *fmt, ...)
 {
 	size_t i = row_of(c, section, name);
 	const struct uet_attr *a = &c->attrs[i];
@@ -83,10 +87,11 @@ static int check_dscp(struct cfg_ctx *c)
 				blame = i;
 				other = j;
 			}
-			return fail_attr(c, "nic", names[blame],
-					 "DSCP codepoints must be distinct, "
-					 "and %s is also %u",
-					 names[other], v[i]);
+			return cfg_fail_attr(
+				c, "nic", names[blame],
+				"DSCP codepoints must be distinct, "
+				"and %s is also %u",
+				names[other], v[i]);
 		}
 	}
 	return 0;
@@ -109,10 +114,11 @@ static int check_chakra(struct cfg_ctx *c)
 				   w->chakra);
 
 		if (len < 0 || (size_t)len >= sizeof(w->chakra))
-			return fail_attr(c, "workload", "chakra",
-					 "longer than %zu bytes once joined "
-					 "to the scenario's folder %s",
-					 sizeof(w->chakra) - 1, c->base_dir);
+			return cfg_fail_attr(
+				c, "workload", "chakra",
+				"longer than %zu bytes once joined "
+				"to the scenario's folder %s",
+				sizeof(w->chakra) - 1, c->base_dir);
 		memcpy(w->chakra, path, (size_t)len + 1);
 	}
 	for (n = 0; n <= hosts; n++) {
@@ -121,14 +127,14 @@ static int check_chakra(struct cfg_ctx *c)
 			break;
 	}
 	if (n == 0)
-		return fail_attr(c, "workload", "chakra",
-				 "no trace file %s.0.et", w->chakra);
+		return cfg_fail_attr(c, "workload", "chakra",
+				     "no trace file %s.0.et", w->chakra);
 	if (n != hosts)
-		return fail_attr(c, "workload", "chakra",
-				 "%s%u rank files (%s.0.et on), and "
-				 "topology.hosts is %u: one trace per host",
-				 n > hosts ? "more than " : "",
-				 n > hosts ? hosts : n, w->chakra, hosts);
+		return cfg_fail_attr(c, "workload", "chakra",
+				     "%s%u rank files (%s.0.et on), and "
+				     "topology.hosts is %u: one trace per host",
+				     n > hosts ? "more than " : "",
+				     n > hosts ? hosts : n, w->chakra, hosts);
 	return 0;
 }
 
@@ -141,25 +147,28 @@ static int check_one_source(struct cfg_ctx *c)
 
 	if (w->chakra[0] != '\0') {
 		if (first != NULL)
-			return fail_attr(c, "workload", "chakra",
-					 "not together with %s: one workload "
-					 "source per scenario",
-					 first);
+			return cfg_fail_attr(
+				c, "workload", "chakra",
+				"not together with %s: one workload "
+				"source per scenario",
+				first);
 		first = "workload.chakra";
 	}
 	if (w->matrix[0] != '\0') {
 		if (first != NULL)
-			return fail_attr(c, "workload", "matrix",
-					 "not together with %s: one workload "
-					 "source per scenario",
-					 first);
+			return cfg_fail_attr(
+				c, "workload", "matrix",
+				"not together with %s: one workload "
+				"source per scenario",
+				first);
 		first = "workload.matrix";
 	}
 	if (w->generate.pattern != UET_GENERATE_NONE && first != NULL)
-		return fail_attr(c, "workload.generate", "pattern",
-				 "not together with %s: one workload source "
-				 "per scenario",
-				 first);
+		return cfg_fail_attr(
+			c, "workload.generate", "pattern",
+			"not together with %s: one workload source "
+			"per scenario",
+			first);
 	return 0;
 }
 
@@ -178,15 +187,16 @@ static int check_matrix(struct cfg_ctx *c)
 				   w->matrix);
 
 		if (len < 0 || (size_t)len >= sizeof(w->matrix))
-			return fail_attr(c, "workload", "matrix",
-					 "longer than %zu bytes once joined "
-					 "to the scenario's folder %s",
-					 sizeof(w->matrix) - 1, c->base_dir);
+			return cfg_fail_attr(
+				c, "workload", "matrix",
+				"longer than %zu bytes once joined "
+				"to the scenario's folder %s",
+				sizeof(w->matrix) - 1, c->base_dir);
 		memcpy(w->matrix, path, (size_t)len + 1);
 	}
 	if (stat(w->matrix, &st) != 0 || !S_ISREG(st.st_mode))
-		return fail_attr(c, "workload", "matrix", "no such file %s",
-				 w->matrix);
+		return cfg_fail_attr(c, "workload", "matrix", "no such file %s",
+				     w->matrix);
 	return 0;
 }
 
@@ -204,7 +214,7 @@ static int check_generate(struct cfg_ctx *c)
 	if (g->pattern == UET_GENERATE_NONE) {
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (is_set(c, "workload.generate", keys[i]))
-				return fail_attr(
+				return cfg_fail_attr(
 					c, "workload.generate", "pattern",
 					"required once workload.generate.%s "
 					"is given: incast, permutation, "
@@ -214,31 +224,34 @@ static int check_generate(struct cfg_ctx *c)
 	}
 	if (g->pattern != UET_GENERATE_INCAST &&
 	    is_set(c, "workload.generate", "dst"))
-		return fail_attr(c, "workload.generate", "dst",
-				 "applies to pattern incast only");
+		return cfg_fail_attr(c, "workload.generate", "dst",
+				     "applies to pattern incast only");
 	if (g->pattern == UET_GENERATE_INCAST && g->dst >= hosts)
-		return fail_attr(c, "workload.generate", "dst",
-				 "host out of range: topology.hosts is %u, so "
-				 "hosts are 0 to %u",
-				 hosts, hosts - 1);
+		return cfg_fail_attr(
+			c, "workload.generate", "dst",
+			"host out of range: topology.hosts is %u, so "
+			"hosts are 0 to %u",
+			hosts, hosts - 1);
 	per_host = (uint64_t)g->count *
 		   (g->pattern == UET_GENERATE_ALL_TO_ALL ? hosts - 1 : 1);
 	total = per_host *
 		(g->pattern == UET_GENERATE_INCAST ? hosts - 1 : hosts);
 	if (total > UET_CONFIG_MESSAGES_MAX)
-		return fail_attr(c, "workload.generate", "count",
-				 "makes %llu messages on %u hosts; at most %u",
-				 (unsigned long long)total, hosts,
-				 UET_CONFIG_MESSAGES_MAX);
+		return cfg_fail_attr(
+			c, "workload.generate", "count",
+			"makes %llu messages on %u hosts; at most %u",
+			(unsigned long long)total, hosts,
+			UET_CONFIG_MESSAGES_MAX);
 	/* Divided, not multiplied: an hour times 2^20 posts overflows. */
 	if (is_set(c, "workload.generate", "interval") && per_host > 1 &&
 	    g->interval_ps > 0 &&
 	    (g->start_ps > c->s->run.end_ps ||
 	     per_host - 1 > (c->s->run.end_ps - g->start_ps) / g->interval_ps))
-		return fail_attr(c, "workload.generate", "interval",
-				 "each host's last message would start after "
-				 "run.end (%llu posts apart by this)",
-				 (unsigned long long)per_host);
+		return cfg_fail_attr(
+			c, "workload.generate", "interval",
+			"each host's last message would start after "
+			"run.end (%llu posts apart by this)",
+			(unsigned long long)per_host);
 	return 0;
 }
 
@@ -296,9 +309,9 @@ static int check_wrr_weights(struct cfg_ctx *c)
 	uint8_t weight[UET_CONFIG_TCS];
 
 	if (uet_config_wrr_weights(c->s->sw.wrr_weights, weight) < 0)
-		return fail_attr(c, "switch", "WrrWeights",
-				 "must be 1 to 8 weights of 1 to 255, "
-				 "separated by commas");
+		return cfg_fail_attr(c, "switch", "WrrWeights",
+				     "must be 1 to 8 weights of 1 to 255, "
+				     "separated by commas");
 	return 0;
 }
 
@@ -370,20 +383,22 @@ static int check_external_hosts(struct cfg_ctx *c)
 	if (*p == '\0')
 		return 0;
 	if (s->run.clock != UET_CLOCK_REALTIME)
-		return fail_attr(c, "switch", "external_hosts",
-				 "applies only with run.clock realtime: an "
-				 "endpoint that is not ours takes no part in "
-				 "lockstep");
+		return cfg_fail_attr(
+			c, "switch", "external_hosts",
+			"applies only with run.clock realtime: an "
+			"endpoint that is not ours takes no part in "
+			"lockstep");
 	while (*p != '\0') {
 		uint32_t h;
 
 		if (parse_ipv4(&p, &ip) < 0)
-			return fail_attr(c, "switch", "external_hosts",
-					 "must be IPv4 addresses separated by "
-					 "commas");
+			return cfg_fail_attr(
+				c, "switch", "external_hosts",
+				"must be IPv4 addresses separated by "
+				"commas");
 		h = host_of_ipv4(ip, s->topology.hosts);
 		if (h == s->topology.hosts)
-			return fail_attr(
+			return cfg_fail_attr(
 				c, "switch", "external_hosts",
 				"%u.%u.%u.%u is not a host's address: with "
 				"%u hosts they are 198.18.0.1 (host 0) and "
@@ -395,9 +410,10 @@ static int check_external_hosts(struct cfg_ctx *c)
 			p++;
 	}
 	if (n >= s->topology.hosts)
-		return fail_attr(c, "switch", "external_hosts",
-				 "names every host: at least one must be an "
-				 "emulated NIC");
+		return cfg_fail_attr(
+			c, "switch", "external_hosts",
+			"names every host: at least one must be an "
+			"emulated NIC");
 	for (i = 0; i < s->workload.message_count; i++) {
 		const struct uet_workload_message *m = &s->workload.messages[i];
 		char key[64], value[24];
@@ -422,33 +438,37 @@ static int check_switch(struct cfg_ctx *c)
 	uint8_t pfc_mask = 0;
 
 	if (uet_config_pfc_class_mask(sw->pfc_classes, &pfc_mask) < 0)
-		return fail_attr(c, "switch", "PFCClasses",
-				 "must be empty or up to 8 traffic classes "
-				 "0 to 7, separated by commas");
+		return cfg_fail_attr(c, "switch", "PFCClasses",
+				     "must be empty or up to 8 traffic classes "
+				     "0 to 7, separated by commas");
 	if (sw->trimming_enabled && (!sw->uet_policy_enabled || pfc_mask))
-		return fail_attr(c, "switch", "TrimmingEnabled",
-				 "switch trimming runs only under the UET "
-				 "policy (switch.UETPolicyEnabled true) and "
-				 "with PFC off on every switch traffic class");
+		return cfg_fail_attr(
+			c, "switch", "TrimmingEnabled",
+			"switch trimming runs only under the UET "
+			"policy (switch.UETPolicyEnabled true) and "
+			"with PFC off on every switch traffic class");
 	if (pfc_mask && sw->pfc_xon_bytes >= sw->pfc_xoff_bytes)
-		return fail_attr(c, "switch", "PFCXon",
-				 "must be below switch.PFCXoff (%llu bytes)",
-				 (unsigned long long)sw->pfc_xoff_bytes);
+		return cfg_fail_attr(
+			c, "switch", "PFCXon",
+			"must be below switch.PFCXoff (%llu bytes)",
+			(unsigned long long)sw->pfc_xoff_bytes);
 	if (pfc_mask &&
 	    c->s->nic.pfc_xoff_bytes > c->s->nic.ingress_pool_size_bytes)
-		return fail_attr(
+		return cfg_fail_attr(
 			c, "nic", "PFCXoff",
 			"must not exceed nic.IngressPoolSize (%llu "
 			"bytes)",
 			(unsigned long long)c->s->nic.ingress_pool_size_bytes);
 	if (pfc_mask && c->s->nic.pfc_xon_bytes >= c->s->nic.pfc_xoff_bytes)
-		return fail_attr(c, "nic", "PFCXon",
-				 "must be below nic.PFCXoff (%llu bytes)",
-				 (unsigned long long)c->s->nic.pfc_xoff_bytes);
+		return cfg_fail_attr(
+			c, "nic", "PFCXon",
+			"must be below nic.PFCXoff (%llu bytes)",
+			(unsigned long long)c->s->nic.pfc_xoff_bytes);
 	if (sw->ecn_enabled && sw->ecn_kmin_bytes > sw->ecn_kmax_bytes)
-		return fail_attr(c, "switch", "ECNKmin",
-				 "must not exceed switch.ECNKmax (%llu bytes)",
-				 (unsigned long long)sw->ecn_kmax_bytes);
+		return cfg_fail_attr(
+			c, "switch", "ECNKmin",
+			"must not exceed switch.ECNKmax (%llu bytes)",
+			(unsigned long long)sw->ecn_kmax_bytes);
 	/* A switch with the UET policy requires every NIC to be a UET NIC:
 	 * nic: describes UET NICs only, so the rule always holds here. */
 	return check_wrr_weights(c);
@@ -469,32 +489,35 @@ static int check_topology(struct cfg_ctx *c)
 	for (i = 0; i < 3; i++)
 		if (t->kind != UET_TOPOLOGY_LEAF_SPINE &&
 		    is_set(c, "topology", ls_keys[i]))
-			return fail_attr(c, "topology", ls_keys[i],
-					 "applies only with topology.kind "
-					 "leaf-spine");
+			return cfg_fail_attr(c, "topology", ls_keys[i],
+					     "applies only with topology.kind "
+					     "leaf-spine");
 	if (t->kind != UET_TOPOLOGY_FAT_TREE && is_set(c, "topology", "k"))
-		return fail_attr(c, "topology", "k",
-				 "applies only with topology.kind fat-tree");
+		return cfg_fail_attr(
+			c, "topology", "k",
+			"applies only with topology.kind fat-tree");
 	if (t->kind == UET_TOPOLOGY_SINGLE_SWITCH)
 		return 0;
 	if (t->kind == UET_TOPOLOGY_FAT_TREE) {
 		if (t->k % 2 != 0)
-			return fail_attr(c, "topology", "k", "must be even");
+			return cfg_fail_attr(c, "topology", "k",
+					     "must be even");
 		hosts = (uint64_t)t->k * t->k * t->k / 4;
 	} else {
 		hosts = (uint64_t)t->leaves * t->hosts_per_leaf;
 	}
 	if (hosts < UET_CONFIG_HOSTS_MIN || hosts > UET_CONFIG_HOSTS_MAX)
-		return fail_attr(c, "topology", "kind",
-				 "gives %llu hosts, and a fabric has %u to %u",
-				 (unsigned long long)hosts,
-				 UET_CONFIG_HOSTS_MIN, UET_CONFIG_HOSTS_MAX);
+		return cfg_fail_attr(
+			c, "topology", "kind",
+			"gives %llu hosts, and a fabric has %u to %u",
+			(unsigned long long)hosts, UET_CONFIG_HOSTS_MIN,
+			UET_CONFIG_HOSTS_MAX);
 	if (is_set(c, "topology", "hosts") && t->hosts != hosts)
-		return fail_attr(c, "topology", "hosts",
-				 "the shape gives %llu hosts; leave hosts "
-				 "out or make it %llu",
-				 (unsigned long long)hosts,
-				 (unsigned long long)hosts);
+		return cfg_fail_attr(c, "topology", "hosts",
+				     "the shape gives %llu hosts; leave hosts "
+				     "out or make it %llu",
+				     (unsigned long long)hosts,
+				     (unsigned long long)hosts);
 	t->hosts = (uint32_t)hosts;
 	return 0;
 }
@@ -538,12 +561,13 @@ static int check_periodic(struct cfg_ctx *c, const char *file,
 			 (double)bytes / (double)(UINT64_C(1) << 20));
 	uet_size_format(s->records.max_file_bytes, max, sizeof(max));
 	uet_time_format(s->run.end_ps, end, sizeof(end));
-	return fail_attr(c, section, name,
-			 "%s would take about %s (%llu rows: one per %s at "
-			 "every period to run.end %s), more than "
-			 "records.MaxFileSize %s: a longer period, a shorter "
-			 "run.end or a larger records.MaxFileSize",
-			 file, sz, (unsigned long long)rows, writer, end, max);
+	return cfg_fail_attr(
+		c, section, name,
+		"%s would take about %s (%llu rows: one per %s at "
+		"every period to run.end %s), more than "
+		"records.MaxFileSize %s: a longer period, a shorter "
+		"run.end or a larger records.MaxFileSize",
+		file, sz, (unsigned long long)rows, writer, end, max);
 }
 
 static int check_records(struct cfg_ctx *c)
@@ -577,53 +601,58 @@ int cfg_check_rules(struct cfg_ctx *c)
 
 	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
 	    is_set(c, "run", "time_dilation"))
-		return fail_attr(c, "run", "time_dilation",
-				 "applies only with run.clock realtime, and "
-				 "run.clock is lockstep");
+		return cfg_fail_attr(
+			c, "run", "time_dilation",
+			"applies only with run.clock realtime, and "
+			"run.clock is lockstep");
 	if (s->run.clock == UET_CLOCK_LOCKSTEP && s->nic.delay_ps == 0)
-		return fail_attr(c, "nic", "Delay",
-				 "must be > 0 with run.clock lockstep: the "
-				 "smaller of it and topology.link_delay is "
-				 "the lookahead of every window");
+		return cfg_fail_attr(c, "nic", "Delay",
+				     "must be > 0 with run.clock lockstep: the "
+				     "smaller of it and topology.link_delay is "
+				     "the lookahead of every window");
 	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
 	    s->topology.link_delay_ps == 0)
-		return fail_attr(c, "topology", "link_delay",
-				 "must be > 0 with run.clock lockstep: the "
-				 "smaller of it and nic.Delay is the lookahead "
-				 "of every window");
+		return cfg_fail_attr(
+			c, "topology", "link_delay",
+			"must be > 0 with run.clock lockstep: the "
+			"smaller of it and nic.Delay is the lookahead "
+			"of every window");
 	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
 	    s->topology.kind == UET_TOPOLOGY_LEAF_SPINE &&
 	    s->topology.leaf_spine_delay_ps == 0)
-		return fail_attr(c, "topology", "leaf_spine_delay",
-				 "must be > 0 with run.clock lockstep: the "
-				 "leaves and spines run as parts of the fabric "
-				 "that meet over these links, so their delay "
-				 "bounds the lookahead");
+		return cfg_fail_attr(
+			c, "topology", "leaf_spine_delay",
+			"must be > 0 with run.clock lockstep: the "
+			"leaves and spines run as parts of the fabric "
+			"that meet over these links, so their delay "
+			"bounds the lookahead");
 	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
 	    s->topology.kind == UET_TOPOLOGY_FAT_TREE &&
 	    s->topology.agg_core_delay_ps == 0)
-		return fail_attr(c, "topology", "agg_core_delay",
-				 "must be > 0 with run.clock lockstep: the "
-				 "pods and the core groups run as parts of the "
-				 "fabric that meet over these links, so their "
-				 "delay bounds the lookahead");
+		return cfg_fail_attr(
+			c, "topology", "agg_core_delay",
+			"must be > 0 with run.clock lockstep: the "
+			"pods and the core groups run as parts of the "
+			"fabric that meet over these links, so their "
+			"delay bounds the lookahead");
 	if (s->nic.prefetch_buffer_enable &&
 	    s->nic.prefetch_buffer_size_bytes < wire_bytes)
-		return fail_attr(c, "nic", "PrefetchBufferSize",
-				 "with PrefetchBufferEnable true it must hold "
-				 "one full packet on the wire, RdmaDataMSS + "
-				 "106 = %llu bytes",
-				 (unsigned long long)wire_bytes);
+		return cfg_fail_attr(
+			c, "nic", "PrefetchBufferSize",
+			"with PrefetchBufferEnable true it must hold "
+			"one full packet on the wire, RdmaDataMSS + "
+			"106 = %llu bytes",
+			(unsigned long long)wire_bytes);
 	if (s->nic.egress_pool_size_bytes < wire_bytes)
-		return fail_attr(c, "nic", "EgressPoolSize",
-				 "must hold one full packet on the wire, "
-				 "RdmaDataMSS + 106 = %llu bytes",
-				 (unsigned long long)wire_bytes);
+		return cfg_fail_attr(c, "nic", "EgressPoolSize",
+				     "must hold one full packet on the wire, "
+				     "RdmaDataMSS + 106 = %llu bytes",
+				     (unsigned long long)wire_bytes);
 	if (s->nic.ingress_pool_size_bytes < nominal_bytes)
-		return fail_attr(c, "nic", "IngressPoolSize",
-				 "must hold one full packet at IP size, "
-				 "RdmaDataMSS + 88 = %llu bytes",
-				 (unsigned long long)nominal_bytes);
+		return cfg_fail_attr(c, "nic", "IngressPoolSize",
+				     "must hold one full packet at IP size, "
+				     "RdmaDataMSS + 88 = %llu bytes",
+				     (unsigned long long)nominal_bytes);
 	rc = check_topology(c);
 	if (rc < 0)
 		return rc;
@@ -634,7 +663,7 @@ int cfg_check_rules(struct cfg_ctx *c)
 	if (rc < 0)
 		return rc;
 	if (s->derived.fixed_window_bytes < nominal_bytes)
-		return fail_attr(
+		return cfg_fail_attr(
 			c, "pds", "FixedWindow",
 			"the effective window, %llu bytes, must hold "
 			"one packet at its nominal size, RdmaDataMSS "
@@ -645,6 +674,9 @@ int cfg_check_rules(struct cfg_ctx *c)
 	if (rc < 0)
 		return rc;
 	rc = check_records(c);
+	if (rc < 0)
+		return rc;
+	rc = cfg_check_pcap_hosts(c);
 	if (rc < 0)
 		return rc;
 	return check_external_hosts(c);

@@ -42,8 +42,7 @@ static int merge_row_cmp(const void *a, const void *b)
 /* Rows of kind k in the views, keyed; *np of them in *rowsp (the caller
  * frees it). */
 static int merge_collect(struct uet_record *const *views, uint32_t n_views,
-			 enum rec_kind k, struct merge_row **rowsp,
-			 size_t *np)
+			 enum rec_kind k, struct merge_row **rowsp, size_t *np)
 {
 	struct merge_row *rows = NULL;
 	size_t n = 0, cap = 0;
@@ -109,8 +108,8 @@ static int merge_kind(struct uet_record *parent,
 		for (v = 0; v < n_views; v++) {
 			const struct rec_view_buf *b = &views[v]->view[k];
 
-			if (b->len > 0 && fwrite(b->bytes, 1, b->len, f) !=
-						  b->len)
+			if (b->len > 0 &&
+			    fwrite(b->bytes, 1, b->len, f) != b->len)
 				return rec_out_failed(parent->out[k]);
 		}
 		return 0;

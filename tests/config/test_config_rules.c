@@ -318,6 +318,61 @@ START_TEST(test_topology_shapes)
 }
 END_TEST
 
+/* records.PcapHosts: auto captures every host up to 1,024 hosts and hosts
+ * 0-15 past it; a list captures its hosts and ranges; EnablePcap false
+ * captures nothing; a bad list is refused with its rule. */
+START_TEST(test_pcap_hosts_auto_all_and_lists)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	ck_assert_int_eq(load(&s, "topology: {hosts: 1024}\n", &e), 0);
+	ck_assert(uet_scenario_pcap_host(&s, 1023));
+	ck_assert(!uet_scenario_pcap_host(&s, 1024));
+	ck_assert(!uet_scenario_pcap_auto_limited(&s));
+	uet_scenario_free(&s);
+	ck_assert_int_eq(load(&s, "topology: {hosts: 1025}\n", &e), 0);
+	ck_assert(uet_scenario_pcap_host(&s, 15));
+	ck_assert(!uet_scenario_pcap_host(&s, 16));
+	ck_assert(uet_scenario_pcap_auto_limited(&s));
+	uet_scenario_free(&s);
+	ck_assert_int_eq(load(&s,
+			      "topology: {hosts: 1025}\n"
+			      "records: {PcapHosts: all}\n",
+			      &e),
+			 0);
+	ck_assert(uet_scenario_pcap_host(&s, 1024));
+	ck_assert(!uet_scenario_pcap_auto_limited(&s));
+	uet_scenario_free(&s);
+	ck_assert_int_eq(load(&s,
+			      "topology: {hosts: 64}\n"
+			      "records: {PcapHosts: \"3, 10-12,63\"}\n",
+			      &e),
+			 0);
+	ck_assert(!uet_scenario_pcap_host(&s, 2));
+	ck_assert(uet_scenario_pcap_host(&s, 3));
+	ck_assert(!uet_scenario_pcap_host(&s, 9));
+	ck_assert(uet_scenario_pcap_host(&s, 10));
+	ck_assert(uet_scenario_pcap_host(&s, 12));
+	ck_assert(!uet_scenario_pcap_host(&s, 13));
+	ck_assert(uet_scenario_pcap_host(&s, 63));
+	ck_assert(!uet_scenario_pcap_host(&s, 64));
+	uet_scenario_free(&s);
+	ck_assert_int_eq(load(&s, "records: {EnablePcap: false}\n", &e), 0);
+	ck_assert(!uet_scenario_pcap_host(&s, 0));
+	ck_assert(!uet_scenario_pcap_auto_limited(&s));
+	uet_scenario_free(&s);
+	expect_reject("records: {PcapHosts: \"1-\"}\n", 1, "records.PcapHosts",
+		      "1-", "must be auto, all, or host numbers and ranges");
+	expect_reject("records: {PcapHosts: \"\"}\n", 1, "records.PcapHosts",
+		      "", "to capture nothing, set records.EnablePcap false");
+	expect_reject("records: {PcapHosts: \"1,2\"}\n", 1, "records.PcapHosts",
+		      "1,2", "host 2 is out of range: topology.hosts is 2");
+	expect_reject("records: {PcapHosts: \"1-0\"}\n", 1, "records.PcapHosts",
+		      "1-0", "the range 1-0 runs backwards");
+}
+END_TEST
+
 START_TEST(test_pools_hold_one_packet)
 {
 	expect_reject("nic: {EgressPoolSize: 4201}\n", 1, "nic.EgressPoolSize",
@@ -371,6 +426,7 @@ static Suite *config_rules_suite(void)
 	tcase_add_test(tc, test_external_hosts_realtime_plan_addresses);
 	tcase_add_test(tc, test_not_supported_yet);
 	tcase_add_test(tc, test_topology_shapes);
+	tcase_add_test(tc, test_pcap_hosts_auto_all_and_lists);
 	tcase_add_test(tc, test_pools_hold_one_packet);
 	tcase_add_test(tc, test_rule_on_default_value);
 	suite_add_tcase(s, tc);
