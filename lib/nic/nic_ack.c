@@ -27,6 +27,7 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	uint16_t opaque = nic->next_probe_opaque++;
 	uint32_t slot = opaque % NIC_PROBE_SLOTS;
+	struct nic_probe_slot *s;
 	struct nic_txq_item it;
 	struct uet_pds_hdr h;
 
@@ -42,9 +43,14 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
 			  &h, NIC_FRAME_PROBE, &it) < 0)
 		return;
-	nic->probes[slot].group = pdc->group;
-	nic->probes[slot].opaque = opaque;
-	nic->probes[slot].sent_ps = UET_TIME_NEVER;
+	s = nic_probe_take(nic, slot, pdc->group);
+	if (s == NULL) {
+		rte_pktmbuf_free(it.m);
+		nic->st.mbuf_failures++;
+		return;
+	}
+	s->opaque = opaque;
+	s->sent_ps = UET_TIME_NEVER;
 	it.psn = slot; /* the sent hook stamps the slot */
 	nic->st.transport.probes_sent++;
 	nic_port_send_ctrl(nic, &it);
@@ -52,28 +58,32 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot)
 {
-	if (slot < NIC_PROBE_SLOTS)
+	if (slot < nic->probes_cap)
 		nic->probes[slot].sent_ps = nic_now(nic);
 }
 
 static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 {
 	uint16_t opaque = f->pds.u.ack.probe_opaque;
-	struct nic_probe_slot *s = &nic->probes[opaque % NIC_PROBE_SLOTS];
+	uint32_t slot = opaque % NIC_PROBE_SLOTS;
+	struct nic_probe_slot *s =
+		slot < nic->probes_cap ? &nic->probes[slot] : NULL;
+	struct nic_group *g;
 	enum uet_cc_reason r0;
 	uint64_t w0;
 
-	if (s->group == NULL || s->opaque != opaque ||
+	if (s == NULL || s->group == NULL || s->opaque != opaque ||
 	    s->sent_ps == UET_TIME_NEVER) {
 		nic->st.late_probe_acks++;
 		return;
 	}
 	nic->st.transport.probe_acks_received++;
-	w0 = s->group->cc.window_bytes;
-	r0 = s->group->cc.last_reason;
-	uet_cc_on_probe_rtt(&s->group->cc, nic_now(nic) - s->sent_ps);
-	nic_record_cc(nic, s->group, "probe", w0, r0);
-	s->group = NULL;
+	g = s->group;
+	w0 = g->cc.window_bytes;
+	r0 = g->cc.last_reason;
+	uet_cc_on_probe_rtt(&g->cc, nic_now(nic) - s->sent_ps);
+	nic_record_cc(nic, g, "probe", w0, r0);
+	nic_probe_release(nic, s);
 }
 
 /* The sender closes its PDC when the message completes, and tells the
@@ -159,6 +169,7 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	ctx.acked_psn = a->cack_psn + (uint32_t)(int32_t)a->ack_psn_offset;
 	memset(&res, 0, sizeof(res));
 	uet_pds_tx_ack(&pdc->tx, &info, on_retire, &ctx, &res);
+	nic_pdc_sync(nic, pdc);
 	nic_in_flight_sub(nic, g, res.retired_in_flight_bytes);
 	cca.now_ps = nic_now(nic);
 	cca.acked_bytes = res.retired_bytes;
@@ -249,6 +260,7 @@ void nic_rx_nack(struct uet_nic *nic, const struct uet_frame *f)
 	/* Only a NACK for an outstanding packet acts. */
 	if (uet_pds_tx_nack(&pdc->tx, n->nack_psn) != 1)
 		return;
+	nic_pdc_sync(nic, pdc);
 	pdc->trims++;
 	/* A trim on the way blames the path. A last-hop trim is the
 	 * receiver's port overflowing (incast), so the path is judged by its
@@ -282,6 +294,7 @@ void nic_rto_fire(struct uet_nic *nic, uint16_t pdc_id, uint32_t pdc_gen,
 		nic->st.rto_ignored++;
 		return;
 	}
+	nic_pdc_sync(nic, pdc);
 	nic->st.transport.rto_expiries++;
 	pdc->timeouts++;
 	loss_react(nic, pdc->group, nominal, entropy, NIC_LOSS_TIMEOUT,

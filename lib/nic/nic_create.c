@@ -14,21 +14,13 @@
 #include "nic_private.h"
 #include "uet_log.h"
 
-/* The doorbell reaches the NIC: a new PDC, its group to the back of the
- * queue, and the transmit process 15 ns (TransmitStartDelay) later. */
-static void doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
+/* A message's PDC opens: its group to the back of the queue, and the
+ * transmit process 15 ns (TransmitStartDelay) later. */
+static void pdc_start(struct uet_nic *nic, struct nic_pdc *pdc)
 {
-	struct nic_pdc *pdc = arg;
-	struct uet_nic *nic = pdc->nic;
-
-	(void)ev;
-	nic->posts_pending--;
-	pdc->start_psn = (uint32_t)uet_rng_u64(&nic->rng);
-	pdc->commit_psn = pdc->start_psn;
-	pdc->syn = true;
 	if (uet_pds_tx_init(&pdc->tx, &nic->p.pds, pdc->start_psn, 64) < 0 ||
 	    nic_pdc_open(nic, pdc, pdc->dst_ip) < 0) {
-		UET_LOG(ERROR, NIC, "%s: no PDC for message %llu: dropped",
+		UET_LOG(ERROR, NIC, "%s: no memory for message %llu: dropped",
 			nic->comp.name, (unsigned long long)pdc->msg.msg_id);
 		uet_pds_tx_fini(&pdc->tx);
 		nic->st.pdc_exhausted++;
@@ -37,8 +29,60 @@ static void doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
 	}
 	nic->tx_pdcs_open++;
 	nic_group_enqueue_tail(nic, pdc->group);
-	nic_transmit_start(nic,
-			   uet_evq_now(q) + nic->p.transmit_start_delay_ps);
+	nic_transmit_start(nic, nic_now(nic) + nic->p.transmit_start_delay_ps);
+}
+
+/* The doorbell reaches the NIC: a new PDC, or, with every PDC number in
+ * use (or messages already waiting), a place at the back of the line. */
+static void doorbell(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	struct nic_pdc *pdc = arg;
+	struct uet_nic *nic = pdc->nic;
+
+	(void)q;
+	(void)ev;
+	nic->posts_pending--;
+	pdc->start_psn = (uint32_t)uet_rng_u64(&nic->rng);
+	pdc->commit_psn = pdc->start_psn;
+	pdc->syn = true;
+	if (nic->pdc_wait_head != NULL || !nic_pdc_id_free(nic)) {
+		pdc->wait_next = NULL;
+		if (nic->pdc_wait_tail != NULL)
+			nic->pdc_wait_tail->wait_next = pdc;
+		else
+			nic->pdc_wait_head = pdc;
+		nic->pdc_wait_tail = pdc;
+		nic->pdc_waiting++;
+		nic->st.pdc_waits++;
+		return;
+	}
+	pdc_start(nic, pdc);
+}
+
+void nic_pdc_wait_start(struct uet_nic *nic)
+{
+	struct nic_pdc *pdc;
+
+	while ((pdc = nic->pdc_wait_head) != NULL && nic_pdc_id_free(nic)) {
+		nic->pdc_wait_head = pdc->wait_next;
+		if (nic->pdc_wait_head == NULL)
+			nic->pdc_wait_tail = NULL;
+		nic->pdc_waiting--;
+		pdc_start(nic, pdc);
+	}
+}
+
+/* Messages still waiting at teardown own their PDC struct. */
+static void free_waiting(struct uet_nic *nic)
+{
+	struct nic_pdc *pdc;
+
+	while ((pdc = nic->pdc_wait_head) != NULL) {
+		nic->pdc_wait_head = pdc->wait_next;
+		free(pdc);
+	}
+	nic->pdc_wait_tail = NULL;
+	nic->pdc_waiting = 0;
 }
 
 /* The host posts: the doorbell and WQE (64 bytes) cross PCIe host to NIC.
@@ -188,7 +232,9 @@ void uet_nic_destroy(struct uet_nic *nic)
 	nic->rec = NULL; /* teardown is not part of the run's records */
 	nic->monitor_on = false;
 	cancel_pending_posts(nic);
+	free_waiting(nic);
 	nic_pdcs_fini(nic);
+	nic_sched_fini(nic);
 	nic_port_fini(nic);
 	uet_evq_fini(&nic->comp.evq);
 	nic_tev_pool_fini(nic);
@@ -225,6 +271,6 @@ uint64_t uet_nic_mbuf_failures(const struct uet_nic *nic)
 
 bool uet_nic_idle(const struct uet_nic *nic)
 {
-	return nic->posts_pending == 0 && nic->tx_pdcs_open == 0 &&
-	       nic_port_idle(nic);
+	return nic->posts_pending == 0 && nic->pdc_waiting == 0 &&
+	       nic->tx_pdcs_open == 0 && nic_port_idle(nic);
 }

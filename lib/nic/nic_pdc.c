@@ -11,9 +11,72 @@
 
 #include "nic_private.h"
 
-static uint32_t hash_ip(uint32_t ip)
+/* A bucket of a table of cap (a power of two) buckets for a peer's
+ * IPv4 and a PDC number (0 for groups). */
+static uint32_t bucket_of(uint32_t ip, uint16_t pdc, uint32_t cap)
 {
-	return (ip * UINT32_C(2654435761)) >> 8;
+	uint32_t h = ip * UINT32_C(0x9e3779b1) + pdc;
+
+	h ^= h >> 16;
+	h *= UINT32_C(0x7feb352d);
+	h ^= h >> 15;
+	return h & (cap - 1);
+}
+
+/*
+ * The NIC's lookup tables start empty (a NIC that never talks costs no
+ * table) and double once they hold as many entries as buckets: a lookup
+ * walks a chain of one entry or two, with 10 PDCs open or 65,535.
+ * Entries are unique by their keys, so the order within a chain (which
+ * a rehash changes) decides nothing.
+ */
+static int rx_hash_room(struct uet_nic *nic)
+{
+	uint32_t cap, b, i;
+	struct nic_pdc **t, *p, *next;
+
+	if (nic->rx_hash_count < nic->rx_hash_cap)
+		return 0;
+	cap = nic->rx_hash_cap != 0 ? 2 * nic->rx_hash_cap : NIC_HASH_FIRST;
+	t = calloc(cap, sizeof(*t));
+	if (t == NULL)
+		return nic->rx_hash_cap != 0 ? 0 : -ENOMEM; /* longer chains */
+	for (i = 0; i < nic->rx_hash_cap; i++)
+		for (p = nic->rx_hash[i]; p != NULL; p = next) {
+			next = p->hash_next;
+			b = bucket_of(p->peer_ip, p->peer_pdc, cap);
+			p->hash_next = t[b];
+			t[b] = p;
+		}
+	free(nic->rx_hash);
+	nic->rx_hash = t;
+	nic->rx_hash_cap = cap;
+	return 0;
+}
+
+static int group_hash_room(struct uet_nic *nic)
+{
+	uint32_t cap, b, i;
+	struct nic_group **t, *g, *next;
+
+	if (nic->group_hash_count < nic->group_hash_cap)
+		return 0;
+	cap = nic->group_hash_cap != 0 ? 2 * nic->group_hash_cap
+				       : NIC_HASH_FIRST;
+	t = calloc(cap, sizeof(*t));
+	if (t == NULL)
+		return nic->group_hash_cap != 0 ? 0 : -ENOMEM;
+	for (i = 0; i < nic->group_hash_cap; i++)
+		for (g = nic->group_hash[i]; g != NULL; g = next) {
+			next = g->hash_next;
+			b = bucket_of(g->peer_ip, 0, cap);
+			g->hash_next = t[b];
+			t[b] = g;
+		}
+	free(nic->group_hash);
+	nic->group_hash = t;
+	nic->group_hash_cap = cap;
+	return 0;
 }
 
 static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
@@ -35,6 +98,10 @@ static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 
 	if (g == NULL)
 		return NULL;
+	if (nic->p.pdc_groups_enabled && group_hash_room(nic) < 0) {
+		free(g);
+		return NULL;
+	}
 	g->seq = nic->next_group_seq++;
 	g->peer_ip = peer_ip;
 	/* A new group starts afresh: initial window, InitialBaseRTT, new
@@ -46,10 +113,11 @@ static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 		return NULL;
 	}
 	if (nic->p.pdc_groups_enabled) {
-		uint32_t b = hash_ip(peer_ip) % NIC_GROUP_HASH_BUCKETS;
+		uint32_t b = bucket_of(peer_ip, 0, nic->group_hash_cap);
 
 		g->hash_next = nic->group_hash[b];
 		nic->group_hash[b] = g;
+		nic->group_hash_count++;
 	}
 	g->all_next = nic->groups;
 	if (nic->groups != NULL)
@@ -60,18 +128,17 @@ static struct nic_group *group_create(struct uet_nic *nic, uint32_t peer_ip)
 
 static void group_destroy(struct uet_nic *nic, struct nic_group *g)
 {
-	uint32_t i;
-
-	nic_group_dequeue(nic, g);
+	nic_sched_group_gone(nic, g);
 	if (nic->p.pdc_groups_enabled) {
-		struct nic_group **pp =
-			&nic->group_hash[hash_ip(g->peer_ip) %
-					 NIC_GROUP_HASH_BUCKETS];
+		struct nic_group **pp = &nic->group_hash[bucket_of(
+			g->peer_ip, 0, nic->group_hash_cap)];
 
 		while (*pp != NULL && *pp != g)
 			pp = &(*pp)->hash_next;
-		if (*pp == g)
+		if (*pp == g) {
 			*pp = g->hash_next;
+			nic->group_hash_count--;
+		}
 	}
 	if (g->all_prev != NULL)
 		g->all_prev->all_next = g->all_next;
@@ -80,9 +147,8 @@ static void group_destroy(struct uet_nic *nic, struct nic_group *g)
 	if (g->all_next != NULL)
 		g->all_next->all_prev = g->all_prev;
 	/* A probe of this group still out has no window to feed any more. */
-	for (i = 0; i < NIC_PROBE_SLOTS; i++)
-		if (nic->probes[i].group == g)
-			nic->probes[i].group = NULL;
+	while (g->probe_head != 0)
+		nic_probe_release(nic, &nic->probes[g->probe_head - 1]);
 	if (g->in_flight_bytes != 0)
 		nic->st.in_flight_anomalies++;
 	free(g);
@@ -118,7 +184,10 @@ static struct nic_group *group_for(struct uet_nic *nic, uint32_t peer_ip,
 
 	if (!nic->p.pdc_groups_enabled)
 		return is_tx ? group_create(nic, peer_ip) : NULL;
-	for (g = nic->group_hash[hash_ip(peer_ip) % NIC_GROUP_HASH_BUCKETS];
+	for (g = nic->group_hash_cap != 0
+			 ? nic->group_hash[bucket_of(peer_ip, 0,
+						     nic->group_hash_cap)]
+			 : NULL;
 	     g != NULL; g = g->hash_next)
 		if (g->peer_ip == peer_ip)
 			return g;
@@ -183,20 +252,8 @@ int nic_pdc_open(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t peer_ip)
 		struct nic_group *g = pdc->group;
 
 		g->members++;
-		if (pdc->is_tx) {
-			/* Join the ring of turns just before the current
-			 * turn: the newest PDC goes last. */
-			if (g->turn == NULL) {
-				pdc->ring_next = pdc->ring_prev = pdc;
-				g->turn = pdc;
-			} else {
-				pdc->ring_next = g->turn;
-				pdc->ring_prev = g->turn->ring_prev;
-				g->turn->ring_prev->ring_next = pdc;
-				g->turn->ring_prev = pdc;
-			}
-			g->tx_pdcs++;
-		}
+		if (pdc->is_tx)
+			nic_sched_pdc_join(nic, pdc);
 	}
 	nic->st.transport.pdcs_created++;
 	nic_record_event(nic, UET_EV_PDC_CREATED, pdc,
@@ -224,33 +281,33 @@ void nic_pdc_close(struct nic_pdc *pdc)
 		uet_pds_tx_fini(&pdc->tx);
 	} else {
 		struct nic_pdc **pp =
-			&nic->rx_hash[(hash_ip(pdc->peer_ip) ^ pdc->peer_pdc) %
-				      NIC_PDC_HASH_BUCKETS];
+			nic->rx_hash_cap != 0
+				? &nic->rx_hash[bucket_of(pdc->peer_ip,
+							  pdc->peer_pdc,
+							  nic->rx_hash_cap)]
+				: NULL;
 
-		while (*pp != NULL && *pp != pdc)
+		while (pp != NULL && *pp != NULL && *pp != pdc)
 			pp = &(*pp)->hash_next;
-		if (*pp == pdc)
+		if (pp != NULL && *pp == pdc) {
 			*pp = pdc->hash_next;
+			nic->rx_hash_count--;
+		}
 		uet_pds_rx_fini(&pdc->rx);
 		uet_evq_cancel(&nic->comp.evq, &pdc->linger_ev);
 	}
 	if (g != NULL) {
-		if (pdc->is_tx) {
-			if (g->tx_pdcs == 1) {
-				g->turn = NULL;
-			} else {
-				pdc->ring_prev->ring_next = pdc->ring_next;
-				pdc->ring_next->ring_prev = pdc->ring_prev;
-				if (g->turn == pdc)
-					g->turn = pdc->ring_next;
-			}
-			g->tx_pdcs--;
-		}
+		if (pdc->is_tx)
+			nic_sched_pdc_leave(nic, pdc);
 		/* A group lives while any of its PDCs does. */
 		if (--g->members == 0)
 			group_destroy(nic, g);
 	}
 	free(pdc);
+	/* The number is free: the first message waiting for one opens
+	 * with it, now. */
+	if (nic->pdc_wait_head != NULL)
+		nic_pdc_wait_start(nic);
 }
 
 struct nic_pdc *nic_pdc_lookup(struct uet_nic *nic, uint16_t id)
@@ -277,8 +334,9 @@ struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 {
 	struct nic_pdc *pdc;
 
-	for (pdc = nic->rx_hash[(hash_ip(peer_ip) ^ peer_pdc) %
-				NIC_PDC_HASH_BUCKETS];
+	if (nic->rx_hash_cap == 0)
+		return NULL;
+	for (pdc = nic->rx_hash[bucket_of(peer_ip, peer_pdc, nic->rx_hash_cap)];
 	     pdc != NULL; pdc = pdc->hash_next)
 		if (pdc->peer_ip == peer_ip && pdc->peer_pdc == peer_pdc &&
 		    pdc->rx.start_psn == start_psn)
@@ -286,14 +344,46 @@ struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 	return NULL;
 }
 
-void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
+int nic_pdc_rx_hash_add(struct nic_pdc *pdc)
 {
 	struct uet_nic *nic = pdc->nic;
-	uint32_t b =
-		(hash_ip(pdc->peer_ip) ^ pdc->peer_pdc) % NIC_PDC_HASH_BUCKETS;
+	uint32_t b;
 
+	if (rx_hash_room(nic) < 0)
+		return -ENOMEM;
+	b = bucket_of(pdc->peer_ip, pdc->peer_pdc, nic->rx_hash_cap);
 	pdc->hash_next = nic->rx_hash[b];
 	nic->rx_hash[b] = pdc;
+	nic->rx_hash_count++;
+	return 0;
+}
+
+/* The bucket of the closed sides named by (peer IPv4, peer PDC). */
+static uint16_t *closed_bucket(struct uet_nic *nic, uint32_t peer_ip,
+			       uint16_t peer_pdc)
+{
+	return &nic->rx_closed_head[bucket_of(peer_ip, peer_pdc,
+					      nic->rx_closed_cap)];
+}
+
+static void closed_link(struct uet_nic *nic, uint32_t slot)
+{
+	struct nic_rx_closed *c = &nic->rx_closed[slot];
+	uint16_t *head = closed_bucket(nic, c->peer_ip, c->peer_pdc);
+
+	c->hash_next = *head;
+	*head = (uint16_t)(slot + 1);
+}
+
+static void closed_unlink(struct uet_nic *nic, uint32_t slot)
+{
+	struct nic_rx_closed *c = &nic->rx_closed[slot];
+	uint16_t *pp = closed_bucket(nic, c->peer_ip, c->peer_pdc);
+
+	while (*pp != 0 && *pp != slot + 1)
+		pp = &nic->rx_closed[*pp - 1].hash_next;
+	if (*pp != 0)
+		*pp = c->hash_next;
 }
 
 /*
@@ -302,39 +392,85 @@ void nic_pdc_rx_hash_add(struct nic_pdc *pdc)
  * would give it, so the lookups see the same slots in the same order: a
  * NIC that closes a few sides (one message each way, the common run)
  * touches 256 bytes, not the 16 KiB of the whole ring (a first touch of a
- * page is the dearest thing a large run does).
+ * page is the dearest thing a large run does). Its index (a bucket per
+ * slot) is built again at each growth.
  */
 static int rx_closed_room(struct uet_nic *nic)
 {
 	struct nic_rx_closed *p;
+	uint32_t cap = nic->rx_closed_cap, i;
+	uint16_t *head;
 
-	if (nic->rx_closed_next < nic->rx_closed_cap)
+	if (nic->rx_closed_next < cap)
 		return 0;
-	p = grow_zeroed(nic->rx_closed, &nic->rx_closed_cap,
-			NIC_RX_CLOSED_FIRST, NIC_RX_CLOSED_MAX, sizeof(*p));
+	p = grow_zeroed(nic->rx_closed, &cap, NIC_RX_CLOSED_FIRST,
+			NIC_RX_CLOSED_MAX, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
 	nic->rx_closed = p;
+	head = calloc(cap, sizeof(*head));
+	if (head == NULL)
+		return -ENOMEM; /* the ring grew; its index did not */
+	free(nic->rx_closed_head);
+	nic->rx_closed_head = head;
+	nic->rx_closed_cap = cap;
+	for (i = 0; i < cap; i++)
+		if (p[i].peer_ip != 0)
+			closed_link(nic, i);
 	return 0;
 }
 
-/* A closed receiving side is remembered (a ring of the last
- * NIC_RX_CLOSED_MAX), so that a retransmission of its message still gets
- * its ACK: the sender only stops when everything is acknowledged. */
+/* A closed side is remembered (a ring of the last NIC_RX_CLOSED_MAX), so
+ * that a retransmission of its message still gets its ACK: the sender
+ * only stops when everything is acknowledged. */
 void nic_pdc_rx_closed_add(struct nic_pdc *pdc)
 {
 	struct uet_nic *nic = pdc->nic;
 	struct nic_rx_closed *c;
+	uint32_t slot;
 
 	if (rx_closed_room(nic) != 0)
 		return; /* not remembered: the sender may stall */
-	c = &nic->rx_closed[nic->rx_closed_next];
-	nic->rx_closed_next = (nic->rx_closed_next + 1) % NIC_RX_CLOSED_MAX;
+	slot = nic->rx_closed_next;
+	c = &nic->rx_closed[slot];
+	nic->rx_closed_next = (slot + 1) % NIC_RX_CLOSED_MAX;
+	if (c->peer_ip != 0)
+		closed_unlink(nic, slot);
 	c->peer_ip = pdc->peer_ip;
 	c->peer_pdc = pdc->peer_pdc;
 	c->id = pdc->id;
 	c->start_psn = pdc->rx.start_psn;
 	c->cack_psn = uet_pds_rx_cack_psn(&pdc->rx);
+	if (c->peer_ip != 0)
+		closed_link(nic, slot);
+}
+
+/*
+ * The closed side of (peer IPv4, peer PDC) that matches: by start PSN
+ * (by_id false) or by the number it had (by_id true), and whose received
+ * PSNs (start through cack) hold psn. Of several, the one in the lowest
+ * slot, as a scan of the ring would find.
+ */
+static const struct nic_rx_closed *closed_find(struct uet_nic *nic,
+					       uint32_t peer_ip,
+					       uint16_t peer_pdc, bool by_id,
+					       uint32_t key, uint32_t psn)
+{
+	const struct nic_rx_closed *best = NULL, *c;
+	uint16_t i;
+
+	if (nic->rx_closed_cap == 0 || peer_ip == 0)
+		return NULL;
+	for (i = *closed_bucket(nic, peer_ip, peer_pdc); i != 0;
+	     i = c->hash_next) {
+		c = &nic->rx_closed[i - 1];
+		if (c->peer_ip == peer_ip && c->peer_pdc == peer_pdc &&
+		    (by_id ? c->id == key : c->start_psn == key) &&
+		    psn - c->start_psn <= c->cack_psn - c->start_psn &&
+		    (best == NULL || c < best))
+			best = c;
+	}
+	return best;
 }
 
 /* A closed side by the SYN packet's name (peer IPv4, peer PDC, start
@@ -343,17 +479,7 @@ const struct nic_rx_closed *
 nic_pdc_rx_closed_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc,
 		       uint32_t start_psn, uint32_t psn)
 {
-	uint32_t i;
-
-	for (i = 0; i < nic->rx_closed_cap; i++) {
-		const struct nic_rx_closed *c = &nic->rx_closed[i];
-
-		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
-		    c->peer_pdc == peer_pdc && c->start_psn == start_psn &&
-		    psn - start_psn <= c->cack_psn - start_psn)
-			return c;
-	}
-	return NULL;
+	return closed_find(nic, peer_ip, peer_pdc, false, start_psn, psn);
 }
 
 /* A closed side by the number it had, for a packet without SYN whose PSN
@@ -363,17 +489,49 @@ const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
 						    uint16_t peer_pdc,
 						    uint16_t id, uint32_t psn)
 {
-	uint32_t i;
+	return closed_find(nic, peer_ip, peer_pdc, true, id, psn);
+}
 
-	for (i = 0; i < nic->rx_closed_cap; i++) {
-		const struct nic_rx_closed *c = &nic->rx_closed[i];
+/* The probe slots grow as the probes reach them (opaque values count up
+ * from 0), so a NIC that sends a few messages has a few slots. */
+struct nic_probe_slot *nic_probe_take(struct uet_nic *nic, uint32_t slot,
+				      struct nic_group *g)
+{
+	struct nic_probe_slot *s;
 
-		if (c->peer_ip != 0 && c->peer_ip == peer_ip &&
-		    c->peer_pdc == peer_pdc && c->id == id &&
-		    psn - c->start_psn <= c->cack_psn - c->start_psn)
-			return c;
+	while (slot >= nic->probes_cap) {
+		s = grow_zeroed(nic->probes, &nic->probes_cap, NIC_PROBE_FIRST,
+				NIC_PROBE_SLOTS, sizeof(*s));
+		if (s == NULL)
+			return NULL;
+		nic->probes = s;
 	}
-	return NULL;
+	s = &nic->probes[slot];
+	if (s->group != NULL)
+		nic_probe_release(nic, s);
+	s->group = g;
+	s->g_prev = 0;
+	s->g_next = g->probe_head;
+	if (g->probe_head != 0)
+		nic->probes[g->probe_head - 1].g_prev = (uint16_t)(slot + 1);
+	g->probe_head = (uint16_t)(slot + 1);
+	return s;
+}
+
+void nic_probe_release(struct uet_nic *nic, struct nic_probe_slot *s)
+{
+	struct nic_group *g = s->group;
+
+	if (g == NULL)
+		return;
+	if (s->g_prev != 0)
+		nic->probes[s->g_prev - 1].g_next = s->g_next;
+	else
+		g->probe_head = s->g_next;
+	if (s->g_next != 0)
+		nic->probes[s->g_next - 1].g_prev = s->g_prev;
+	s->group = NULL;
+	s->g_prev = s->g_next = 0;
 }
 
 void nic_pdcs_fini(struct uet_nic *nic)
@@ -386,9 +544,19 @@ void nic_pdcs_fini(struct uet_nic *nic)
 	free(nic->pdcs);
 	free(nic->free_ids);
 	free(nic->rx_closed);
+	free(nic->rx_closed_head);
+	free(nic->rx_hash);
+	free(nic->group_hash);
+	free(nic->probes);
 	nic->rx_closed = NULL;
+	nic->rx_closed_head = NULL;
 	nic->rx_closed_cap = 0;
 	nic->rx_closed_next = 0;
+	nic->rx_hash = NULL;
+	nic->group_hash = NULL;
+	nic->rx_hash_cap = nic->group_hash_cap = 0;
+	nic->probes = NULL;
+	nic->probes_cap = 0;
 	nic->pdcs = NULL;
 	nic->free_ids = NULL;
 }

@@ -27,12 +27,14 @@
 
 /** PDC numbers are 1..65535 per NIC; 0 is reserved ("none"). */
 #define NIC_PDC_ID_MAX 65535u
-/** Buckets of the (peer IPv4, peer PDC) lookup of receiving sides. */
-#define NIC_PDC_HASH_BUCKETS 1024u
-/** Buckets of the peer IPv4 lookup of groups. */
-#define NIC_GROUP_HASH_BUCKETS 256u
+/** Buckets of a NIC's lookup tables (receiving sides by peer, groups by
+ * peer) at their first entry; they double when they hold as many entries
+ * as buckets. */
+#define NIC_HASH_FIRST 8u
 /** Outstanding base-RTT probes remembered (by probe_opaque). */
 #define NIC_PROBE_SLOTS 256u
+/** Probe slots at the first probe; they double up to NIC_PROBE_SLOTS. */
+#define NIC_PROBE_FIRST 4u
 /** Closed receiving sides remembered per NIC. */
 #define NIC_RX_CLOSED_MAX 1024u
 /** Slots of the closed-side ring at its first close; it doubles up to
@@ -148,6 +150,36 @@ struct nic_rto_entry {
 	uint16_t pdc;	  /**< the PDC */
 };
 
+/** A window or prefetch key of a PDC that has no packet behind that gate. */
+#define NIC_TURN_NONE UINT32_MAX
+
+/**
+ * A sending PDC's place in its group's ring of turns (nic_turns.c) and
+ * what its next packet needs (nic_sched.c, pdc_sync): the keys are the
+ * bytes its first gate must take, and each subtree keeps the least.
+ */
+struct nic_turn {
+	struct nic_pdc *left, *right, *parent; /**< the tree, in ring order */
+	uint32_t prio;	       /**< treap priority: above its children's */
+	uint32_t size;	       /**< PDCs in the subtree */
+	uint32_t window_key;   /**< nominal bytes the window must take */
+	uint32_t prefetch_key; /**< wire bytes the prefetch buffer must take */
+	uint32_t window_min;   /**< least window_key in the subtree */
+	uint32_t prefetch_min; /**< least prefetch_key in the subtree */
+	bool stale;	       /**< its retransmit FIFO holds stale entries
+				* only: a visit of step 3 empties it */
+	bool stale_any;	       /**< some PDC of the subtree is stale */
+	bool work;	       /**< pdc_has_work, as the group counts it */
+};
+
+/** What nic_turns_first() looks for: a PDC whose key fits a room (-1: no
+ * room), or a stale one. */
+struct nic_turn_query {
+	int64_t window_room;   /**< bytes the window takes; -1: none */
+	int64_t prefetch_room; /**< bytes the prefetch buffer takes */
+	bool stale;	       /**< look for stale PDCs instead */
+};
+
 /** A PDC: one side, sending or receiving, of one message's context. */
 struct nic_pdc {
 	struct uet_nic *nic;	 /**< owner */
@@ -160,8 +192,10 @@ struct nic_pdc {
 	struct nic_group *group; /**< its group (NULL: receiving side with
 				  * PDCGroupsEnabled false) */
 	struct nic_pdc *ring_next, *ring_prev; /**< group's sending PDCs */
+	struct nic_turn tn;	   /**< its place in the ring's tree */
 	struct nic_pdc *hash_next; /**< receiving sides by (ip, pdc, start) */
 	/* Sending side. */
+	struct nic_pdc *wait_next;    /**< next message waiting for a number */
 	struct uet_event post_ev;     /**< the host posts (at at_ps) */
 	struct uet_event doorbell_ev; /**< the doorbell reaches the NIC */
 	struct uet_pds_tx tx;	      /**< PSNs and outstanding packets */
@@ -195,29 +229,39 @@ struct nic_rx_closed {
 	uint32_t cack_psn;  /**< every PSN through this one had arrived */
 	uint16_t peer_pdc;  /**< the sender's PDC number */
 	uint16_t id;	    /**< the number this side had */
+	uint16_t hash_next; /**< next slot + 1 of its bucket, 0: the last */
 };
 
 /** A PDC group: the PDCs to one peer (or one message), one window. */
 struct nic_group {
-	uint64_t seq;		  /**< creation number, for the lb stream */
-	uint32_t peer_ip;	  /**< host order */
-	uint32_t members;	  /**< PDCs (both sides) in the group */
-	struct uet_cc cc;	  /**< shared congestion window */
-	struct uet_lb lb;	  /**< shared spraying state */
-	uint64_t in_flight_bytes; /**< nominal bytes counted in the window */
-	struct nic_pdc *turn;	  /**< sending PDC whose turn it is */
-	uint32_t tx_pdcs;	  /**< sending PDCs in the ring */
-	bool queued;		  /**< in the NIC's queue of ready groups */
+	uint64_t seq;		   /**< creation number, for the lb stream */
+	uint32_t peer_ip;	   /**< host order */
+	uint32_t members;	   /**< PDCs (both sides) in the group */
+	struct uet_cc cc;	   /**< shared congestion window */
+	struct uet_lb lb;	   /**< shared spraying state */
+	uint64_t in_flight_bytes;  /**< nominal bytes counted in the window */
+	struct nic_pdc *turn;	   /**< sending PDC whose turn it is */
+	uint32_t tx_pdcs;	   /**< sending PDCs in the ring */
+	struct nic_pdc *turn_root; /**< the ring as a tree (nic_turns.c) */
+	uint32_t work_pdcs;	   /**< sending PDCs with work (has_work) */
+	uint32_t window_pdcs;	   /**< of those, with a window key */
+	uint32_t prefetch_pdcs;	   /**< of those, with a prefetch key */
+	uint32_t idle_slot;	   /**< slot in the NIC's idle heap + 1, or 0 */
+	bool queued;		   /**< in the NIC's queue of ready groups */
 	struct nic_group *q_next, *q_prev;     /**< queue links */
 	struct nic_group *hash_next;	       /**< by peer (groups enabled) */
 	struct nic_group *all_next, *all_prev; /**< every group */
+	uint16_t probe_head; /**< its first probe slot + 1, or 0 */
 };
 
 /** A base-RTT probe waiting for its ACK. */
 struct nic_probe_slot {
 	struct nic_group *group; /**< NULL: free */
-	uint16_t opaque;	 /**< probe_opaque sent */
 	uet_time_t sent_ps;	 /**< ps, serialization end; NEVER: queued */
+	uint16_t opaque;	 /**< probe_opaque sent */
+	/** The group's other slots (slot + 1, 0: none), so that a group
+	 * that goes lets go of its own slots only. */
+	uint16_t g_prev, g_next;
 };
 
 /** The payload pattern with the shared-info its payload mbufs point at. */
@@ -247,9 +291,14 @@ struct nic_pools {
 /** The transmit scheduler's state (nic_sched.c owns these fields). */
 struct nic_sched {
 	struct nic_group *q_head, *q_tail; /**< groups ready to send */
-	struct uet_event tx_ev;		   /**< the transmit process runs */
-	bool egress_stalled;		   /**< stopped on a full egress pool */
-	bool prefetch_stalled; /**< a group left on a full prefetch buffer */
+	/** With the prefetch buffer on: the groups out of the queue that
+	 * have work, a heap by creation number, newest first (the order a
+	 * drained buffer brings them back in). */
+	struct nic_group **idle;
+	uint32_t idle_len, idle_cap;
+	struct uet_event tx_ev; /**< the transmit process runs */
+	bool egress_stalled;	/**< stopped on a full egress pool */
+	bool prefetch_stalled;	/**< a group left on a full prefetch buffer */
 };
 
 /** Told when a frame's serialization has ended (after it left). */
@@ -289,17 +338,28 @@ struct uet_nic {
 	uint32_t free_count, free_cap;
 	uint32_t next_new_id; /**< lowest number never used */
 	uint32_t next_gen;    /**< generation counter */
-	struct nic_pdc *rx_hash[NIC_PDC_HASH_BUCKETS];
+	/** Receiving sides by (peer IPv4, peer PDC): buckets allocated at
+	 * the first, doubled as they fill. */
+	struct nic_pdc **rx_hash;
+	uint32_t rx_hash_cap, rx_hash_count;
 	/** The last NIC_RX_CLOSED_MAX receiving sides closed, a ring
 	 * (allocated at the first, grown until it holds the maximum). */
 	struct nic_rx_closed *rx_closed;
-	uint32_t rx_closed_next;  /**< next slot the ring writes */
-	uint32_t rx_closed_cap;	  /**< slots allocated */
-	uint32_t tx_pdcs_open;	  /**< sending sides open */
-	uint32_t posts_pending;	  /**< posted, doorbell not yet run */
+	uint32_t rx_closed_next; /**< next slot the ring writes */
+	uint32_t rx_closed_cap;	 /**< slots allocated */
+	/** The ring's slots by (peer IPv4, peer PDC): slot + 1 of the
+	 * first in each of rx_closed_cap buckets. */
+	uint16_t *rx_closed_head;
+	uint32_t tx_pdcs_open;	/**< sending sides open */
+	uint32_t posts_pending; /**< posted, doorbell not yet run */
+	/** Messages whose doorbell found every PDC number in use, in the
+	 * order they came: each takes the next number a close frees. */
+	struct nic_pdc *pdc_wait_head, *pdc_wait_tail;
+	uint32_t pdc_waiting;	  /**< messages in that line */
 	uint16_t next_message_id; /**< SES message_id counter */
 	/* Groups and the transmit scheduler. */
-	struct nic_group *group_hash[NIC_GROUP_HASH_BUCKETS];
+	struct nic_group **group_hash; /**< by peer, as rx_hash */
+	uint32_t group_hash_cap, group_hash_count;
 	struct nic_group *groups; /**< every group */
 	uint64_t next_group_seq;
 	struct nic_sched sched; /**< the transmit scheduler */
@@ -308,7 +368,10 @@ struct uet_nic {
 	struct nic_pfc pfc;	/**< pauses sent and honoured */
 	/* ACKs. */
 	uet_time_t last_ack_release_ps; /**< ACKs leave in order */
-	struct nic_probe_slot probes[NIC_PROBE_SLOTS];
+	/** Probe slots by probe_opaque % NIC_PROBE_SLOTS, allocated as
+	 * the probes reach them. */
+	struct nic_probe_slot *probes;
+	uint32_t probes_cap;
 	uint16_t next_probe_opaque;
 	/* Pooled events. */
 	struct nic_tev_chunk *tev_chunks;
@@ -334,7 +397,7 @@ struct nic_pdc *nic_pdc_lookup_gen(struct uet_nic *nic, uint16_t id,
 				   uint32_t gen);
 struct nic_pdc *nic_pdc_rx_find(struct uet_nic *nic, uint32_t peer_ip,
 				uint16_t peer_pdc, uint32_t start_psn);
-void nic_pdc_rx_hash_add(struct nic_pdc *pdc);
+int nic_pdc_rx_hash_add(struct nic_pdc *pdc);
 void nic_pdc_rx_closed_add(struct nic_pdc *pdc);
 const struct nic_rx_closed *
 nic_pdc_rx_closed_find(struct uet_nic *nic, uint32_t peer_ip, uint16_t peer_pdc,
@@ -344,6 +407,32 @@ const struct nic_rx_closed *nic_pdc_rx_closed_by_id(struct uet_nic *nic,
 						    uint16_t peer_pdc,
 						    uint16_t id, uint32_t psn);
 void nic_pdcs_fini(struct uet_nic *nic);
+/* Whether a PDC number is free to open a PDC with. */
+static inline bool nic_pdc_id_free(const struct uet_nic *nic)
+{
+	return nic->free_count > 0 || nic->next_new_id <= NIC_PDC_ID_MAX;
+}
+/* nic_create.c: messages waiting for a PDC number start, in order, while
+ * numbers are free. */
+void nic_pdc_wait_start(struct uet_nic *nic);
+/* Probe slots (nic_pdc.c): the slot of a probe about to be sent, owned
+ * by group g from now (NULL: no memory), and a slot let go of. */
+struct nic_probe_slot *nic_probe_take(struct uet_nic *nic, uint32_t slot,
+				      struct nic_group *g);
+void nic_probe_release(struct uet_nic *nic, struct nic_probe_slot *s);
+
+/* nic_turns.c: the ring of turns as a tree in ring order. */
+void nic_turns_insert(struct nic_group *g, struct nic_pdc *pdc,
+		      struct nic_pdc *before);
+void nic_turns_remove(struct nic_group *g, struct nic_pdc *pdc);
+void nic_turns_changed(struct nic_pdc *pdc);
+uint32_t nic_turns_rank(const struct nic_pdc *pdc);
+/* The first PDC among the count positions of the ring from position
+ * from (wrapping past the last) that q asks for, its position in *pos;
+ * or NULL. */
+struct nic_pdc *nic_turns_first(struct nic_group *g, uint32_t from,
+				uint32_t count, const struct nic_turn_query *q,
+				uint32_t *pos);
 
 /* nic_pool.c: the buffers. */
 void nic_pools_init(struct nic_pools *pl, const struct uet_nic_params *p);
@@ -373,7 +462,22 @@ void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g);
 void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps);
 void nic_transmit_on_feedback(struct uet_nic *nic, struct nic_group *g);
 void nic_tx_sent(struct uet_nic *nic, const struct nic_txq_item *it);
-bool nic_group_has_work(const struct nic_group *g);
+void nic_sched_fini(struct uet_nic *nic);
+/* A sending PDC's state changed (an ACK, a NACK, a timeout): its keys
+ * and its group's counts follow. */
+void nic_pdc_sync(struct uet_nic *nic, struct nic_pdc *pdc);
+/* A sending PDC joins its group's ring of turns, or leaves it. */
+void nic_sched_pdc_join(struct uet_nic *nic, struct nic_pdc *pdc);
+void nic_sched_pdc_leave(struct uet_nic *nic, struct nic_pdc *pdc);
+/* A group is going: out of the scheduler's queue and idle heap. */
+void nic_sched_group_gone(struct uet_nic *nic, struct nic_group *g);
+
+/** Whether a group's sending PDCs have anything to send (or a stale
+ * retransmit entry a visit would drop). */
+static inline bool nic_group_has_work(const struct nic_group *g)
+{
+	return g->work_pdcs > 0;
+}
 
 /* nic_frame.c: frames as mbufs. */
 struct rte_mbuf *nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc,

@@ -97,7 +97,11 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		nic->st.pdc_exhausted++;
 		return NULL;
 	}
-	nic_pdc_rx_hash_add(pdc);
+	if (nic_pdc_rx_hash_add(pdc) < 0) {
+		nic_pdc_close(pdc);
+		nic->st.pdc_exhausted++;
+		return NULL;
+	}
 	return pdc;
 }
 

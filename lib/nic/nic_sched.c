@@ -10,6 +10,7 @@
  * decision happens at the pass's virtual time.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "nic_private.h"
 
@@ -22,18 +23,126 @@ enum step_result {
 	STEP_POOL_FULL,	    /**< the egress pool has no room */
 };
 
+/*
+ * The idle heap. With the prefetch buffer on, a buffer that drains brings
+ * back every group out of the queue that has work, newest first (the
+ * order of the NIC's list of groups). Those groups wait in a heap by
+ * creation number, so that finding them costs what they are, not a walk
+ * of every group. With the buffer off it stays empty.
+ */
+static bool idle_before(const struct nic_group *a, const struct nic_group *b)
+{
+	return a->seq > b->seq;
+}
+
+static void idle_place(struct nic_sched *s, struct nic_group *g, uint32_t i)
+{
+	s->idle[i] = g;
+	g->idle_slot = i + 1;
+}
+
+static void idle_sift_up(struct nic_sched *s, uint32_t i)
+{
+	struct nic_group *g = s->idle[i];
+
+	while (i > 0 && idle_before(g, s->idle[(i - 1) / 2])) {
+		idle_place(s, s->idle[(i - 1) / 2], i);
+		i = (i - 1) / 2;
+	}
+	idle_place(s, g, i);
+}
+
+static void idle_sift_down(struct nic_sched *s, uint32_t i)
+{
+	struct nic_group *g = s->idle[i];
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= s->idle_len)
+			break;
+		if (c + 1 < s->idle_len &&
+		    idle_before(s->idle[c + 1], s->idle[c]))
+			c++;
+		if (!idle_before(s->idle[c], g))
+			break;
+		idle_place(s, s->idle[c], i);
+		i = c;
+	}
+	idle_place(s, g, i);
+}
+
+static void idle_remove(struct nic_sched *s, struct nic_group *g)
+{
+	uint32_t i = g->idle_slot - 1;
+	struct nic_group *last = s->idle[--s->idle_len];
+
+	g->idle_slot = 0;
+	if (last == g)
+		return;
+	idle_place(s, last, i);
+	idle_sift_up(s, i);
+	idle_sift_down(s, last->idle_slot - 1);
+}
+
+/* The group joins the idle heap or leaves it, as its state says. */
+static void idle_sync(struct uet_nic *nic, struct nic_group *g)
+{
+	struct nic_sched *s = &nic->sched;
+	bool want = nic->p.prefetch_enable && !g->queued && g->work_pdcs > 0;
+
+	if (want == (g->idle_slot != 0))
+		return;
+	if (!want) {
+		idle_remove(s, g);
+		return;
+	}
+	if (s->idle_len == s->idle_cap) {
+		uint32_t cap = s->idle_cap ? s->idle_cap * 2 : 16;
+		struct nic_group **t = realloc(s->idle, cap * sizeof(*t));
+
+		if (t == NULL)
+			return; /* not brought back by a drain: the next ACK
+				 * or timeout of the group does */
+		s->idle = t;
+		s->idle_cap = cap;
+	}
+	s->idle_len++;
+	idle_place(s, g, s->idle_len - 1);
+	idle_sift_up(s, s->idle_len - 1);
+}
+
+static void queue_link_tail(struct nic_sched *s, struct nic_group *g)
+{
+	g->q_next = NULL;
+	g->q_prev = s->q_tail;
+	if (s->q_tail != NULL)
+		s->q_tail->q_next = g;
+	else
+		s->q_head = g;
+	s->q_tail = g;
+}
+
+static void queue_unlink(struct nic_sched *s, struct nic_group *g)
+{
+	if (g->q_prev != NULL)
+		g->q_prev->q_next = g->q_next;
+	else
+		s->q_head = g->q_next;
+	if (g->q_next != NULL)
+		g->q_next->q_prev = g->q_prev;
+	else
+		s->q_tail = g->q_prev;
+	g->q_next = g->q_prev = NULL;
+}
+
 void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g)
 {
 	if (g->queued)
 		return;
 	g->queued = true;
-	g->q_next = NULL;
-	g->q_prev = nic->sched.q_tail;
-	if (nic->sched.q_tail != NULL)
-		nic->sched.q_tail->q_next = g;
-	else
-		nic->sched.q_head = g;
-	nic->sched.q_tail = g;
+	queue_link_tail(&nic->sched, g);
+	idle_sync(nic, g);
 }
 
 void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
@@ -48,39 +157,140 @@ void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g)
 	else
 		nic->sched.q_tail = g;
 	nic->sched.q_head = g;
+	idle_sync(nic, g);
 }
 
 void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g)
 {
 	if (!g->queued)
 		return;
-	if (g->q_prev != NULL)
-		g->q_prev->q_next = g->q_next;
-	else
-		nic->sched.q_head = g->q_next;
-	if (g->q_next != NULL)
-		g->q_next->q_prev = g->q_prev;
-	else
-		nic->sched.q_tail = g->q_prev;
+	queue_unlink(&nic->sched, g);
 	g->queued = false;
-	g->q_next = g->q_prev = NULL;
+	idle_sync(nic, g);
 }
 
+void nic_sched_group_gone(struct uet_nic *nic, struct nic_group *g)
+{
+	nic_group_dequeue(nic, g);
+	if (g->idle_slot != 0)
+		idle_remove(&nic->sched, g);
+}
+
+/* Whether step 3 has anything to look at in the PDC: a retransmit entry
+ * (stale ones count until a visit drops them), a prefetched payload or a
+ * segment. */
 static bool pdc_has_work(const struct nic_pdc *pdc)
 {
-	return pdc->tx.fifo_count > 0 || pdc->prefetch_ready > 0 ||
+	return uet_pds_tx_fifo_len(&pdc->tx) > 0 || pdc->prefetch_ready > 0 ||
 	       uet_ses_msg_tx_has_segment(&pdc->msg);
 }
 
-bool nic_group_has_work(const struct nic_group *g)
+/*
+ * What the PDC's next packet needs at step 3's first gate, the order
+ * pdc_step() tries them in: the oldest waiting retransmission, or the
+ * prefetched payload, at nominal size in the window; or a new segment,
+ * in the prefetch buffer at wire size when it is on, else in the window.
+ */
+static void pdc_keys(const struct uet_nic *nic, const struct nic_pdc *pdc,
+		     uint32_t *window_key, uint32_t *prefetch_key, bool *stale)
 {
-	const struct nic_pdc *pdc = g->turn;
-	uint32_t i;
+	const struct uet_pds_tx_packet *pkt;
+	struct uet_ses_segment seg;
+	uint32_t psn;
 
-	for (i = 0; i < g->tx_pdcs; i++, pdc = pdc->ring_next)
-		if (pdc_has_work(pdc))
-			return true;
-	return false;
+	*window_key = *prefetch_key = NIC_TURN_NONE;
+	*stale = false;
+	if (uet_pds_tx_peek_retransmit(&pdc->tx, &psn) == 0) {
+		*window_key = uet_pds_tx_packet(&pdc->tx, psn)->nominal_bytes;
+		return;
+	}
+	*stale = uet_pds_tx_fifo_len(&pdc->tx) > 0;
+	if (nic->p.prefetch_enable && pdc->prefetch_ready > 0) {
+		pkt = uet_pds_tx_packet(&pdc->tx, pdc->commit_psn);
+		if (pkt != NULL)
+			*window_key = pkt->nominal_bytes;
+	} else if (uet_ses_msg_tx_has_segment(&pdc->msg) &&
+		   uet_ses_segment_get(pdc->msg.bytes, pdc->msg.mss_bytes,
+				       pdc->msg.next_segment, &seg) == 0) {
+		if (nic->p.prefetch_enable)
+			*prefetch_key = uet_data_wire_bytes(seg.payload_bytes);
+		else
+			*window_key = uet_data_ip_bytes(seg.payload_bytes);
+	}
+}
+
+void nic_pdc_sync(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct nic_turn *t = &pdc->tn;
+	struct nic_group *g = pdc->group;
+	uint32_t wk, pk;
+	bool stale, work = pdc_has_work(pdc);
+
+	pdc_keys(nic, pdc, &wk, &pk, &stale);
+	if (work != t->work) {
+		t->work = work;
+		g->work_pdcs += work ? 1u : -1u;
+		if (g->work_pdcs == (work ? 1u : 0u))
+			idle_sync(nic, g);
+	}
+	if (wk == t->window_key && pk == t->prefetch_key && stale == t->stale)
+		return;
+	g->window_pdcs +=
+		(wk != NIC_TURN_NONE) - (t->window_key != NIC_TURN_NONE);
+	g->prefetch_pdcs +=
+		(pk != NIC_TURN_NONE) - (t->prefetch_key != NIC_TURN_NONE);
+	t->window_key = wk;
+	t->prefetch_key = pk;
+	t->stale = stale;
+	nic_turns_changed(pdc);
+}
+
+void nic_sched_pdc_join(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct nic_group *g = pdc->group;
+	struct nic_turn *t = &pdc->tn;
+
+	/* Join the ring of turns just before the current turn: the newest
+	 * PDC goes last. */
+	t->window_key = t->prefetch_key = NIC_TURN_NONE;
+	t->stale = t->work = false;
+	if (g->turn == NULL) {
+		pdc->ring_next = pdc->ring_prev = pdc;
+		g->turn = pdc;
+		nic_turns_insert(g, pdc, NULL);
+	} else {
+		pdc->ring_next = g->turn;
+		pdc->ring_prev = g->turn->ring_prev;
+		g->turn->ring_prev->ring_next = pdc;
+		g->turn->ring_prev = pdc;
+		nic_turns_insert(g, pdc, g->turn);
+	}
+	g->tx_pdcs++;
+	nic_pdc_sync(nic, pdc);
+}
+
+void nic_sched_pdc_leave(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct nic_group *g = pdc->group;
+	struct nic_turn *t = &pdc->tn;
+
+	g->window_pdcs -= t->window_key != NIC_TURN_NONE;
+	g->prefetch_pdcs -= t->prefetch_key != NIC_TURN_NONE;
+	if (t->work) {
+		t->work = false;
+		if (--g->work_pdcs == 0)
+			idle_sync(nic, g);
+	}
+	nic_turns_remove(g, pdc);
+	if (g->tx_pdcs == 1) {
+		g->turn = NULL;
+	} else {
+		pdc->ring_prev->ring_next = pdc->ring_next;
+		pdc->ring_next->ring_prev = pdc->ring_prev;
+		if (g->turn == pdc)
+			g->turn = pdc->ring_next;
+	}
+	g->tx_pdcs--;
 }
 
 void nic_transmit_start(struct uet_nic *nic, uet_time_t at_ps)
@@ -130,9 +340,12 @@ static void prefetch_release(struct uet_nic *nic, uint32_t wire_bytes)
 	    !nic->sched.prefetch_stalled)
 		return;
 	nic->sched.prefetch_stalled = false;
-	for (g = nic->groups; g != NULL; g = g->all_next)
-		if (!g->queued && g->tx_pdcs > 0 && nic_group_has_work(g))
-			nic_group_enqueue_tail(nic, g);
+	/* Every group out of the queue with work, newest first; joining
+	 * the queue takes each out of the idle heap. */
+	while (nic->sched.idle_len > 0) {
+		g = nic->sched.idle[0];
+		nic_group_enqueue_tail(nic, g);
+	}
 	nic_transmit_start(nic, nic_now(nic));
 }
 
@@ -322,6 +535,7 @@ static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 	/* A payload arriving in the prefetch buffer brings the group back
 	 * at the tail. */
 	pdc->prefetch_ready++;
+	nic_pdc_sync(nic, pdc);
 	nic_group_enqueue_tail(nic, pdc->group);
 	nic_transmit_start(nic, nic_now(nic));
 }
@@ -342,35 +556,97 @@ static enum step_result pdc_step(struct uet_nic *nic, struct nic_pdc *pdc)
 	return STEP_NOTHING;
 }
 
-/* Step 2: one packet from one PDC of the group; the turn passes to the
- * next PDC once the current one has sent. */
+/* The bytes a group's window takes now (window_room() at nominal
+ * size), and those the prefetch buffer takes (nic_prefetch_room()), as
+ * rooms for the keys; -1: none. Rooms stop short of NIC_TURN_NONE. */
+static int64_t room_of(uint64_t used, uint64_t cap)
+{
+	if (used == 0)
+		return NIC_TURN_NONE - 1;
+	if (used > cap)
+		return -1;
+	return cap - used < NIC_TURN_NONE - 1 ? (int64_t)(cap - used)
+					      : NIC_TURN_NONE - 1;
+}
+
+/* A visit of step 3 drops a PDC's stale retransmit entries: those of the
+ * stale PDCs among the span positions of the ring from position from,
+ * which the walk of step 2 passes on its way. */
+static void visit_stale(struct uet_nic *nic, struct nic_group *g, uint32_t from,
+			uint32_t span)
+{
+	const struct nic_turn_query q = {.stale = true};
+	const uint32_t n = g->tx_pdcs;
+	struct nic_pdc *pdc;
+	uint32_t pos, psn, skip;
+
+	while (span > 0 && (pdc = nic_turns_first(g, from, span, &q, &pos))) {
+		(void)uet_pds_tx_next_retransmit(&pdc->tx, &psn);
+		nic_pdc_sync(nic, pdc);
+		skip = (pos + n - from) % n + 1;
+		from = (pos + 1) % n;
+		span -= skip;
+	}
+}
+
+/*
+ * Step 2: one packet from one PDC of the group; the turn passes to the
+ * next PDC once the current one has sent. The page's walk tries the PDCs
+ * in ring order from the turn and stops at the first that sends (or finds
+ * the egress pool full); one whose packet the window or the prefetch
+ * buffer cannot take is passed over. The ring's tree finds that first one
+ * directly: the PDCs passed over would only have been looked at (and
+ * their stale retransmit entries dropped, done here too).
+ */
 static enum step_result group_step(struct uet_nic *nic, struct nic_group *g)
 {
-	struct nic_pdc *pdc = g->turn;
-	bool window_full = false, prefetch_full = false;
-	uint32_t i, n = g->tx_pdcs;
+	const uint32_t n = g->tx_pdcs;
+	const struct nic_turn_query pass = {
+		.window_room = room_of(g->in_flight_bytes,
+				       uet_cc_window_bytes(&g->cc)),
+		.prefetch_room = room_of(nic->pools.prefetch_bytes,
+					 nic->pools.prefetch_cap_bytes),
+	};
+	uint32_t from = nic_turns_rank(g->turn), left = n, pos, span;
+	uint32_t tried_window = 0, tried_prefetch = 0;
+	struct nic_pdc *pdc;
+	bool by_window;
 
-	for (i = 0; i < n; i++, pdc = pdc->ring_next) {
+	while (left > 0) {
+		pdc = nic_turns_first(g, from, left, &pass, &pos);
+		span = pdc != NULL ? (pos + n - from) % n : left;
+		visit_stale(nic, g, from, span);
+		if (pdc == NULL)
+			break;
+		by_window = pdc->tn.window_key != NIC_TURN_NONE;
 		switch (pdc_step(nic, pdc)) {
 		case STEP_SENT:
+			nic_pdc_sync(nic, pdc);
 			g->turn = pdc->ring_next;
 			return STEP_SENT;
 		case STEP_POOL_FULL:
+			nic_pdc_sync(nic, pdc);
 			g->turn = pdc;
 			return STEP_POOL_FULL;
-		case STEP_WINDOW_FULL:
-			window_full = true;
-			break;
-		case STEP_PREFETCH_FULL:
-			prefetch_full = true;
+		case STEP_NOTHING:
+			/* Out of events or PSNs: passed over, as the walk
+			 * would have. */
+			tried_window += by_window;
+			tried_prefetch += !by_window;
 			break;
 		default:
 			break;
 		}
+		nic_pdc_sync(nic, pdc);
+		from = (pos + 1) % n;
+		left -= span + 1;
 	}
-	if (window_full)
+	/* Every PDC was looked at: one with a packet its gate cannot take
+	 * says which gate stopped the group. */
+	if (g->window_pdcs > tried_window)
 		return STEP_WINDOW_FULL;
-	return prefetch_full ? STEP_PREFETCH_FULL : STEP_NOTHING;
+	return g->prefetch_pdcs > tried_prefetch ? STEP_PREFETCH_FULL
+						 : STEP_NOTHING;
 }
 
 static void transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
@@ -386,9 +662,12 @@ static void transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 		switch (g->tx_pdcs > 0 ? group_step(nic, g) : STEP_NOTHING) {
 		case STEP_SENT:
 			/* Step 4: back to the tail if it has more. */
-			nic_group_dequeue(nic, g);
-			if (nic_group_has_work(g))
-				nic_group_enqueue_tail(nic, g);
+			if (nic_group_has_work(g)) {
+				queue_unlink(&nic->sched, g);
+				queue_link_tail(&nic->sched, g);
+			} else {
+				nic_group_dequeue(nic, g);
+			}
 			break;
 		case STEP_POOL_FULL:
 			/* Stop with the group at the head. */
@@ -414,6 +693,13 @@ static void transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 void nic_sched_init(struct uet_nic *nic)
 {
 	uet_event_init(&nic->sched.tx_ev, transmit_process, nic);
+}
+
+void nic_sched_fini(struct uet_nic *nic)
+{
+	free(nic->sched.idle);
+	nic->sched.idle = NULL;
+	nic->sched.idle_len = nic->sched.idle_cap = 0;
 }
 
 /* A data packet's serialization has ended: release its reservation, start

@@ -81,8 +81,12 @@ struct uet_nic_stats {
 	uint64_t closed_side_acks;
 	/** mbuf allocation failures (a frame not built). */
 	uint64_t mbuf_failures;
-	/** Receiving sides created with no free PDC number, dropped. */
+	/** Receiving sides created with no free PDC number (or messages
+	 * with no memory for their PDC), dropped. */
 	uint64_t pdc_exhausted;
+	/** Messages whose doorbell found every PDC number in use: each
+	 * waited, in post order, for the next number a close freed. */
+	uint64_t pdc_waits;
 	/** Probe ACKs whose group had gone. */
 	uint64_t late_probe_acks;
 	/** CP CLOSE frames sent after a message completed. */

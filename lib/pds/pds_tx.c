@@ -176,6 +176,23 @@ int uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn)
 	return 0;
 }
 
+int uet_pds_tx_peek_retransmit(const struct uet_pds_tx *tx, uint32_t *psn)
+{
+	uint32_t i;
+
+	for (i = 0; i < tx->fifo_count; i++) {
+		uint32_t p = tx->retransmit_fifo[(tx->fifo_head + i) &
+						 (tx->fifo_capacity - 1)];
+		const struct uet_pds_tx_packet *pkt = tx_lookup(tx, p);
+
+		if (pkt != NULL && pkt->state == UET_PDS_TX_QUEUED_RETRANSMIT) {
+			*psn = p;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int uet_pds_tx_transmit(struct uet_pds_tx *tx, uint32_t psn, uint16_t entropy,
 			uet_time_t now_ps, bool *ack_request)
 {

@@ -531,6 +531,25 @@ int uet_pds_tx_timeout(struct uet_pds_tx *tx, uint32_t psn,
 int uet_pds_tx_next_retransmit(struct uet_pds_tx *tx, uint32_t *psn);
 
 /**
+ * The retransmission uet_pds_tx_next_retransmit() would name, without
+ * dropping the stale entries ahead of it: the FIFO, and so its length,
+ * stay as they are (the NIC's scheduler reads whether a PDC has entries
+ * waiting before it visits the PDC, and a visit is what drops them).
+ *
+ * @param psn
+ *   Set to the PSN to retransmit.
+ * @return
+ *   0, or -ENOENT if no entry names a packet waiting for retransmission.
+ */
+int uet_pds_tx_peek_retransmit(const struct uet_pds_tx *tx, uint32_t *psn);
+
+/** Entries in the retransmit FIFO, stale ones included. */
+static inline uint32_t uet_pds_tx_fifo_len(const struct uet_pds_tx *tx)
+{
+	return tx->fifo_count;
+}
+
+/**
  * Record of an outstanding packet.
  *
  * @return
