@@ -34,6 +34,11 @@ __extension__ typedef unsigned __int128 fabric_area_t;
 /* No port: the ingress of a frame the switch made itself. */
 #define FABRIC_NO_PORT UINT32_MAX
 
+/* Most ports of a fabric: a port's peer is an int32_t (-1: a host). The
+ * hosts are the address plan's (UET_HOST_MAX_COUNT); the links between
+ * switches are what the shape has. */
+#define FABRIC_PORTS_MAX INT32_MAX
+
 /* tx_tc of a port sending one of its own pause frames. */
 #define FABRIC_TX_PFC UET_FABRIC_TCS
 

@@ -128,7 +128,7 @@ static int topo_leaf_spine(struct uet_fabric *fab)
 	int ret;
 
 	if (L == 0 || S == 0 || H == 0 || (uint64_t)L * H != hosts ||
-	    (uint64_t)hosts + 2ull * L * S > UINT16_MAX)
+	    (uint64_t)hosts + 2ull * L * S > FABRIC_PORTS_MAX)
 		return -EINVAL;
 	ret = topo_alloc(fab, L + S, hosts + 2 * L * S);
 	if (ret < 0)
@@ -180,8 +180,9 @@ static int topo_fat_tree(struct uet_fabric *fab)
 	char name[32];
 	int ret;
 
-	if (k < 2 || k % 2 != 0 || (uint64_t)k * k * k / 4 != hosts ||
-	    5ull * hosts > UINT16_MAX)
+	/* hosts is within the address plan (uet_fabric_create), so the
+	 * 5 x hosts ports are too: k = 80 gives 640,000. */
+	if (k < 2 || k % 2 != 0 || (uint64_t)k * k * k / 4 != hosts)
 		return -EINVAL;
 	ret = topo_alloc(fab, 2 * E + C, 5 * hosts);
 	if (ret < 0)

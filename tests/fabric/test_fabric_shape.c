@@ -8,7 +8,9 @@
  * hash with the switch's salt picks among them. With links down, the
  * reroute is checked against the reach the definition gives (a switch
  * reaches a host if one of its next hops is up and its far end reaches
- * it), worked out by search here.
+ * it), worked out by search here. A k = 64 fat tree, past the 16-bit
+ * port numbers, takes a frame from host 0 to host 65,535 over the five
+ * switches the shape gives.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -412,6 +414,103 @@ START_TEST(test_reroute_follows_the_reach_of_the_shape)
 }
 END_TEST
 
+/*
+ * A k = 64 fat tree (65,536 hosts, 5,120 switches, 327,680 ports): a
+ * frame from host 0 to host 65,535 crosses tor 0, aggregation switch j
+ * of pod 0, a core of group j, aggregation switch j of pod 63 and tor
+ * 2,047, by the ports the shape numbers, and leaves on port 65,535 at the
+ * time of five serializations and four internal links.
+ */
+START_TEST(test_k64_fat_tree_routes_host_0_to_65535_through_5_switches)
+{
+	const uint32_t hosts = 65536, half = 32, E = 2048;
+	const uint32_t last = hosts - 1, last_tor = last / half;
+	struct uet_fabric_port_info info;
+	struct uet_fabric_conf c;
+	struct ft_env env;
+	uint32_t j = UINT32_MAX, j2 = UINT32_MAX, i, port[5], sw[5], n;
+	uint64_t tx = 0;
+
+	ft_conf(&c);
+	c.topo = UET_FABRIC_TOPO_FAT_TREE;
+	c.k = 64;
+	c.hosts = hosts;
+	c.tier1_delay_ps = FT_DELAY_PS;
+	c.tier2_delay_ps = FT_DELAY_PS;
+	ft_open(&env, "shape_k64", &c);
+	ck_assert_uint_eq(uet_fabric_switch_count(env.fab), 5120);
+	ck_assert_uint_eq(uet_fabric_port_count(env.fab), 5 * hosts);
+	ck_assert_uint_eq(uet_fabric_part_count(env.fab), 64 + 32);
+	/* Every flow takes five switches to the last host's port. */
+	for (i = 0; i < 16; i++) {
+		const struct uet_fabric_flow f =
+			ft_flow(0, last, (uint16_t)(i * 4099));
+		uint32_t at = 0;
+		int p;
+
+		for (n = 0; n < 5; n++) {
+			p = uet_fabric_next_port(env.fab, at, &f);
+			ck_assert_int_ge(p, 0);
+			ck_assert_int_eq(uet_fabric_port_info(
+						 env.fab, (uint32_t)p, &info),
+					 0);
+			if (info.peer < 0)
+				break;
+			ck_assert_int_eq(
+				uet_fabric_port_info(
+					env.fab, (uint32_t)info.peer, &info),
+				0);
+			at = info.sw;
+		}
+		ck_assert_uint_eq(n, 4);
+		ck_assert_int_eq(p, (int)last);
+	}
+
+	ft_deliver(&env, 0, ft_frame(&env, 0, last, FT_PAYLOAD_BIG, 5),
+		   FT_T0_PS);
+	ft_run(&env);
+	ck_assert_uint_eq(env.n_out, 1);
+	ft_assert_out(&env, 0, last, 5,
+		      FT_T0_PS + 5 * FT_SER_BIG_PS + 4 * FT_DELAY_PS);
+	/* The uplink tor 0 took (to aggregation switch j of pod 0), then
+	 * the uplink of that switch (to core j x 32 + j2). */
+	for (i = 0; i < half; i++) {
+		if (ft_stats(&env, hosts + i).tx_frames == 1) {
+			ck_assert_uint_eq(j, UINT32_MAX);
+			j = i;
+		}
+	}
+	ck_assert_uint_lt(j, half);
+	for (i = 0; i < half; i++) {
+		if (ft_stats(&env, 3 * hosts + j * half + i).tx_frames == 1) {
+			ck_assert_uint_eq(j2, UINT32_MAX);
+			j2 = i;
+		}
+	}
+	ck_assert_uint_lt(j2, half);
+	port[0] = hosts + j;				 /* tor 0 up */
+	port[1] = 3 * hosts + j * half + j2;		 /* agg j up */
+	port[2] = 4 * hosts + (j * half + j2) * 64 + 63; /* core down */
+	port[3] = 2 * hosts + (63 * half + j) * half + last_tor % half;
+	port[4] = last; /* tor 2,047 to host 65,535 */
+	sw[0] = 0;
+	sw[1] = E + j;
+	sw[2] = 2 * E + j * half + j2;
+	sw[3] = E + 63 * half + j;
+	sw[4] = last_tor;
+	for (n = 0; n < 5; n++) {
+		ck_assert_uint_eq(ft_stats(&env, port[n]).tx_frames, 1);
+		ck_assert_int_eq(uet_fabric_port_info(env.fab, port[n], &info),
+				 0);
+		ck_assert_uint_eq(info.sw, sw[n]);
+	}
+	for (i = 0; i < 5 * hosts; i++)
+		tx += ft_stats(&env, i).tx_frames;
+	ck_assert_uint_eq(tx, 5);
+	ft_close(&env);
+}
+END_TEST
+
 static Suite *shape_suite(void)
 {
 	Suite *s = suite_create("fabric-shape");
@@ -422,6 +521,9 @@ static Suite *shape_suite(void)
 	tcase_add_test(tc, test_routes_follow_the_leaf_spine);
 	tcase_add_test(tc, test_routes_follow_the_fat_tree);
 	tcase_add_test(tc, test_reroute_follows_the_reach_of_the_shape);
+	tcase_add_test(
+		tc,
+		test_k64_fat_tree_routes_host_0_to_65535_through_5_switches);
 	suite_add_tcase(s, tc);
 	return s;
 }
