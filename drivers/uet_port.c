@@ -40,6 +40,11 @@ size_t uet_port_pool_obj_bytes(unsigned data_bytes)
 				      RTE_PKTMBUF_HEADROOM + data_bytes);
 }
 
+size_t uet_port_pool_attach_obj_bytes(void)
+{
+	return RTE_CACHE_LINE_ROUNDUP(64 + sizeof(struct rte_mbuf));
+}
+
 uint16_t uet_port_rx_burst(struct uet_port *port, struct rte_mbuf **pkts,
 			   uint16_t n)
 {

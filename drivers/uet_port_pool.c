@@ -227,12 +227,11 @@ static const struct rte_mempool_ops pool_grow_ops = {
 
 RTE_MEMPOOL_REGISTER_OPS(pool_grow_ops);
 
-struct rte_mempool *uet_port_pool_create_growing(const char *name,
-						 unsigned nb_mbufs,
-						 unsigned data_bytes,
-						 int socket_id)
+/* A growing pool of mbufs of room bytes of data room each (headroom
+ * included). */
+static struct rte_mempool *pool_create_room(const char *name, unsigned nb_mbufs,
+					    uint16_t room, int socket_id)
 {
-	const uint16_t room = (uint16_t)(data_bytes + RTE_PKTMBUF_HEADROOM);
 	struct rte_pktmbuf_pool_private priv = {
 		.mbuf_data_room_size = room,
 	};
@@ -267,4 +266,20 @@ struct rte_mempool *uet_port_pool_create_growing(const char *name,
 		return NULL;
 	}
 	return mp;
+}
+
+struct rte_mempool *uet_port_pool_create_growing(const char *name,
+						 unsigned nb_mbufs,
+						 unsigned data_bytes,
+						 int socket_id)
+{
+	return pool_create_room(name, nb_mbufs,
+				(uint16_t)(data_bytes + RTE_PKTMBUF_HEADROOM),
+				socket_id);
+}
+
+struct rte_mempool *
+uet_port_pool_create_attach(const char *name, unsigned nb_mbufs, int socket_id)
+{
+	return pool_create_room(name, nb_mbufs, 0, socket_id);
 }

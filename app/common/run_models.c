@@ -232,6 +232,7 @@ int run_wire_nics(struct run *e)
 			.index = h,
 			.ip = uet_host_ipv4(h),
 			.mempool = e->mp,
+			.payload_mempool = e->payload_mp,
 			.record = run_nic_record(e, i),
 			.arrivals = e->arrivals,
 			.pattern = e->pattern,

@@ -45,6 +45,7 @@ struct run_wl;
 
 /* The mbuf pool's name, in messages. */
 #define RUN_POOL_NAME "uet_run_pool"
+#define RUN_PAYLOAD_POOL_NAME "uet_run_payloads"
 
 /* Message flags, one byte per workload message. */
 #define RUN_MSG_SENT 0x1u
@@ -69,8 +70,10 @@ struct run {
 	uint32_t first;	 /* first hosted NIC */
 	uint32_t count;	 /* hosted NICs */
 	struct rte_mempool *mp;
-	uint32_t pool_mbufs; /* its size */
-	bool pool_derived;   /* derived from the scenario, not run.mbufs */
+	struct rte_mempool *payload_mp; /* embedded: the payloads' mbufs
+					 * (run_sizing.c), or NULL */
+	uint32_t pool_mbufs;		/* its size */
+	bool pool_derived; /* derived from the scenario, not run.mbufs */
 	/* Roles (run_models.c). */
 	struct uet_fabric *fabric;
 	struct uet_nic **nic;	/* hosted NIC i is host first + i */

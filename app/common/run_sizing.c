@@ -28,9 +28,14 @@
 
 /* mbufs per data frame: the header, the payload (an external buffer), the
  * ACK it may cause; over ports each of the two frames also carries a
- * trailer segment. */
-#define SIZING_MBUFS_PER_FRAME_LOCAL 3u
+ * trailer segment. Embedded, the payload's mbuf comes from a pool of its
+ * own (uet_port_pool_create_attach), sized apart. */
+#define SIZING_MBUFS_PER_FRAME_LOCAL 2u
 #define SIZING_MBUFS_PER_FRAME_PORTS 5u
+/* mbufs an lcore's mempool cache may hold of one pool (1.5 x its 256). */
+#define SIZING_CACHE_MBUFS_PER_LCORE 384u
+/* Slack beyond the count, as the pool rounds to a power of two minus 1. */
+#define SIZING_POOL_SLACK_MBUFS 4095u
 /* Retransmissions can put a second copy of a window in flight. */
 #define SIZING_COPIES 2u
 /* Control frames per host beyond those of its windows: probes, CP
@@ -288,13 +293,28 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	mbufs = z->frames * per_frame + ports_held +
 		(uint64_t)(role == UET_RUN_NICS ? nics_here : hosts) *
 			SIZING_CTRL_PER_HOST +
-		(uint64_t)z->lcores * 384u + 4095u;
+		(uint64_t)z->lcores * SIZING_CACHE_MBUFS_PER_LCORE +
+		SIZING_POOL_SLACK_MBUFS;
 	z->derived = sc->run.mbufs == 0;
 	z->derived_mbufs = mbufs > UET_CONFIG_MBUFS_MAX ? UET_CONFIG_MBUFS_MAX
 							: (uint32_t)mbufs;
 	z->mbufs = z->derived ? z->derived_mbufs : sc->run.mbufs;
-	z->pool_bytes = (uint64_t)z->mbufs *
-			uet_port_pool_obj_bytes(z->mbuf_data_bytes);
+	/* A payload mbuf a frame, embedded (whatever run.mbufs says: it
+	 * sizes the frames' own mbufs). */
+	if (local) {
+		uint64_t p =
+			z->frames +
+			(uint64_t)z->lcores * SIZING_CACHE_MBUFS_PER_LCORE +
+			SIZING_POOL_SLACK_MBUFS;
+
+		z->payload_mbufs = p > UET_CONFIG_MBUFS_MAX
+					   ? UET_CONFIG_MBUFS_MAX
+					   : (uint32_t)p;
+	}
+	z->pool_bytes =
+		(uint64_t)z->mbufs *
+			uet_port_pool_obj_bytes(z->mbuf_data_bytes) +
+		(uint64_t)z->payload_mbufs * uet_port_pool_attach_obj_bytes();
 	z->eal_mem_mb = (uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
 			(local ? SIZING_EAL_BASE_MB : SIZING_EAL_PORTS_MB);
 	avail = mem_available_bytes();

@@ -19,11 +19,14 @@ struct run_sizing {
 	uint32_t derived_mbufs; /**< what the scenario derives */
 	bool derived;		/**< mbufs is derived_mbufs */
 	uint32_t mbuf_data_bytes; /**< data room of each mbuf */
-	uint64_t pool_bytes;	  /**< memory the pool takes */
-	uint32_t eal_mem_mb;	  /**< EAL -m */
-	uint64_t groups;	  /**< windows that can be open at once */
-	uint64_t window_frames;	  /**< frames of the largest window */
-	uint64_t frames;	  /**< frames the roles can hold at once */
+	/** Embedded: mbufs of the payload pool (one a data frame, attached
+	 * to the pattern); 0: payloads take mbufs of the one pool. */
+	uint32_t payload_mbufs;
+	uint64_t pool_bytes;	/**< memory the pools take, full */
+	uint32_t eal_mem_mb;	/**< EAL -m */
+	uint64_t groups;	/**< windows that can be open at once */
+	uint64_t window_frames; /**< frames of the largest window */
+	uint64_t frames;	/**< frames the roles can hold at once */
 };
 
 /**

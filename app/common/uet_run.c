@@ -65,6 +65,7 @@ static int run_open_pool(struct run *e)
 	if (conf->mbufs != 0) {
 		z.mbufs = conf->mbufs;
 		z.mbuf_data_bytes = conf->mbuf_data_bytes;
+		z.payload_mbufs = conf->payload_mbufs;
 		z.derived = conf->mbufs_derived;
 	} else {
 		rc = run_size(e->sc, conf->role, e->first, e->count, e->prog,
@@ -83,6 +84,18 @@ static int run_open_pool(struct run *e)
 			"(-m)\n",
 			e->prog, RUN_POOL_NAME, z.mbufs,
 			z.derived ? "derived from the scenario" : "run.mbufs",
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	if (z.payload_mbufs == 0)
+		return 0;
+	e->payload_mp = uet_port_pool_create_attach(
+		RUN_PAYLOAD_POOL_NAME, z.payload_mbufs, SOCKET_ID_ANY);
+	if (e->payload_mp == NULL) {
+		fprintf(stderr,
+			"%s: cannot make the payload mbuf pool %s of %u mbufs: "
+			"%s; give EAL more memory (-m)\n",
+			e->prog, RUN_PAYLOAD_POOL_NAME, z.payload_mbufs,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -146,8 +159,10 @@ static int run_close(struct run *e)
 		run_models_close(e);
 	run_close_ports(e);
 	rc = run_close_outputs(e);
-	if (!e->conf->process_exits)
+	if (!e->conf->process_exits) {
+		rte_mempool_free(e->payload_mp);
 		rte_mempool_free(e->mp);
+	}
 	return rc;
 }
 

@@ -92,6 +92,9 @@ struct uet_run_conf {
 	 */
 	uint32_t mbufs;
 	uint32_t mbuf_data_bytes;
+	/** Embedded: the payload pool's size (run_sizing.h); 0 with mbufs
+	 * set: payloads take the one pool's mbufs. */
+	uint32_t payload_mbufs;
 	/** Whether mbufs was derived (else run.mbufs set it), for messages. */
 	bool mbufs_derived;
 };

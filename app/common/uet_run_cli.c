@@ -406,6 +406,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	conf.sc = &sc;
 	conf.mbufs = z.mbufs;
 	conf.mbuf_data_bytes = z.mbuf_data_bytes;
+	conf.payload_mbufs = z.payload_mbufs;
 	conf.mbufs_derived = z.derived;
 	conf.nic_first = c.nic_first;
 	conf.nic_count = c.nic_count;

@@ -166,6 +166,8 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	memcpy(nic->mac, conf->mac, sizeof(nic->mac));
 	memcpy(nic->switch_mac, conf->switch_mac, sizeof(nic->switch_mac));
 	nic->mp = conf->mempool;
+	nic->payload_mp = conf->payload_mempool != NULL ? conf->payload_mempool
+							: conf->mempool;
 	nic->rec = conf->record;
 	nic->monitor_on = nic->rec != NULL && uet_record_monitor_on(nic->rec);
 	nic->arrivals = conf->arrivals;

@@ -69,7 +69,7 @@ static struct rte_mbuf *payload_mbuf(struct uet_nic *nic,
 				     uint32_t payload_bytes)
 {
 	struct nic_payload *pl = nic->payload;
-	struct rte_mbuf *p = rte_pktmbuf_alloc(nic->mp);
+	struct rte_mbuf *p = rte_pktmbuf_alloc(nic->payload_mp);
 	uint32_t shift =
 		uet_ses_pattern_shift(pdc->msg.message_id, pdc->msg.initiator);
 	const uint8_t *at =

@@ -322,6 +322,7 @@ struct uet_nic {
 	uint32_t index, ip;	   /**< host number, IPv4 (host order) */
 	uint8_t mac[6], switch_mac[6];
 	struct rte_mempool *mp;		   /**< frames */
+	struct rte_mempool *payload_mp;	   /**< payload mbufs */
 	struct uet_record *rec;		   /**< records or NULL */
 	bool monitor_on;		   /**< uet-monitor rows wanted */
 	struct uet_ses_arrivals *arrivals; /**< run-wide, or NULL */

@@ -42,8 +42,13 @@ struct uet_nic_conf {
 	uint8_t mac[6];
 	/** The rack switch's MAC: every frame is addressed to it. */
 	uint8_t switch_mac[6];
-	/** Frames come from here (header mbufs and payload mbufs). */
+	/** Frames come from here (header mbufs, and payload mbufs unless
+	 * payload_mempool is set). */
 	struct rte_mempool *mempool;
+	/** Optional: payload mbufs come from here, mbufs without data room
+	 * of their own (uet_port_pool_create_attach), which only point at
+	 * the payload pattern; NULL: from mempool. */
+	struct rte_mempool *payload_mempool;
 	/** Records; NULL for none. */
 	struct uet_record *record;
 	/** Run-wide arrival table for flow rows; NULL: arrived_ps is written
