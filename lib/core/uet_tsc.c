@@ -51,29 +51,55 @@ static int tsc_sample(uint64_t *ns, uint64_t *tsc)
 }
 #endif
 
-uint64_t uet_tsc_calibrate_hz(unsigned int ms)
+int uet_tsc_mark_take(struct uet_tsc_mark *mark)
 {
 #if defined(__x86_64__)
-	struct timespec nap;
-	uint64_t ns0, ns1, tsc0, tsc1;
-
-	if (ms == 0)
-		ms = 1;
-	nap.tv_sec = (time_t)(ms / 1000u);
-	nap.tv_nsec = (long)((ms % 1000u) * NS_PER_MS);
-	if (tsc_sample(&ns0, &tsc0) < 0)
-		return 0;
-	/* A signal may cut the nap short; the interval is measured, not
-	 * assumed, so a shorter one only costs precision. */
-	(void)nanosleep(&nap, NULL);
-	if (tsc_sample(&ns1, &tsc1) < 0 || ns1 <= ns0 || tsc1 <= tsc0)
-		return 0;
-	return (uint64_t)((unsigned __int128)(tsc1 - tsc0) * NS_PER_S /
-			  (ns1 - ns0));
+	return tsc_sample(&mark->ns, &mark->tsc) < 0 ? -1 : 0;
 #else
+	(void)mark;
+	return -1;
+#endif
+}
+
+uint64_t uet_tsc_hz_since(const struct uet_tsc_mark *start, unsigned int ms)
+{
+#if defined(__x86_64__)
+	const uint64_t least_ns = (uint64_t)(ms != 0 ? ms : 1u) * NS_PER_MS;
+	struct uet_tsc_mark end;
+
+	if (uet_tsc_mark_take(&end) < 0)
+		return 0;
+	if (end.ns < start->ns + least_ns) {
+		const uint64_t left_ns = start->ns + least_ns - end.ns;
+		struct timespec nap = {
+			.tv_sec = (time_t)(left_ns / NS_PER_S),
+			.tv_nsec = (long)(left_ns % NS_PER_S),
+		};
+
+		/* A signal may cut the nap short; the interval is measured,
+		 * not assumed, so a shorter one only costs precision. */
+		(void)nanosleep(&nap, NULL);
+		if (uet_tsc_mark_take(&end) < 0)
+			return 0;
+	}
+	if (end.ns <= start->ns || end.tsc <= start->tsc)
+		return 0;
+	return (uint64_t)((unsigned __int128)(end.tsc - start->tsc) * NS_PER_S /
+			  (end.ns - start->ns));
+#else
+	(void)start;
 	(void)ms;
 	return 0;
 #endif
+}
+
+uint64_t uet_tsc_calibrate_hz(unsigned int ms)
+{
+	struct uet_tsc_mark start;
+
+	if (uet_tsc_mark_take(&start) < 0)
+		return 0;
+	return uet_tsc_hz_since(&start, ms);
 }
 
 uint64_t uet_tsc_round_hz(uint64_t hz)

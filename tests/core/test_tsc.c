@@ -23,7 +23,7 @@ START_TEST(test_tsc_round_to_the_eal_step)
 END_TEST
 
 /* Not a timing test: both figures are measured against the same clock, and
- * a preempted read moves the short one by microseconds in 10 ms, well
+ * a preempted read moves the short one by microseconds in 2 ms, well
  * inside 1%. What it catches is a wrong unit or a wrong bracket (a figure
  * off by a factor, or by the length of the nap). */
 START_TEST(test_tsc_short_measurement_agrees_with_a_long_one)
@@ -43,6 +43,30 @@ START_TEST(test_tsc_short_measurement_agrees_with_a_long_one)
 }
 END_TEST
 
+/* The EAL's figure is measured from a mark taken when the program starts:
+ * the interval is whatever passed since, and at least the least interval
+ * asked (a nap makes up the rest), never less. */
+START_TEST(test_tsc_since_a_mark_covers_at_least_the_interval_asked)
+{
+	struct uet_tsc_mark start, end;
+	uint64_t since, lng;
+
+	if (uet_tsc_mark_take(&start) < 0) {
+		ck_assert_uint_eq(uet_tsc_hz_since(&start, 1), 0);
+		return;
+	}
+	since = uet_tsc_hz_since(&start, 5);
+	ck_assert_int_eq(uet_tsc_mark_take(&end), 0);
+	ck_assert_uint_ge(end.ns - start.ns, UINT64_C(5000000));
+	ck_assert_uint_ge(end.tsc, start.tsc);
+	lng = uet_tsc_calibrate_hz(50);
+	ck_assert_uint_lt(since > lng ? since - lng : lng - since, lng / 100);
+	/* A mark from long ago: no nap, the same figure. */
+	since = uet_tsc_hz_since(&start, 1);
+	ck_assert_uint_lt(since > lng ? since - lng : lng - since, lng / 100);
+}
+END_TEST
+
 static Suite *tsc_suite(void)
 {
 	Suite *s = suite_create("tsc");
@@ -50,6 +74,8 @@ static Suite *tsc_suite(void)
 
 	tcase_add_test(tc, test_tsc_round_to_the_eal_step);
 	tcase_add_test(tc, test_tsc_short_measurement_agrees_with_a_long_one);
+	tcase_add_test(
+		tc, test_tsc_since_a_mark_covers_at_least_the_interval_asked);
 	suite_add_tcase(s, tc);
 	return s;
 }
