@@ -236,8 +236,8 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		senders = hosts;
 	}
 	nics_here = role == UET_RUN_SWITCH ? 0 : count;
-	z->lcores =
-		sc->run.lcores != 0 ? sc->run.lcores : uet_eal_usable_cpus();
+	z->lcores = sc->run.lcores != 0 ? sc->run.lcores
+					: run_lcores_choose(&z->lcores_choice);
 	if (role == UET_RUN_SWITCH)
 		z->lcores = 1;
 	if (z->lcores > UET_CONFIG_LCORES_MAX)

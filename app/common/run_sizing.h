@@ -11,10 +11,13 @@
 
 #include "uet_config.h"
 #include "uet_run.h"
+#include "run_lcores.h"
 
 /** The figures, and what they came from. */
 struct run_sizing {
-	uint32_t lcores;	/**< EAL lcores to ask for */
+	uint32_t lcores; /**< EAL lcores to ask for */
+	/** Without run.lcores: the free CPUs lcores came from (else zero). */
+	struct run_lcores_choice lcores_choice;
 	uint32_t mbufs;		/**< the pool's size (run.mbufs, or derived) */
 	uint32_t derived_mbufs; /**< what the scenario derives */
 	bool derived;		/**< mbufs is derived_mbufs */

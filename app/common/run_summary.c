@@ -154,6 +154,9 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 		" ms of wall time after %" PRIu64 " ms of set-up\n",
 		e->prog, r->completed, r->messages, vt, r->windows, r->events,
 		r->wall_ns / 1000000u, r->setup_ns / 1000000u);
+	if (e->conf->lcores_why != NULL)
+		fprintf(stderr, "%s: lcores: %s\n", e->prog,
+			e->conf->lcores_why);
 	fprintf(stderr,
 		"%s: %" PRIu64 " frames through the switch, %" PRIu64
 		" dropped there, %" PRIu64

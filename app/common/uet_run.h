@@ -97,6 +97,11 @@ struct uet_run_conf {
 	uint32_t payload_mbufs;
 	/** Whether mbufs was derived (else run.mbufs set it), for messages. */
 	bool mbufs_derived;
+	/**
+	 * Why the run has its lcores ("2 CPUs usable, 1 busy with other
+	 * processes: 1 lcore"), for the summary; NULL: run.lcores said.
+	 */
+	const char *lcores_why;
 };
 
 /** What a run ended with (counted over the roles this process hosts). */

@@ -303,6 +303,34 @@ static uint64_t realtime_to_monotonic_ns(unsigned long long at_ns)
 	return r_ns - at_ns < m_ns ? m_ns - (r_ns - at_ns) : 1;
 }
 
+/*
+ * Why the run has its lcores, when run.lcores did not say: "2 CPUs
+ * usable, 1 busy with other processes: 1 lcore" (and the NICs, when
+ * fewer than the free CPUs). Empty for run.lcores and uet-switch.
+ */
+static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
+		       const struct run_sizing *z, uint32_t nics, char *buf,
+		       size_t len)
+{
+	const struct run_lcores_choice *c = &z->lcores_choice;
+	size_t n;
+
+	buf[0] = '\0';
+	if (sc->run.lcores != 0 || role == UET_RUN_SWITCH || len == 0)
+		return;
+	run_lcores_why(c, buf, len);
+	n = strlen(buf);
+	if (z->lcores < c->lcores && n < len)
+		n += (size_t)snprintf(
+			buf + n, len - n,
+			z->lcores == nics ? ", %u NIC%s" : ", at most %u%s",
+			z->lcores,
+			z->lcores == 1 || z->lcores != nics ? "" : "s");
+	if (n < len)
+		snprintf(buf + n, len - n, ": %u lcore%s", z->lcores,
+			 z->lcores == 1 ? "" : "s");
+}
+
 int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 {
 	const char *prog = role_prog(role);
@@ -313,6 +341,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	struct run_sizing z;
 	struct uet_scenario sc;
 	struct sigaction sa;
+	char why[160];
 	int app_first = 1, eal_argc = 0;
 	int i, rc;
 
@@ -350,16 +379,22 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 						 ? sc.topology.hosts
 						 : 0,
 					 prog, &z);
-		if (sized == 0)
+		if (sized == 0) {
+			lcores_why(&sc, role, &z,
+				   role == UET_RUN_NICS ? c.nic_count
+							: sc.topology.hosts,
+				   why, sizeof(why));
 			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
 			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
 			       " windows at once x %" PRIu64
 			       " frames, or the buffers on the way; EAL -m "
-			       "%u\n",
+			       "%u%s%s\n",
 			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
 			       z.pool_bytes >> 20,
 			       z.derived ? ", derived" : " (run.mbufs)",
-			       z.groups, z.window_frames, z.eal_mem_mb);
+			       z.groups, z.window_frames, z.eal_mem_mb,
+			       why[0] != '\0' ? "; " : "", why);
+		}
 		uet_scenario_free(&sc);
 		free(c.ports);
 		/* What the run would refuse (a workload that does not load,
@@ -403,7 +438,11 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	lcores_why(&sc, role, &z,
+		   role == UET_RUN_NICS ? c.nic_count : sc.topology.hosts, why,
+		   sizeof(why));
 	conf.sc = &sc;
+	conf.lcores_why = why[0] != '\0' ? why : NULL;
 	conf.mbufs = z.mbufs;
 	conf.mbuf_data_bytes = z.mbuf_data_bytes;
 	conf.payload_mbufs = z.payload_mbufs;

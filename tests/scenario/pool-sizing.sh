@@ -69,7 +69,7 @@ with_mbufs "$examples/datapath-8.yaml" 100 "$dir/dry.yaml"
 rc=0
 "$emu" --out "$dir/dry" "$dir/dry.yaml" 2>"$dir/dry.log" || rc=$?
 [ "$rc" -eq 1 ] || { cat "$dir/dry.log"; fail "a dry pool exited $rc, want 1"; }
-grep -Eq '^uet-emu: the mbuf pool uet_run_pool \(100 mbufs, run\.mbufs\) ran dry before [0-9.]+[mun]?s of virtual time: nic [0-7] .*set run\.mbufs above 100' \
+grep -Eq '^uet-emu: the mbuf pool uet_run_pool \(100 mbufs, run\.mbufs\) ran dry before [0-9.]+[pmun]?s of virtual time: nic [0-7] .*set run\.mbufs above 100' \
 	"$dir/dry.log" || { cat "$dir/dry.log"; fail "no message naming the pool, the time and run.mbufs"; }
 echo "ok: run.mbufs = 100: $(head -c 90 "$dir/dry.log")..."
 
