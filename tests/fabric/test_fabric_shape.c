@@ -34,6 +34,8 @@ struct sh_model {
 	uint32_t *dist;	       /* scratch: switch hops to a rack */
 	uint8_t *reach;	       /* scratch: 0 unknown, 1 yes, 2 no */
 	uint32_t first, count; /* next hops of the last sh_hops() */
+	char (*sw_name)[16];   /* each switch's name */
+	char (*link)[32];      /* each port's link's name */
 };
 
 static void sh_alloc(struct sh_model *m, uint32_t hosts, uint32_t n_sw,
@@ -51,8 +53,10 @@ static void sh_alloc(struct sh_model *m, uint32_t hosts, uint32_t n_sw,
 	m->salt = calloc(n_sw, sizeof(*m->salt));
 	m->dist = calloc(n_sw, sizeof(*m->dist));
 	m->reach = calloc(n_sw, sizeof(*m->reach));
+	m->sw_name = calloc(n_sw, sizeof(*m->sw_name));
+	m->link = calloc(n_ports, sizeof(*m->link));
 	ck_assert(m->port_sw && m->peer && m->rack && m->down && m->salt &&
-		  m->dist && m->reach);
+		  m->dist && m->reach && m->sw_name && m->link);
 	for (s = 0; s < n_sw; s++) {
 		struct uet_rng r;
 
@@ -70,6 +74,8 @@ static void sh_free(struct sh_model *m)
 	free(m->salt);
 	free(m->dist);
 	free(m->reach);
+	free(m->sw_name);
+	free(m->link);
 }
 
 static void sh_host(struct sh_model *m, uint32_t h, uint32_t sw)
@@ -77,8 +83,10 @@ static void sh_host(struct sh_model *m, uint32_t h, uint32_t sw)
 	m->port_sw[h] = sw;
 	m->peer[h] = -1;
 	m->rack[h] = sw;
+	snprintf(m->link[h], sizeof(m->link[h]), "host%u", h);
 }
 
+/* A link from port a of switch sa (the lower tier) to port b of sb. */
 static void sh_link(struct sh_model *m, uint32_t a, uint32_t sa, uint32_t b,
 		    uint32_t sb)
 {
@@ -86,6 +94,15 @@ static void sh_link(struct sh_model *m, uint32_t a, uint32_t sa, uint32_t b,
 	m->port_sw[b] = sb;
 	m->peer[a] = (int32_t)b;
 	m->peer[b] = (int32_t)a;
+	snprintf(m->link[a], sizeof(m->link[a]), "%s-%s", m->sw_name[sa],
+		 m->sw_name[sb]);
+	memcpy(m->link[b], m->link[a], sizeof(m->link[b]));
+}
+
+static void sh_name(struct sh_model *m, uint32_t sw, const char *kind,
+		    uint32_t i)
+{
+	snprintf(m->sw_name[sw], sizeof(m->sw_name[sw]), "%s%u", kind, i);
 }
 
 static void sh_single(struct sh_model *m, uint32_t hosts, uint64_t seed)
@@ -93,6 +110,7 @@ static void sh_single(struct sh_model *m, uint32_t hosts, uint64_t seed)
 	uint32_t h;
 
 	sh_alloc(m, hosts, 1, hosts, seed);
+	snprintf(m->sw_name[0], sizeof(m->sw_name[0]), "switch");
 	for (h = 0; h < hosts; h++)
 		sh_host(m, h, 0);
 }
@@ -106,6 +124,10 @@ static void sh_leaf_spine(struct sh_model *m, uint32_t L, uint32_t S,
 	uint32_t h, l, s;
 
 	sh_alloc(m, hosts, L + S, hosts + 2 * L * S, seed);
+	for (l = 0; l < L; l++)
+		sh_name(m, l, "leaf", l);
+	for (s = 0; s < S; s++)
+		sh_name(m, L + s, "spine", s);
 	for (h = 0; h < hosts; h++)
 		sh_host(m, h, h / H);
 	for (l = 0; l < L; l++)
@@ -124,6 +146,12 @@ static void sh_fat_tree(struct sh_model *m, uint32_t k, uint64_t seed)
 	uint32_t h, e, a, j;
 
 	sh_alloc(m, hosts, 2 * E + half * half, 5 * hosts, seed);
+	for (e = 0; e < E; e++) {
+		sh_name(m, e, "tor", e);
+		sh_name(m, E + e, "agg", e);
+	}
+	for (j = 0; j < half * half; j++)
+		sh_name(m, 2 * E + j, "core", j);
 	for (h = 0; h < hosts; h++)
 		sh_host(m, h, h / half);
 	for (e = 0; e < E; e++)
@@ -251,20 +279,37 @@ static uint32_t sh_pick(struct sh_model *m, uint32_t sw, uint32_t h,
 			return p;
 }
 
-/* The fabric's wiring is the model's, port by port. */
+/* The fabric's wiring is the model's, port by port, names included: a
+ * link is found by its name at its lower-tier end (the lower port), a
+ * port by its switch's name and its link's. */
 static void sh_check_wiring(const struct uet_fabric *fab,
 			    const struct sh_model *m)
 {
 	struct uet_fabric_port_info info;
+	char name[64];
 	uint32_t p;
 
 	ck_assert_uint_eq(uet_fabric_switch_count(fab), m->n_sw);
 	ck_assert_uint_eq(uet_fabric_port_count(fab), m->n_ports);
 	for (p = 0; p < m->n_ports; p++) {
+		const uint32_t lower =
+			m->peer[p] >= 0 && (uint32_t)m->peer[p] < p
+				? (uint32_t)m->peer[p]
+				: p;
+
 		ck_assert_int_eq(uet_fabric_port_info(fab, p, &info), 0);
 		ck_assert_uint_eq(info.sw, m->port_sw[p]);
 		ck_assert_int_eq(info.peer, m->peer[p]);
 		ck_assert_int_eq(info.host, m->peer[p] < 0 ? (int32_t)p : -1);
+		ck_assert_str_eq(info.switch_name, m->sw_name[m->port_sw[p]]);
+		ck_assert_str_eq(info.link_name, m->link[p]);
+		ck_assert_int_eq(uet_fabric_link_find(fab, m->link[p]),
+				 (int)lower);
+		snprintf(name, sizeof(name), "%s:%s", m->sw_name[m->port_sw[p]],
+			 m->link[p]);
+		ck_assert_int_eq(uet_fabric_port_find(fab, name), (int)p);
+		ck_assert_int_eq(uet_fabric_port_find(fab, m->link[p]),
+				 m->peer[p] < 0 ? (int)p : -ENOENT);
 	}
 }
 
@@ -414,6 +459,80 @@ START_TEST(test_reroute_follows_the_reach_of_the_shape)
 }
 END_TEST
 
+/* Names are read as written, one spelling per link: anything else is
+ * no link, however close. */
+START_TEST(test_link_names_are_read_exactly)
+{
+	static const char *const fat_tree_bad[] = {
+		"host05",
+		"host+5",
+		"host 5",
+		"host5 ",
+		"host-1",
+		"host16",
+		"host4294967296",
+		"host18446744073709551621",
+		"tor0-agg2",
+		"tor0-agg01",
+		"tor00-agg1",
+		"tor8-agg8",
+		"agg0-core2",
+		"agg1-core0",
+		"agg8-core0",
+		"agg0-core4",
+		"core0-agg0",
+		"agg0-tor0",
+		"tor0",
+		"agg0-",
+		"-core0",
+		"tor0-agg1-",
+		"leaf0-spine0",
+		"switch",
+		"",
+		"tor0_agg1",
+	};
+	static const char *const leaf_spine_bad[] = {
+		"leaf4-spine0", "leaf0-spine3", "leaf0-spine03",
+		"spine0-leaf0", "leaf0spine0",	"leaf0-spine",
+		"tor0-agg0",	"host8",	"leaf-1-spine0",
+	};
+	struct uet_fabric_conf c;
+	struct uet_fabric *fab = NULL;
+	unsigned int i;
+
+	uet_test_eal("uetfab", "shape_names");
+	ft_conf(&c);
+	c.topo = UET_FABRIC_TOPO_FAT_TREE;
+	c.k = 4;
+	c.hosts = 16;
+	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
+	for (i = 0; i < RTE_DIM(fat_tree_bad); i++)
+		ck_assert_msg(uet_fabric_link_find(fab, fat_tree_bad[i]) ==
+				      -ENOENT,
+			      "%s", fat_tree_bad[i]);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "switch:host1"), -ENOENT);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "tor1:host1"), -ENOENT);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "tor0:host1"), 1);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "agg1:tor0-agg0"), -ENOENT);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "tor00:tor0-agg0"), -ENOENT);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "core0:agg0-core0:"),
+			 -ENOENT);
+	uet_fabric_destroy(fab);
+	ft_conf_leaf_spine(&c, 4, 3, 2);
+	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
+	for (i = 0; i < RTE_DIM(leaf_spine_bad); i++)
+		ck_assert_msg(uet_fabric_link_find(fab, leaf_spine_bad[i]) ==
+				      -ENOENT,
+			      "%s", leaf_spine_bad[i]);
+	uet_fabric_destroy(fab);
+	ft_conf(&c);
+	ck_assert_int_eq(uet_fabric_create(&fab, &c), 0);
+	ck_assert_int_eq(uet_fabric_port_find(fab, "switch:host7"), 7);
+	ck_assert_int_eq(uet_fabric_link_find(fab, "leaf0-spine0"), -ENOENT);
+	uet_fabric_destroy(fab);
+}
+END_TEST
+
 /*
  * A k = 64 fat tree (65,536 hosts, 5,120 switches, 327,680 ports): a
  * frame from host 0 to host 65,535 crosses tor 0, aggregation switch j
@@ -521,6 +640,7 @@ static Suite *shape_suite(void)
 	tcase_add_test(tc, test_routes_follow_the_leaf_spine);
 	tcase_add_test(tc, test_routes_follow_the_fat_tree);
 	tcase_add_test(tc, test_reroute_follows_the_reach_of_the_shape);
+	tcase_add_test(tc, test_link_names_are_read_exactly);
 	tcase_add_test(
 		tc,
 		test_k64_fat_tree_routes_host_0_to_65535_through_5_switches);
