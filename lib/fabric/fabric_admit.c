@@ -18,7 +18,7 @@
  * (the switch's limit as p applies it: scaled down on a degraded link). */
 static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 {
-	const struct uet_fabric_conf *conf = &p->fab->conf;
+	const struct uet_fabric_conf *conf = &fabric_port_fab(p)->conf;
 	const uint64_t limit = p->limit_bytes;
 
 	if (conf->uet_policy && role == UET_DSCP_TRIMMABLE_RTX)
@@ -29,17 +29,25 @@ static uint64_t fabric_admit_limit_bytes(const struct fabric_port *p, int role)
 static bool fabric_admit_fits(const struct fabric_port *p, unsigned int tc,
 			      uint32_t wire_bytes, uint64_t limit_bytes)
 {
-	return p->tcq[tc].queue_bytes + wire_bytes <= limit_bytes;
+	return p->tcq[tc]->queue_bytes + wire_bytes <= limit_bytes;
 }
 
 /* Count a frame that found no room in class tc, and free it. */
 static void fabric_admit_drop(struct fabric_port *p, unsigned int tc,
 			      struct rte_mbuf *m, uint32_t wire_bytes)
 {
-	p->stats.drop_full_frames++;
-	p->stats.drop_full_bytes += wire_bytes;
-	p->tcq[tc].drop_frames++;
-	p->tcq[tc].drop_bytes += wire_bytes;
+	struct fabric_port_cold *cold = fabric_port_cold(p);
+	struct fabric_tcq *cq = fabric_port_tcq(p, tc);
+
+	/* An allocation that failed stops the run (the part's error). */
+	if (cold != NULL) {
+		cold->drop_full_frames++;
+		cold->drop_full_bytes += wire_bytes;
+	}
+	if (cq != NULL) {
+		cq->drop_frames++;
+		cq->drop_bytes += wire_bytes;
+	}
 	rte_pktmbuf_free(m);
 }
 
@@ -62,7 +70,7 @@ static uint32_t trim_hdr_bytes(const struct rte_mbuf *m)
 
 static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 {
-	const struct uet_dscp_map *map = &p->fab->conf.dscp;
+	const struct uet_dscp_map *map = &fabric_port_fab(p)->conf.dscp;
 	const uint8_t dscp =
 		map->codepoint[p->faces_nic ? UET_DSCP_TRIMMED_LASTHOP
 					    : UET_DSCP_TRIMMED];
@@ -97,12 +105,15 @@ static int fabric_admit_trim(const struct fabric_port *p, struct rte_mbuf *m)
 int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 			uint32_t wire_bytes, uint8_t dscp, uint32_t ingress)
 {
-	const struct uet_fabric_conf *conf = &p->fab->conf;
+	struct uet_fabric *fab = fabric_port_fab(p);
+	const struct uet_fabric_conf *conf = &fab->conf;
 	const int role = conf->uet_policy || conf->trimming
 				 ? uet_dscp_role_of(&conf->dscp, dscp)
 				 : -ENOENT;
 	const unsigned int tc =
 		uet_dscp_class(conf->uet_policy, &conf->dscp, dscp);
+	struct fabric_port_cold *cold;
+	struct fabric_tcq *cq;
 	int trimmed_bytes;
 
 	fabric_port_settle_now(p);
@@ -110,11 +121,13 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 	 * the upstream at PFCXoff, and only a frame beyond the headroom is
 	 * dropped. */
 	if (fabric_pfc_lossless(conf, tc) && ingress != FABRIC_NO_PORT) {
-		struct fabric_port *in = &p->fab->ports[ingress];
+		struct fabric_port *in = &fab->ports[ingress];
 
 		if (fabric_pfc_admit(in, tc, wire_bytes))
 			return fabric_port_join(p, tc, m, wire_bytes, ingress);
-		in->stats.pfc_headroom_drop_frames++;
+		cold = fabric_port_cold(in);
+		if (cold != NULL)
+			cold->pfc_headroom_drop_frames++;
 		fabric_admit_drop(p, tc, m, wire_bytes);
 		return 0;
 	}
@@ -134,14 +147,19 @@ int fabric_port_enqueue(struct fabric_port *p, struct rte_mbuf *m,
 		fabric_admit_drop(p, tc, m, wire_bytes);
 		return 0;
 	}
-	p->stats.trim_frames++;
-	p->tcq[tc].trim_frames++;
+	cold = fabric_port_cold(p);
+	cq = fabric_port_tcq(p, tc);
+	if (cold != NULL)
+		cold->trim_frames++;
+	if (cq != NULL)
+		cq->trim_frames++;
 	/* 3. The trimmed header is offered to TC1 under the plain limit. */
 	if (fabric_admit_fits(p, UET_TC_TRIMMED, (uint32_t)trimmed_bytes,
 			      fabric_admit_limit_bytes(p, UET_DSCP_TRIMMED)))
 		return fabric_port_join(p, UET_TC_TRIMMED, m,
 					(uint32_t)trimmed_bytes, ingress);
-	p->stats.drop_trim_frames++;
+	if (cold != NULL)
+		cold->drop_trim_frames++;
 	fabric_admit_drop(p, UET_TC_TRIMMED, m, (uint32_t)trimmed_bytes);
 	return 0;
 }

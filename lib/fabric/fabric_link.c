@@ -23,20 +23,10 @@ int fabric_links_init(struct uet_fabric *fab)
 	 * line between them. */
 	struct fabric_links *L =
 		aligned_alloc(_Alignof(struct fabric_links), sizeof(*L));
-	uint32_t i;
 
 	if (L == NULL)
 		return -ENOMEM;
 	memset(L, 0, sizeof(*L));
-	L->port = calloc(fab->n_ports, sizeof(*L->port));
-	if (L->port == NULL) {
-		free(L);
-		return -ENOMEM;
-	}
-	for (i = 0; i < fab->n_ports; i++) {
-		L->port[i].nominal_rate_bps = fab->ports[i].rate_bps;
-		L->port[i].rate_ppm = (uint32_t)PPM_ONE;
-	}
 	fab->links = L;
 	return 0;
 }
@@ -47,7 +37,6 @@ void fabric_links_fini(struct uet_fabric *fab)
 
 	if (L == NULL)
 		return;
-	free(L->port);
 	free(L->down_bits);
 	free(L->up_reach);
 	free(L->occ_ports);
@@ -57,45 +46,41 @@ void fabric_links_fini(struct uet_fabric *fab)
 
 int uet_fabric_link_find(const struct uet_fabric *fab, const char *name)
 {
-	uint32_t i;
-
 	if (fab == NULL || name == NULL)
 		return -EINVAL;
-	/* Ports come lower tier first, so the first match is the end that
-	 * sends up (or the only switch port of a host link). */
-	for (i = 0; i < fab->n_ports; i++)
-		if (strcmp(fab->ports[i].link_name, name) == 0)
-			return (int)i;
-	return -ENOENT;
+	return fabric_topo_link_find(fab, name);
 }
 
 int uet_fabric_port_find(const struct uet_fabric *fab, const char *name)
 {
 	const char *colon;
 	size_t sw_len;
-	uint32_t i;
+	int port;
 
 	if (fab == NULL || name == NULL)
 		return -EINVAL;
 	colon = strchr(name, ':');
 	if (colon == NULL) {
 		/* A link alone names a port only when one switch ends it. */
-		const int port = uet_fabric_link_find(fab, name);
-
+		port = uet_fabric_link_find(fab, name);
 		if (port < 0 || fab->ports[port].peer >= 0)
 			return -ENOENT;
 		return port;
 	}
+	/* The end of the link that the named switch holds. */
+	port = uet_fabric_link_find(fab, colon + 1);
+	if (port < 0)
+		return -ENOENT;
 	sw_len = (size_t)(colon - name);
-	for (i = 0; i < fab->n_ports; i++) {
-		const struct fabric_port *p = &fab->ports[i];
-		const char *sw = fab->switches[p->sw].name;
+	for (;;) {
+		const char *sw = fab->switches[fab->ports[port].sw].name;
 
-		if (strlen(sw) == sw_len && strncmp(sw, name, sw_len) == 0 &&
-		    strcmp(p->link_name, colon + 1) == 0)
-			return (int)i;
+		if (strlen(sw) == sw_len && strncmp(sw, name, sw_len) == 0)
+			return port;
+		if (fab->ports[port].peer < 0 || fab->ports[port].peer < port)
+			return -ENOENT;
+		port = fab->ports[port].peer;
 	}
-	return -ENOENT;
 }
 
 void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len)
@@ -216,22 +201,25 @@ static void link_up_reach_update(struct uet_fabric *fab)
 	}
 }
 
-/* Port port's link went down (both ends): routing converges at once. */
-static int link_reach_update(struct uet_fabric *fab, uint32_t port)
+/* The bitmap of downed ports, made with the first failure that takes a
+ * link down. */
+static int link_down_bits(struct uet_fabric *fab)
 {
 	struct fabric_links *L = fab->links;
-	const int32_t peer = fab->ports[port].peer;
 
-	if (L->down_bits == NULL) {
-		L->down_bits = calloc((fab->n_ports + 63u) / 64u,
-				      sizeof(*L->down_bits));
-		if (L->down_bits == NULL)
-			return -ENOMEM;
-	}
-	L->down_bits[port / 64u] |= UINT64_C(1) << (port % 64u);
-	if (peer >= 0)
-		L->down_bits[(uint32_t)peer / 64u] |= UINT64_C(1)
-						      << ((uint32_t)peer % 64u);
+	if (L->down_bits != NULL)
+		return 0;
+	L->down_bits =
+		calloc((fab->n_ports + 63u) / 64u, sizeof(*L->down_bits));
+	return L->down_bits == NULL ? -ENOMEM : 0;
+}
+
+/* A link went down (its ports' bits are set): routing converges at
+ * once. */
+static int link_reach_update(struct uet_fabric *fab)
+{
+	struct fabric_links *L = fab->links;
+
 	if (fab->conf.topo != UET_FABRIC_TOPO_FAT_TREE)
 		return 0;
 	if (L->up_reach == NULL) {
@@ -278,6 +266,42 @@ uint32_t fabric_link_reroute(const struct uet_fabric *fab,
 			return i;
 }
 
+/* The failure state of port, found among the few failed ones. */
+static struct fabric_link *link_find_failed(const struct fabric_links *L,
+					    uint32_t port)
+{
+	uint32_t i;
+
+	for (i = 0; i < L->n_failed; i++)
+		if (L->failed[i].port == port)
+			return (struct fabric_link *)&L->failed[i];
+	return NULL;
+}
+
+const struct fabric_link *fabric_link_of(const struct uet_fabric *fab,
+					 uint32_t port)
+{
+	return fab->links == NULL ? NULL : link_find_failed(fab->links, port);
+}
+
+/* Port p's failure state, made at its link's first failure (so at its
+ * nominal rate). Each failure names one link, two ports: there is room. */
+static struct fabric_link *link_failed(struct uet_fabric *fab,
+				       const struct fabric_port *p)
+{
+	struct fabric_links *L = fab->links;
+	struct fabric_link *l = link_find_failed(L, p->id);
+
+	if (l != NULL)
+		return l;
+	l = &L->failed[L->n_failed++];
+	memset(l, 0, sizeof(*l));
+	l->port = p->id;
+	l->nominal_rate_bps = p->rate_bps;
+	l->rate_ppm = (uint32_t)PPM_ONE;
+	return l;
+}
+
 bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
 		      struct rte_mbuf *m, uint32_t wire_bytes, uint8_t dscp)
 {
@@ -285,11 +309,9 @@ bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
 	unsigned int tc;
 
 	/* The common case, no link down, costs one test per frame. */
-	if (!fab->links->any_down)
+	if (!fab->links->any_down || !link_is_down(fab->links, p->id))
 		return false;
-	l = &fab->links->port[p->id];
-	if (!l->down)
-		return false;
+	l = link_find_failed(fab->links, p->id);
 	tc = uet_dscp_class(fab->conf.uet_policy, &fab->conf.dscp, dscp);
 	l->down_drop_frames[tc]++;
 	l->down_drop_bytes[tc] += wire_bytes;
@@ -301,19 +323,23 @@ bool fabric_link_drop(struct uet_fabric *fab, struct fabric_port *p,
  * wire included, each counted in the class it was queued in. */
 static void link_down_port(struct uet_fabric *fab, struct fabric_port *p)
 {
-	struct fabric_link *l = &fab->links->port[p->id];
+	struct fabric_link *l = link_failed(fab, p);
+	struct fabric_links *L = fab->links;
 	struct fabric_entry e;
 	unsigned int tc;
 
 	l->down = true;
+	L->down_bits[p->id / 64u] |= UINT64_C(1) << (p->id % 64u);
 	if (uet_event_pending(&p->tx_end_ev))
 		(void)uet_evq_cancel(fabric_port_evq(p), &p->tx_end_ev);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		while (!fabric_fifo_empty(&p->tcq[tc].fifo)) {
-			fabric_fifo_pop(&p->tcq[tc].fifo, &e);
+		struct fabric_tcq *cq = p->tcq[tc];
+
+		while (!fabric_fifo_empty(&cq->fifo)) {
+			fabric_fifo_pop(&cq->fifo, &e);
 			fabric_occ_change(p, tc);
-			p->tcq[tc].queue_bytes -= e.wire_bytes;
-			p->stats.queue_bytes -= e.wire_bytes;
+			cq->queue_bytes -= e.wire_bytes;
+			p->queue_bytes -= e.wire_bytes;
 			l->down_drop_frames[tc]++;
 			l->down_drop_bytes[tc] += e.wire_bytes;
 			rte_pktmbuf_free(e.m);
@@ -335,13 +361,17 @@ static uint64_t link_scaled_bytes(uint64_t bytes, uint32_t ppm)
 
 void fabric_link_apply_limits(struct fabric_port *p)
 {
-	const struct fabric_links *L = p->fab->links;
-	const uint32_t ppm =
-		L == NULL ? (uint32_t)PPM_ONE : L->port[p->id].rate_ppm;
+	const struct uet_fabric *fab = fabric_port_fab(p);
+	const struct fabric_link *l = fabric_link_of(fab, p->id);
+	const uint32_t ppm = l == NULL ? (uint32_t)PPM_ONE : l->rate_ppm;
+	uint64_t limit, kmin, kmax;
 
-	p->limit_bytes = link_scaled_bytes(p->queue_limit_bytes, ppm);
-	p->ecn_kmin_applied = link_scaled_bytes(p->ecn_kmin_bytes, ppm);
-	p->ecn_kmax_applied = link_scaled_bytes(p->ecn_kmax_bytes, ppm);
+	fabric_port_nominal_limits(
+		&fab->conf, l == NULL ? p->rate_bps : l->nominal_rate_bps,
+		&limit, &kmin, &kmax);
+	p->limit_bytes = link_scaled_bytes(limit, ppm);
+	p->ecn_kmin_applied = link_scaled_bytes(kmin, ppm);
+	p->ecn_kmax_applied = link_scaled_bytes(kmax, ppm);
 }
 
 /*
@@ -354,18 +384,19 @@ void fabric_link_apply_limits(struct fabric_port *p)
 static void link_degrade_port(struct uet_fabric *fab, struct fabric_port *p,
 			      uint32_t rate_ppm)
 {
+	struct fabric_link *l = link_failed(fab, p);
 	/* 1.6 Tbps x 1,000,000 fits 64 bits. */
-	const uint64_t bps =
-		fab->links->port[p->id].nominal_rate_bps * rate_ppm / PPM_ONE;
+	const uint64_t bps = l->nominal_rate_bps * rate_ppm / PPM_ONE;
 
 	p->rate_bps = bps != 0 ? bps : 1;
-	fab->links->port[p->id].rate_ppm = rate_ppm;
+	l->rate_ppm = rate_ppm;
 	fabric_link_apply_limits(p);
 }
 
 static int link_apply(struct uet_fabric *fab, const struct fabric_failure *ff)
 {
 	struct fabric_port *p = &fab->ports[ff->f.port];
+	int ret;
 
 	if (!ff->f.down) {
 		link_degrade_port(fab, p, ff->f.rate_ppm);
@@ -374,11 +405,14 @@ static int link_apply(struct uet_fabric *fab, const struct fabric_failure *ff)
 					  ff->f.rate_ppm);
 		return 0;
 	}
+	ret = link_down_bits(fab);
+	if (ret < 0)
+		return ret;
 	link_down_port(fab, p);
 	if (p->peer >= 0)
 		link_down_port(fab, &fab->ports[p->peer]);
 	fab->links->any_down = true;
-	return link_reach_update(fab, ff->f.port);
+	return link_reach_update(fab);
 }
 
 int fabric_links_apply(struct uet_fabric *fab, uet_time_t t)

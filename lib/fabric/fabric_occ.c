@@ -114,7 +114,7 @@ void fabric_occ_emit(struct uet_fabric *fab)
 void fabric_occ_change(struct fabric_port *p, unsigned int tc)
 {
 	const uet_time_t now = fabric_port_now(p);
-	struct fabric_tcq *cq = &p->tcq[tc];
+	struct fabric_tcq *cq = p->tcq[tc];
 
 	fabric_occ_part_sample_before(p->part, now);
 	cq->occ_area +=
@@ -178,11 +178,14 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 	if (fab == NULL || rec == NULL || port >= fab->n_ports ||
 	    tc >= UET_FABRIC_TCS)
 		return -EINVAL;
-	l = &fab->links->port[port];
+	l = fabric_link_of(fab, port);
 	memset(rec, 0, sizeof(*rec));
-	rec->down_drop_frames = l->down_drop_frames[tc];
-	rec->down_drop_bytes = l->down_drop_bytes[tc];
-	cq = &fab->ports[port].tcq[tc];
+	if (l != NULL) {
+		rec->down_drop_frames = l->down_drop_frames[tc];
+		rec->down_drop_bytes = l->down_drop_bytes[tc];
+		rec->link_down = l->down;
+	}
+	cq = fab->ports[port].tcq[tc];
 	area = cq->occ_area;
 	if (now_ps > cq->occ_since_ps)
 		area += (fabric_area_t)cq->queue_bytes *
@@ -190,7 +193,6 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 	rec->mean_queue_bytes = now_ps == 0 ? 0 : (uint64_t)(area / now_ps);
 	/* The pause still running counts up to now, as the port stats do. */
 	rec->paused_ps = fabric_pfc_paused_ps(&fab->ports[port], tc);
-	rec->link_down = l->down;
 	rec->rate_bps = fab->ports[port].rate_bps;
 	return 0;
 }

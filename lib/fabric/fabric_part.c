@@ -66,7 +66,7 @@ static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
 int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		     uet_time_t arrival_ps)
 {
-	struct uet_fabric *fab = p->fab;
+	struct uet_fabric *fab = fabric_port_fab(p);
 	struct fabric_part *from = p->part, *to = &fab->parts[p->peer_part];
 	const uint32_t x = (uint32_t)(fab->window & 1u);
 
@@ -75,10 +75,13 @@ int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 	/* Guaranteed by the lookahead; a shorter link is a broken
 	 * configuration, not a model drop. */
 	if (arrival_ps < from->window_end_ps && !fab->comp.parts.realtime) {
+		char link[32];
+
+		fabric_topo_link_name(fab, p->id, link, sizeof(link));
 		UET_LOG(ERROR, FABRIC,
 			"%s: link %s delivers at %lu ps, before the window end "
 			"%lu ps: its delay is below the lookahead",
-			fab->comp.name, p->link_name, (unsigned long)arrival_ps,
+			fab->comp.name, link, (unsigned long)arrival_ps,
 			(unsigned long)from->window_end_ps);
 		rte_pktmbuf_free(m);
 		return -ERANGE;
@@ -319,7 +322,8 @@ static void part_pf_hops(const struct uet_fabric *fab,
 		rte_prefetch0(&fab->switches[r->sw]);
 }
 
-/* Step 2: with the routes come, the output port and the class queue. */
+/* Step 2: with the routes come, the output port: its line, the
+ * serializer's (settle_now, admission) and its class queues'. */
 static void part_pf_port(const struct uet_fabric *fab,
 			 struct fabric_route_pf *r)
 {
@@ -333,18 +337,25 @@ static void part_pf_port(const struct uet_fabric *fab,
 		return;
 	r->out = &fab->ports[port];
 	rte_prefetch0(r->out);
-	rte_prefetch0(RTE_PTR_ADD(r->out, RTE_CACHE_LINE_SIZE));
-	rte_prefetch0(&r->out->tcq[r->tc]);
+	rte_prefetch0(&r->out->tx_end_ev);
+	rte_prefetch0(&r->out->tcq);
 }
 
-/* Step 3: with the class queue come, the slot the frame will take. */
+/* Step 3: with the port come, its class queue. */
+static void part_pf_tcq(const struct fabric_route_pf *r)
+{
+	if (r->out != NULL)
+		rte_prefetch0(r->out->tcq[r->tc]);
+}
+
+/* Step 4: with the class queue come, the slot the frame will take. */
 static void part_pf_slot(const struct fabric_route_pf *r)
 {
 	const struct fabric_fifo *f;
 
 	if (r->out == NULL)
 		return;
-	f = &r->out->tcq[r->tc].fifo;
+	f = &r->out->tcq[r->tc]->fifo;
 	if (f->slots == NULL) /* a class's queue not used yet */
 		return;
 	rte_prefetch0(&f->slots[(f->head + f->len) & (f->cap - 1u)]);
@@ -382,7 +393,7 @@ static void part_pf_scan(struct fabric_part *pt, uint32_t i, uint32_t *n,
  * pipeline: a port's line, then (a lag later) its ring's first slot, then
  * (another lag) the walk over its entries. Then the same for what each
  * frame's arrival will touch next (part_pf_hops, part_pf_port,
- * part_pf_slot), PART_ROUTE_LAG frames apart.
+ * part_pf_tcq, part_pf_slot), PART_ROUTE_LAG frames apart.
  */
 static void part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps)
 {
@@ -403,13 +414,15 @@ static void part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps)
 		if (i >= 2u * L)
 			part_pf_scan(pt, i - 2u * L, &n, end_ps);
 	}
-	for (i = 0; i < n + 2u * L; i++) {
+	for (i = 0; i < n + 3u * L; i++) {
 		if (i < n)
 			part_pf_hops(fab, &pt->pf[i]);
 		if (i >= L && i - L < n)
 			part_pf_port(fab, &pt->pf[i - L]);
-		if (i >= 2u * L)
-			part_pf_slot(&pt->pf[i - 2u * L]);
+		if (i >= 2u * L && i - 2u * L < n)
+			part_pf_tcq(&pt->pf[i - 2u * L]);
+		if (i >= 3u * L)
+			part_pf_slot(&pt->pf[i - 3u * L]);
 	}
 }
 
@@ -676,18 +689,23 @@ int fabric_parts_init(struct uet_fabric *fab)
 		pt->occ_next_ps = UINT64_MAX; /* until ports are chosen */
 	}
 	fab->lookahead_ps = UET_TIME_NEVER;
+	/* Each part's list of its ports, counted first so that it is its
+	 * own size. */
+	for (i = 0; i < fab->n_ports; i++)
+		fab->parts[fab->switches[fab->ports[i].sw].part].n_ports++;
+	for (q = 0; q < n; q++) {
+		fab->parts[q].port_ids =
+			calloc(fab->parts[q].n_ports + 1u,
+			       sizeof(*fab->parts[q].port_ids));
+		if (fab->parts[q].port_ids == NULL)
+			return -ENOMEM;
+		fab->parts[q].n_ports = 0;
+	}
 	for (i = 0; i < fab->n_ports; i++) {
 		struct fabric_port *p = &fab->ports[i];
 
 		p->part = &fab->parts[fab->switches[p->sw].part];
-		p->part->n_ports++;
-		if (p->part->port_ids == NULL) {
-			p->part->port_ids = calloc(fab->n_ports,
-						   sizeof(*p->part->port_ids));
-			if (p->part->port_ids == NULL)
-				return -ENOMEM;
-		}
-		p->part->port_ids[p->part->n_ports - 1] = i;
+		p->part->port_ids[p->part->n_ports++] = i;
 		if (p->peer >= 0 &&
 		    fab->switches[fab->ports[p->peer].sw].part !=
 			    fab->switches[p->sw].part &&

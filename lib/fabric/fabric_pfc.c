@@ -11,6 +11,7 @@
  * boundary, so they show in the captures and take wire time.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include <rte_mbuf.h>
 
@@ -25,15 +26,38 @@
 static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 				void *arg);
 
-int fabric_pfc_init(struct fabric_port *p)
-{
-	uet_event_init(&p->pfc.ev, fabric_pfc_on_event, p);
-	return fabric_fifo_init(&p->pfc.ctrl, 4);
-}
-
 void fabric_pfc_fini(struct fabric_port *p)
 {
-	fabric_fifo_fini(&p->pfc.ctrl);
+	struct fabric_pfc_port *pfc = p->cold->pfc;
+
+	if (pfc == &fabric_pfc_idle)
+		return;
+	fabric_fifo_fini(&pfc->ctrl);
+	free(pfc);
+	p->cold->pfc = &fabric_pfc_idle;
+}
+
+/* Port p's PFC state, to change: allocated with the first pause it keeps
+ * or lossless byte it counts; NULL, the part failed, if that fails. */
+static struct fabric_pfc_port *fabric_pfc_state(struct fabric_port *p)
+{
+	struct fabric_port_cold *cold = fabric_port_cold(p);
+	struct fabric_pfc_port *pfc;
+
+	if (cold == NULL)
+		return NULL;
+	if (cold->pfc != &fabric_pfc_idle)
+		return cold->pfc;
+	pfc = calloc(1, sizeof(*pfc));
+	if (pfc == NULL) {
+		fabric_part_fail(p->part, -ENOMEM);
+		return NULL;
+	}
+	pfc->port = p;
+	uet_event_init(&pfc->ev, fabric_pfc_on_event, pfc);
+	(void)fabric_fifo_init(&pfc->ctrl, 0);
+	cold->pfc = pfc;
+	return pfc;
 }
 
 static uet_time_t fabric_pfc_now(const struct fabric_port *p)
@@ -45,8 +69,8 @@ static void fabric_pfc_fail(struct fabric_port *p, int err)
 {
 	if (p->part->error == 0) {
 		fabric_part_fail(p->part, err);
-		UET_LOG(ERROR, FABRIC, "%s: pause frame: %d", p->fab->comp.name,
-			err);
+		UET_LOG(ERROR, FABRIC, "%s: pause frame: %d",
+			fabric_port_fab(p)->comp.name, err);
 	}
 }
 
@@ -57,25 +81,29 @@ static void fabric_pfc_fail(struct fabric_port *p, int err)
  */
 static void fabric_pfc_arm(struct fabric_port *p)
 {
+	struct fabric_pfc_port *pfc = p->cold->pfc;
 	struct uet_evq *q = fabric_port_evq(p);
 	const uet_time_t now = uet_evq_now(q);
 	uet_time_t next = UET_TIME_NEVER;
 	unsigned int tc;
 
+	/* Never paused nor pausing: nothing to wait for. */
+	if (pfc == &fabric_pfc_idle)
+		return;
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		if (p->pfc.paused_until_ps[tc] > now &&
-		    p->pfc.paused_until_ps[tc] < next)
-			next = p->pfc.paused_until_ps[tc];
-		if ((p->pfc.xoff >> tc & 1u) && p->pfc.refresh_ps[tc] < next)
-			next = p->pfc.refresh_ps[tc];
+		if (pfc->paused_until_ps[tc] > now &&
+		    pfc->paused_until_ps[tc] < next)
+			next = pfc->paused_until_ps[tc];
+		if ((pfc->xoff >> tc & 1u) && pfc->refresh_ps[tc] < next)
+			next = pfc->refresh_ps[tc];
 	}
 	if (next == UET_TIME_NEVER) {
-		if (uet_event_pending(&p->pfc.ev))
-			(void)uet_evq_cancel(q, &p->pfc.ev);
+		if (uet_event_pending(&pfc->ev))
+			(void)uet_evq_cancel(q, &pfc->ev);
 		return;
 	}
-	if (!uet_event_pending(&p->pfc.ev) || p->pfc.ev.time_ps != next)
-		(void)uet_evq_schedule(q, &p->pfc.ev, next < now ? now : next);
+	if (!uet_event_pending(&pfc->ev) || pfc->ev.time_ps != next)
+		(void)uet_evq_schedule(q, &pfc->ev, next < now ? now : next);
 }
 
 /*
@@ -87,6 +115,7 @@ static void fabric_pfc_arm(struct fabric_port *p)
 static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 			    uint16_t quanta)
 {
+	struct fabric_pfc_port *f = p->cold->pfc; /* the sender's: allocated */
 	struct rte_mempool *pool = p->part->pfc_pool;
 	const uint32_t mac_low = UINT32_C(0x10000) + p->id;
 	struct fabric_entry e = {.ingress = FABRIC_NO_PORT};
@@ -116,16 +145,16 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
 					  &pfc);
 	e.time_ps = fabric_pfc_now(p);
 	e.wire_bytes = FABRIC_PFC_WIRE_BYTES;
-	if (len < 0 || fabric_fifo_push(&p->pfc.ctrl, &e) < 0) {
+	if (len < 0 || fabric_fifo_push(&f->ctrl, &e) < 0) {
 		rte_pktmbuf_free(e.m);
 		fabric_pfc_fail(p, len < 0 ? len : -ENOMEM);
 		return;
 	}
 	p->backlog |= FABRIC_BACKLOG_PFC;
 	if (quanta != 0)
-		p->stats.pfc_tx_xoff_frames++;
+		p->cold->pfc_tx_xoff_frames++;
 	else
-		p->stats.pfc_tx_xon_frames++;
+		p->cold->pfc_tx_xon_frames++;
 	fabric_port_kick(p);
 }
 
@@ -133,8 +162,9 @@ static void fabric_pfc_send(struct fabric_port *p, uint8_t classes,
  * passed, so that a long congestion keeps the upstream paused. */
 static void fabric_pfc_xoff(struct fabric_port *p, uint8_t classes)
 {
+	struct fabric_pfc_port *pfc = p->cold->pfc; /* allocated */
 	const uint16_t quanta =
-		uet_pfc_pause_quanta(p->fab->conf.pfc_pause_quanta);
+		uet_pfc_pause_quanta(fabric_port_fab(p)->conf.pfc_pause_quanta);
 	const uet_time_t refresh_ps =
 		fabric_pfc_now(p) + uet_pfc_refresh_ps(quanta, p->rate_bps);
 	unsigned int tc;
@@ -142,42 +172,48 @@ static void fabric_pfc_xoff(struct fabric_port *p, uint8_t classes)
 	fabric_pfc_send(p, classes, quanta);
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 		if (classes >> tc & 1u)
-			p->pfc.refresh_ps[tc] = refresh_ps;
-	p->pfc.xoff |= classes;
+			pfc->refresh_ps[tc] = refresh_ps;
+	pfc->xoff |= classes;
 	fabric_pfc_arm(p);
 }
 
 bool fabric_pfc_admit(const struct fabric_port *in, unsigned int tc,
 		      uint32_t wire_bytes)
 {
-	const struct uet_fabric_conf *conf = &in->fab->conf;
+	const struct uet_fabric_conf *conf = &fabric_port_fab(in)->conf;
 
-	return in->pfc.ingress_bytes[tc] + wire_bytes <=
+	return in->cold->pfc->ingress_bytes[tc] + wire_bytes <=
 	       conf->pfc_xoff_bytes + conf->pfc_headroom_bytes;
 }
 
 void fabric_pfc_ingress_add(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes)
 {
-	struct fabric_pfc_port *pfc = &in->pfc;
+	struct fabric_pfc_port *pfc = fabric_pfc_state(in);
 
+	if (pfc == NULL)
+		return;
 	pfc->ingress_bytes[tc] += wire_bytes;
 	if (pfc->ingress_bytes[tc] > pfc->peak_ingress_bytes[tc])
 		pfc->peak_ingress_bytes[tc] = pfc->ingress_bytes[tc];
 	if (!(pfc->xoff >> tc & 1u) &&
-	    pfc->ingress_bytes[tc] >= in->fab->conf.pfc_xoff_bytes)
+	    pfc->ingress_bytes[tc] >= fabric_port_fab(in)->conf.pfc_xoff_bytes)
 		fabric_pfc_xoff(in, (uint8_t)(1u << tc));
 }
 
 void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 			    uint32_t wire_bytes)
 {
-	struct fabric_pfc_port *pfc = &in->pfc;
+	/* Counted in by fabric_pfc_ingress_add: allocated, unless that
+	 * failed and the run is stopping. */
+	struct fabric_pfc_port *pfc = in->cold->pfc;
 
+	if (pfc == &fabric_pfc_idle)
+		return;
 	pfc->ingress_bytes[tc] -= wire_bytes;
 	if ((pfc->xoff >> tc & 1u) &&
-	    pfc->ingress_bytes[tc] <= in->fab->conf.pfc_xon_bytes) {
-		in->pfc.xoff &= (uint8_t) ~(1u << tc);
+	    pfc->ingress_bytes[tc] <= fabric_port_fab(in)->conf.pfc_xon_bytes) {
+		pfc->xoff &= (uint8_t) ~(1u << tc);
 		fabric_pfc_send(in, (uint8_t)(1u << tc), 0);
 		fabric_pfc_arm(in);
 	}
@@ -185,14 +221,13 @@ void fabric_pfc_ingress_sub(struct fabric_port *in, unsigned int tc,
 
 /* ps of class tc's current (or last) pause that have passed by now and
  * are not yet in its paused_ps. */
-static uet_time_t fabric_pfc_paused_open(const struct fabric_port *p,
+static uet_time_t fabric_pfc_paused_open(const struct fabric_pfc_port *pfc,
 					 unsigned int tc, uet_time_t now)
 {
-	const uet_time_t end = RTE_MIN(p->pfc.paused_until_ps[tc], now);
+	const uet_time_t end = RTE_MIN(pfc->paused_until_ps[tc], now);
 
-	return end > p->pfc.paused_since_ps[tc]
-		       ? end - p->pfc.paused_since_ps[tc]
-		       : 0;
+	return end > pfc->paused_since_ps[tc] ? end - pfc->paused_since_ps[tc]
+					      : 0;
 }
 
 /* Close the part of class tc's pause that has passed into paused_ps and
@@ -201,15 +236,19 @@ static void fabric_pfc_pause(struct fabric_port *p, unsigned int tc,
 			     uet_time_t pause_ps)
 {
 	const uet_time_t now = fabric_pfc_now(p);
-	struct fabric_pfc_port *f = &p->pfc;
+	struct fabric_pfc_port *f = fabric_pfc_state(p);
 
-	p->pfc.paused_ps[tc] += fabric_pfc_paused_open(p, tc, now);
+	if (f == NULL)
+		return;
+	f->paused_ps[tc] += fabric_pfc_paused_open(f, tc, now);
 	f->paused_since_ps[tc] = now;
 	f->paused_until_ps[tc] = uet_pfc_pause_end_ps(now, pause_ps);
 }
 
 void fabric_pfc_receive(struct fabric_port *in, const struct uet_pfc *pfc)
 {
+	const struct uet_fabric_conf *conf = &fabric_port_fab(in)->conf;
+	struct fabric_port_cold *cold = fabric_port_cold(in);
 	bool pause = false;
 	unsigned int tc;
 
@@ -219,36 +258,37 @@ void fabric_pfc_receive(struct fabric_port *in, const struct uet_pfc *pfc)
 		if (!(pfc->class_enable >> tc & 1u))
 			continue;
 		pause |= pfc->quanta[tc] != 0;
-		if (fabric_pfc_lossless(&in->fab->conf, tc))
+		if (fabric_pfc_lossless(conf, tc))
 			fabric_pfc_pause(in, tc,
 					 uet_pfc_quanta_to_ps(pfc->quanta[tc],
 							      in->rate_bps));
 	}
-	if (pause)
-		in->stats.pfc_rx_xoff_frames++;
-	else
-		in->stats.pfc_rx_xon_frames++;
+	if (cold != NULL && pause)
+		cold->pfc_rx_xoff_frames++;
+	else if (cold != NULL)
+		cold->pfc_rx_xon_frames++;
 	fabric_pfc_arm(in);
 	fabric_port_kick(in);
 }
 
 bool fabric_pfc_paused(const struct fabric_port *p, unsigned int tc)
 {
-	return fabric_pfc_now(p) < p->pfc.paused_until_ps[tc];
+	return fabric_pfc_now(p) < p->cold->pfc->paused_until_ps[tc];
 }
 
 /* A pause ran out (the egress may send again) or an XOFF is due again. */
 static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 				void *arg)
 {
-	struct fabric_port *p = arg;
+	struct fabric_pfc_port *pfc = arg;
+	struct fabric_port *p = pfc->port;
 	const uet_time_t now = uet_evq_now(q);
 	uint8_t due = 0;
 	unsigned int tc;
 
 	(void)ev;
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-		if ((p->pfc.xoff >> tc & 1u) && p->pfc.refresh_ps[tc] <= now)
+		if ((pfc->xoff >> tc & 1u) && pfc->refresh_ps[tc] <= now)
 			due |= (uint8_t)(1u << tc);
 	if (due != 0)
 		fabric_pfc_xoff(p, due);
@@ -258,6 +298,8 @@ static void fabric_pfc_on_event(struct uet_evq *q, struct uet_event *ev,
 
 uint64_t fabric_pfc_paused_ps(const struct fabric_port *p, unsigned int tc)
 {
-	return p->pfc.paused_ps[tc] +
-	       fabric_pfc_paused_open(p, tc, fabric_pfc_now(p));
+	const struct fabric_pfc_port *pfc = p->cold->pfc;
+
+	return pfc->paused_ps[tc] +
+	       fabric_pfc_paused_open(pfc, tc, fabric_pfc_now(p));
 }

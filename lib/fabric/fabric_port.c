@@ -6,6 +6,8 @@
  * in the order the scheduler picks the classes.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 
@@ -18,87 +20,140 @@ static void fabric_port_on_tx_end(struct uet_evq *q, struct uet_event *ev,
 				  void *arg);
 static void fabric_port_tx_end(struct fabric_port *p);
 
-/*
- * The port's class queue limit and ECN thresholds: the configuration's, or
- * with limits by rate one BDP of this link's rate and shares of it, so a
- * port of a faster tier holds the same time of traffic as a host's.
- */
-static void fabric_port_limits(struct fabric_port *p)
-{
-	const struct uet_fabric_conf *c = &p->fab->conf;
+/* Zeroed, never written: what a port points at for a class queue, its
+ * seldom counters and PFC until it first uses them. */
+struct fabric_tcq fabric_tcq_idle;
+struct fabric_pfc_port fabric_pfc_idle;
+struct fabric_port_cold fabric_cold_idle = {.pfc = &fabric_pfc_idle};
 
-	p->queue_limit_bytes =
+/*
+ * The class queue limit and ECN thresholds at a nominal rate: the
+ * configuration's, or with limits by rate one BDP of this link's rate and
+ * shares of it, so a port of a faster tier holds the same time of traffic
+ * as a host's.
+ */
+void fabric_port_nominal_limits(const struct uet_fabric_conf *c,
+				uint64_t rate_bps, uint64_t *limit_bytes,
+				uint64_t *ecn_kmin_bytes,
+				uint64_t *ecn_kmax_bytes)
+{
+	const uint64_t limit =
 		c->queue_time_ps != 0
-			? uet_bytes_in_duration(c->queue_time_ps, p->rate_bps)
+			? uet_bytes_in_duration(c->queue_time_ps, rate_bps)
 			: c->queue_limit_bytes;
+
+	*limit_bytes = limit;
 	/* Limits are at most a few GB, so bytes x ppm fits 64 bits. */
-	p->ecn_kmin_bytes =
-		c->ecn_kmin_ppm != 0
-			? p->queue_limit_bytes * c->ecn_kmin_ppm / 1000000u
-			: c->ecn_kmin_bytes;
-	p->ecn_kmax_bytes =
-		c->ecn_kmax_ppm != 0
-			? p->queue_limit_bytes * c->ecn_kmax_ppm / 1000000u
-			: c->ecn_kmax_bytes;
-	/* At the nominal rate until a failure degrades the link. */
-	p->limit_bytes = p->queue_limit_bytes;
-	p->ecn_kmin_applied = p->ecn_kmin_bytes;
-	p->ecn_kmax_applied = p->ecn_kmax_bytes;
+	*ecn_kmin_bytes = c->ecn_kmin_ppm != 0
+				  ? limit * c->ecn_kmin_ppm / 1000000u
+				  : c->ecn_kmin_bytes;
+	*ecn_kmax_bytes = c->ecn_kmax_ppm != 0
+				  ? limit * c->ecn_kmax_ppm / 1000000u
+				  : c->ecn_kmax_bytes;
 }
 
 int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 {
 	unsigned int tc;
-	int ret;
 
-	p->fab = fab;
+	(void)fab;
 	p->id = id;
-	fabric_port_limits(p);
+	/* At the nominal rate until a failure degrades the link. */
+	fabric_port_nominal_limits(&fabric_port_fab(p)->conf, p->rate_bps,
+				   &p->limit_bytes, &p->ecn_kmin_applied,
+				   &p->ecn_kmax_applied);
 	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
 	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
-	/* Every port in use receives: its arrivals' ring is there from the
-	 * start. */
-	ret = fabric_fifo_init(&p->arriving, FABRIC_FIFO_FIRST_SLOTS);
-	if (ret < 0)
-		return ret;
-	ret = fabric_pfc_init(p);
-	if (ret < 0) {
-		fabric_port_fini(p);
-		return ret;
-	}
-	/* A run uses two or three of the classes (data, control, trimmed
-	 * headers): a class's queue takes memory when a frame first waits
-	 * in it. At 1,024 hosts the eager rings were a tenth of the run's
-	 * page faults. */
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		ret = fabric_fifo_init(&p->tcq[tc].fifo, 0);
-		if (ret < 0) {
-			fabric_port_fini(p);
-			return ret;
-		}
-	}
+	/* Rings take slots with their first frame: a port that never
+	 * receives costs none (at 1,024 hosts the eager class rings were a
+	 * tenth of the run's page faults; at k = 64 a port was 3.4 KB). */
+	(void)fabric_fifo_init(&p->arriving, 0);
+	p->cold = &fabric_cold_idle;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+		p->tcq[tc] = &fabric_tcq_idle;
 	return 0;
+}
+
+struct fabric_tcq *fabric_port_tcq_alloc(struct fabric_port *p, unsigned int tc)
+{
+	/* Lines of its own: the class's ring state and bytes are what a
+	 * frame of the class touches. */
+	struct fabric_tcq *cq =
+		aligned_alloc(_Alignof(struct fabric_tcq), sizeof(*cq));
+
+	if (cq == NULL) {
+		fabric_part_fail(p->part, -ENOMEM);
+		return NULL;
+	}
+	memset(cq, 0, sizeof(*cq));
+	p->tcq[tc] = cq;
+	return cq;
+}
+
+struct fabric_port_cold *fabric_port_cold_alloc(struct fabric_port *p)
+{
+	struct fabric_port_cold *cold = calloc(1, sizeof(*cold));
+
+	if (cold == NULL) {
+		fabric_part_fail(p->part, -ENOMEM);
+		return NULL;
+	}
+	cold->pfc = &fabric_pfc_idle;
+	p->cold = cold;
+	return cold;
 }
 
 void fabric_port_fini(struct fabric_port *p)
 {
 	unsigned int tc;
 
-	/* A zeroed ring (never initialised) is accepted. */
+	/* A zeroed port (never initialised) is accepted. */
 	fabric_fifo_fini(&p->arriving);
-	fabric_pfc_fini(p);
-	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
-		fabric_fifo_fini(&p->tcq[tc].fifo);
+	if (p->cold != NULL && p->cold != &fabric_cold_idle) {
+		fabric_pfc_fini(p);
+		free(p->cold);
+	}
+	p->cold = NULL;
+	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
+		if (p->tcq[tc] != NULL && p->tcq[tc] != &fabric_tcq_idle) {
+			fabric_fifo_fini(&p->tcq[tc]->fifo);
+			free(p->tcq[tc]);
+		}
+		p->tcq[tc] = NULL;
+	}
 }
 
 void fabric_port_stats(const struct fabric_port *p,
 		       struct uet_fabric_port_stats *out)
 {
+	const struct fabric_port_cold *cold = p->cold;
+	const struct fabric_pfc_port *pfc = cold->pfc;
 	unsigned int tc;
 
-	*out = p->stats;
+	memset(out, 0, sizeof(*out));
+	out->rx_frames = p->rx_frames;
+	out->rx_bytes = p->rx_bytes;
+	out->tx_frames = p->tx_frames;
+	out->tx_bytes = p->tx_bytes;
+	out->queue_bytes = p->queue_bytes;
+	out->peak_queue_bytes = p->peak_queue_bytes;
+	out->drop_full_frames = cold->drop_full_frames;
+	out->drop_full_bytes = cold->drop_full_bytes;
+	out->drop_random_frames = cold->drop_random_frames;
+	out->drop_random_bytes = cold->drop_random_bytes;
+	out->drop_route_frames = cold->drop_route_frames;
+	out->drop_route_bytes = cold->drop_route_bytes;
+	out->drop_control_frames = cold->drop_control_frames;
+	out->trim_frames = cold->trim_frames;
+	out->drop_trim_frames = cold->drop_trim_frames;
+	out->ecn_frames = cold->ecn_frames;
+	out->pfc_tx_xoff_frames = cold->pfc_tx_xoff_frames;
+	out->pfc_tx_xon_frames = cold->pfc_tx_xon_frames;
+	out->pfc_rx_xoff_frames = cold->pfc_rx_xoff_frames;
+	out->pfc_rx_xon_frames = cold->pfc_rx_xon_frames;
+	out->pfc_headroom_drop_frames = cold->pfc_headroom_drop_frames;
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++) {
-		const struct fabric_tcq *cq = &p->tcq[tc];
+		const struct fabric_tcq *cq = p->tcq[tc];
 
 		out->tc[tc] = (struct uet_fabric_tc_stats){
 			.enq_frames = cq->enq_frames,
@@ -109,9 +164,9 @@ void fabric_port_stats(const struct fabric_port *p,
 			.ecn_frames = cq->ecn_frames,
 			.queue_bytes = cq->queue_bytes,
 			.peak_queue_bytes = cq->peak_queue_bytes,
-			.paused_ps = p->pfc.paused_ps[tc],
-			.ingress_bytes = p->pfc.ingress_bytes[tc],
-			.peak_ingress_bytes = p->pfc.peak_ingress_bytes[tc],
+			.paused_ps = pfc->paused_ps[tc],
+			.ingress_bytes = pfc->ingress_bytes[tc],
+			.peak_ingress_bytes = pfc->peak_ingress_bytes[tc],
 		};
 	}
 }
@@ -156,13 +211,13 @@ static void fabric_port_on_arrival(struct uet_evq *q, struct uet_event *ev,
 	if (!fabric_fifo_empty(&p->arriving))
 		(void)uet_evq_schedule(q, ev,
 				       fabric_fifo_head(&p->arriving)->time_ps);
-	fabric_receive(p->fab, p, e.m);
+	fabric_receive(fabric_port_fab(p), p, e.m);
 }
 
 /* Put the head of the class the scheduler picks on the wire, if any. */
 static void fabric_port_start_tx(struct fabric_port *p)
 {
-	struct uet_fabric *fab = p->fab;
+	struct uet_fabric *fab = fabric_port_fab(p);
 	struct uet_evq *q = fabric_port_evq(p);
 	const struct fabric_entry *head;
 	struct fabric_tcq *cq;
@@ -173,7 +228,7 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	if (p->backlog & FABRIC_BACKLOG_PFC) {
 		p->tx_tc = FABRIC_TX_PFC;
 		ser_ps = uet_serialization_ps(
-			fabric_fifo_head(&p->pfc.ctrl)->wire_bytes,
+			fabric_fifo_head(&p->cold->pfc->ctrl)->wire_bytes,
 			p->rate_bps);
 		(void)uet_evq_schedule(q, &p->tx_end_ev,
 				       uet_evq_now(q) + ser_ps);
@@ -183,12 +238,15 @@ static void fabric_port_start_tx(struct fabric_port *p)
 	if (tc < 0)
 		return;
 	p->tx_tc = (uint8_t)tc;
-	cq = &p->tcq[tc];
+	cq = p->tcq[tc];
 	head = fabric_fifo_head(&cq->fifo);
 	/* Dequeue marking sees the bytes left behind in its class. */
 	if (fab->conf.ecn && fab->conf.ecn_at_dequeue &&
 	    fabric_ecn_mark(p, head->m, cq->queue_bytes - head->wire_bytes)) {
-		p->stats.ecn_frames++;
+		struct fabric_port_cold *cold = fabric_port_cold(p);
+
+		if (cold != NULL)
+			cold->ecn_frames++;
 		cq->ecn_frames++;
 	}
 	ser_ps = uet_serialization_ps(head->wire_bytes, p->rate_bps);
@@ -219,9 +277,8 @@ void fabric_port_kick(struct fabric_port *p)
 int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 		     uint32_t wire_bytes, uint32_t ingress)
 {
-	struct uet_fabric *fab = p->fab;
-	struct uet_fabric_port_stats *st = &p->stats;
-	struct fabric_tcq *cq = &p->tcq[tc];
+	struct uet_fabric *fab = fabric_port_fab(p);
+	struct fabric_tcq *cq = fabric_port_tcq(p, tc);
 	const struct fabric_entry e = {
 		.m = m,
 		.time_ps = fabric_port_now(p),
@@ -230,10 +287,17 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 	};
 	int ret;
 
+	if (cq == NULL) {
+		rte_pktmbuf_free(m);
+		return -ENOMEM;
+	}
 	/* Enqueue marking sees the bytes already in its class. */
 	if (fab->conf.ecn && !fab->conf.ecn_at_dequeue &&
 	    fabric_ecn_mark(p, m, cq->queue_bytes)) {
-		st->ecn_frames++;
+		struct fabric_port_cold *cold = fabric_port_cold(p);
+
+		if (cold != NULL)
+			cold->ecn_frames++;
 		cq->ecn_frames++;
 	}
 	ret = fabric_fifo_push(&cq->fifo, &e);
@@ -248,9 +312,9 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
 	cq->queue_bytes += wire_bytes;
 	if (cq->queue_bytes > cq->peak_queue_bytes)
 		cq->peak_queue_bytes = cq->queue_bytes;
-	st->queue_bytes += wire_bytes;
-	if (st->queue_bytes > st->peak_queue_bytes)
-		st->peak_queue_bytes = st->queue_bytes;
+	p->queue_bytes += wire_bytes;
+	if (p->queue_bytes > p->peak_queue_bytes)
+		p->peak_queue_bytes = p->queue_bytes;
 	if (ingress != FABRIC_NO_PORT && fabric_pfc_lossless(&fab->conf, tc))
 		fabric_pfc_ingress_add(&fab->ports[ingress], tc, wire_bytes);
 	if (!uet_event_pending(&p->tx_end_ev))
@@ -262,32 +326,34 @@ int fabric_port_join(struct fabric_port *p, unsigned int tc, struct rte_mbuf *m,
  * later, and the next frame starts at once (no interframe gap). */
 static void fabric_port_tx_end(struct fabric_port *p)
 {
-	struct uet_fabric *fab = p->fab;
+	struct uet_fabric *fab = fabric_port_fab(p);
 	const uet_time_t now = fabric_port_now(p);
 	struct fabric_entry e;
 	int ret;
 
 	if (p->tx_tc == FABRIC_TX_PFC) {
-		fabric_fifo_pop(&p->pfc.ctrl, &e);
-		if (fabric_fifo_empty(&p->pfc.ctrl))
+		struct fabric_fifo *ctrl = &p->cold->pfc->ctrl;
+
+		fabric_fifo_pop(ctrl, &e);
+		if (fabric_fifo_empty(ctrl))
 			p->backlog &= (uint16_t)~FABRIC_BACKLOG_PFC;
 	} else {
-		struct fabric_tcq *cq = &p->tcq[p->tx_tc];
+		struct fabric_tcq *cq = p->tcq[p->tx_tc];
 
 		fabric_fifo_pop(&cq->fifo, &e);
 		if (fabric_fifo_empty(&cq->fifo))
 			p->backlog &= (uint16_t) ~(1u << p->tx_tc);
 		fabric_occ_change(p, p->tx_tc);
 		cq->queue_bytes -= e.wire_bytes;
-		p->stats.queue_bytes -= e.wire_bytes;
+		p->queue_bytes -= e.wire_bytes;
 		/* Its buffer is free: the ingress it came from may resume. */
 		if (e.ingress != FABRIC_NO_PORT &&
 		    fabric_pfc_lossless(&fab->conf, p->tx_tc))
 			fabric_pfc_ingress_sub(&fab->ports[e.ingress], p->tx_tc,
 					       e.wire_bytes);
 	}
-	p->stats.tx_frames++;
-	p->stats.tx_bytes += e.wire_bytes;
+	p->tx_frames++;
+	p->tx_bytes += e.wire_bytes;
 	fabric_port_start_tx(p);
 	/* The capture shows the links to the hosts only. */
 	if (p->peer < 0 && fab->capture != NULL)

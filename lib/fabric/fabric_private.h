@@ -130,7 +130,9 @@ fabric_fifo_tail(const struct fabric_fifo *f)
 /*
  * PFC at one port (fabric_pfc.c). As an ingress it counts, per lossless
  * class, the bytes received here that the switch still holds, and pauses
- * the far end; as an egress it honours the far end's pauses.
+ * the far end; as an egress it honours the far end's pauses. A port
+ * without PFC (most, and every port of a run without it) points at
+ * fabric_pfc_idle; its own comes with the first pause it keeps.
  */
 struct fabric_pfc_port {
 	uint8_t xoff; /* classes this port has paused upstream */
@@ -141,9 +143,10 @@ struct fabric_pfc_port {
 	/* Egress: start of class c's current (or last) pause; with
 	 * paused_until_ps the interval not yet in tc[c].paused_ps. */
 	uet_time_t paused_since_ps[UET_FABRIC_TCS];
-	struct fabric_fifo ctrl; /* the port's own pause frames, sent before
-				  * any class and never paused */
-	struct uet_event ev;	 /* next pause expiry or XOFF refresh */
+	struct fabric_fifo ctrl;  /* the port's own pause frames, sent before
+				   * any class and never paused */
+	struct uet_event ev;	  /* next pause expiry or XOFF refresh */
+	struct fabric_port *port; /* its port */
 	/* Class c's counters of uet_fabric_tc_stats that are PFC's. */
 	uint64_t paused_ps[UET_FABRIC_TCS];
 	uint64_t ingress_bytes[UET_FABRIC_TCS];
@@ -228,7 +231,9 @@ struct fabric_part {
  * One traffic class queue of a port and what a frame joining or leaving
  * it changes: the ring, the queued bytes and their time integral in the
  * first cache line, the class's counters in the second. (The PFC
- * counters of a class are in the port's fabric_pfc_port.)
+ * counters of a class are in the port's fabric_pfc_port.) A class no
+ * frame has been offered to is fabric_tcq_idle, shared and only read: a
+ * run uses two or three classes of most ports, and none of an idle port.
  */
 struct fabric_tcq {
 	struct fabric_fifo fifo;
@@ -248,60 +253,116 @@ struct fabric_tcq {
 #define FABRIC_BACKLOG_PFC (1u << UET_FABRIC_TCS)
 
 /*
+ * The counters of a port that few frames change (drops, trims, marks,
+ * PFC) and its PFC state: fabric_cold_idle, shared and only read, until
+ * the port first counts one (fabric_port_cold()).
+ */
+struct fabric_port_cold {
+	uint64_t drop_full_frames; /* as uet_fabric_port_stats */
+	uint64_t drop_full_bytes;
+	uint64_t drop_random_frames;
+	uint64_t drop_random_bytes;
+	uint64_t drop_route_frames;
+	uint64_t drop_route_bytes;
+	uint64_t drop_control_frames;
+	uint64_t trim_frames;
+	uint64_t drop_trim_frames;
+	uint64_t ecn_frames;
+	uint64_t pfc_tx_xoff_frames;
+	uint64_t pfc_tx_xon_frames;
+	uint64_t pfc_rx_xoff_frames;
+	uint64_t pfc_rx_xon_frames;
+	uint64_t pfc_headroom_drop_frames;
+	struct fabric_pfc_port *pfc; /* fabric_pfc_idle until it pauses or
+				      * counts a lossless class */
+};
+
+/* What an idle port points at: zeroed state, never written, so that
+ * readers need no test (fabric_port.c). */
+extern struct fabric_tcq fabric_tcq_idle;
+extern struct fabric_port_cold fabric_cold_idle;
+extern struct fabric_pfc_port fabric_pfc_idle;
+
+/*
  * A switch port: the link from its host ends here (frames arriving), and
  * its class queues, scheduler and serializer feed the link to the host.
  *
- * Laid out for a fabric of thousands of ports, whose state is far larger
- * than a CPU's cache: what every frame through the port reads or writes
- * comes first, in two cache lines, then a line per class queue; the
- * rest (names, PFC state, nominal limits) is touched rarely.
+ * Laid out for a fabric of hundreds of thousands of ports, whose state is
+ * far larger than a CPU's cache, and most of which may be idle: what
+ * every frame through the port reads or writes is in five cache lines,
+ * the serializer's and the receiver's each in one; a class queue, the
+ * seldom counters and PFC are allocated when first used. An idle port is
+ * these 320 bytes; names and nominal limits are worked out from the shape
+ * when asked (fabric_topo.c, fabric_port_nominal_limits()).
  */
 struct fabric_port {
 	/* Every frame. */
-	struct fabric_part *part; /* the part its switch is in */
-	struct uet_fabric *fab;	  /* the owner */
-	uint64_t rate_bps;	  /* the link's rate */
-	uet_time_t delay_ps;	  /* the link's one-way delay */
-	uet_time_t delivered_ps;  /* host port: latest arrival given by
-				   * the wiring (a link is FIFO) */
-	int32_t peer;		  /* the port at the far end, -1: a host */
-	uint32_t id;		  /* index in fab->ports; host i's is i */
-	uint32_t sw;		  /* index of its switch */
-	uint16_t backlog;	  /* bit c: class c's queue holds a frame;
-				   * FABRIC_BACKLOG_PFC: a pause frame */
-	uint8_t tx_tc;		  /* class of the frame on the wire */
-	uint8_t wrr_tc;		  /* WRR: the class whose turn it is */
-	uint16_t wrr_sent;	  /* WRR: frames it sent in this turn */
-	bool faces_nic;		  /* the link's far end is a NIC: trims
-				   * here are trimmed on the last hop */
-	uint16_t peer_part;	  /* index of the part of the far end's
-				   * switch (peer >= 0): a frame sent
-				   * here finds its ring without reading
-				   * the far port, a line it rarely needs */
-	/* Class queue limit and ECN thresholds as applied: scaled with the
-	 * rate of a degraded link (fabric_link.c). */
+	struct fabric_part *part;      /* the part its switch is in */
+	uint64_t rate_bps;	       /* the link's rate */
+	uet_time_t delay_ps;	       /* the link's one-way delay */
+	uet_time_t delivered_ps;       /* host port: latest arrival given by
+					* the wiring (a link is FIFO) */
+	int32_t peer;		       /* the port at the far end, -1: a host */
+	uint32_t id;		       /* index in fab->ports; host i's is i */
+	uint32_t sw;		       /* index of its switch */
+	uint16_t backlog;	       /* bit c: class c's queue holds a frame;
+					* FABRIC_BACKLOG_PFC: a pause frame */
+	uint8_t tx_tc;		       /* class of the frame on the wire */
+	uint8_t wrr_tc;		       /* WRR: the class whose turn it is */
+	uint16_t wrr_sent;	       /* WRR: frames it sent in this turn */
+	bool faces_nic;		       /* the link's far end is a NIC: trims
+					* here are trimmed on the last hop */
+	uint16_t peer_part;	       /* index of the part of the far end's
+					* switch (peer >= 0): a frame sent
+					* here finds its ring without reading
+					* the far port, a line it rarely needs */
+	struct fabric_port_cold *cold; /* fabric_cold_idle until used */
+	/* The serializer: the head of tcq[tx_tc] is on the wire while
+	 * tx_end_ev is pending. */
+	struct uet_event tx_end_ev;
+	/* Class queue limit as applied: scaled with the rate of a degraded
+	 * link (fabric_link.c). */
 	uint64_t limit_bytes;
+	uint64_t queue_bytes; /* as uet_fabric_port_stats */
+	/* Receiving. */
+	struct uet_event arrival_ev; /* at the head's arrival time */
+	uint64_t rx_frames;	     /* as uet_fabric_port_stats */
+	uint64_t rx_bytes;
+	struct fabric_fifo arriving; /* delivered, not yet fully received;
+				      * in arrival order; slots from the
+				      * first frame */
+	uint64_t tx_frames;	     /* as uet_fabric_port_stats */
+	uint64_t tx_bytes;
+	uint64_t peak_queue_bytes;
+	/* ECN thresholds as applied, like limit_bytes. */
 	uint64_t ecn_kmin_applied;
 	uint64_t ecn_kmax_applied;
-	struct fabric_fifo arriving; /* delivered, not yet fully received;
-				      * in arrival order */
-	struct uet_event arrival_ev; /* at the head's arrival time */
-	/* The head of tcq[tx_tc] is on the wire while tx_end_ev is
-	 * pending. */
-	struct uet_event tx_end_ev;
-	/* The port's counters; their tc[] is not kept here but in tcq[c]
-	 * and pfc (fabric_port_stats() puts them together). */
-	struct uet_fabric_port_stats stats;
-	struct fabric_tcq tcq[UET_FABRIC_TCS];
-	/* Seldom. */
-	struct fabric_pfc_port pfc;
-	char link_name[32]; /* "host5", "leaf2-spine1", ... */
-	/* Class queue limit and ECN thresholds at the link's nominal rate,
-	 * bytes. */
-	uint64_t queue_limit_bytes;
-	uint64_t ecn_kmin_bytes;
-	uint64_t ecn_kmax_bytes;
-};
+	/* Its class queues (their counters are the port's tc[] stats). */
+	struct fabric_tcq *tcq[UET_FABRIC_TCS];
+} __attribute__((aligned(64)));
+
+/* The fabric a port belongs to. */
+static inline struct uet_fabric *fabric_port_fab(const struct fabric_port *p);
+
+/* Port p's class queue tc, to change: its own, allocated (and the ring
+ * empty) when first used; NULL, with the part failed (-ENOMEM), if that
+ * allocation fails. */
+static inline struct fabric_tcq *fabric_port_tcq(struct fabric_port *p,
+						 unsigned int tc);
+/* Port p's seldom counters and PFC state, to change: allocated when first
+ * used; NULL, with the part failed (-ENOMEM), if that fails. */
+static inline struct fabric_port_cold *fabric_port_cold(struct fabric_port *p);
+/* Out of line: allocate what the two above hand out. */
+struct fabric_tcq *fabric_port_tcq_alloc(struct fabric_port *p,
+					 unsigned int tc);
+struct fabric_port_cold *fabric_port_cold_alloc(struct fabric_port *p);
+
+/* The class queue limit and ECN thresholds of a port whose link runs at
+ * rate_bps at its nominal rate, bytes: the configuration's, or by rate. */
+void fabric_port_nominal_limits(const struct uet_fabric_conf *c,
+				uint64_t rate_bps, uint64_t *limit_bytes,
+				uint64_t *ecn_kmin_bytes,
+				uint64_t *ecn_kmax_bytes);
 
 /* The counters of port p, its classes' included. */
 void fabric_port_stats(const struct fabric_port *p,
@@ -345,7 +406,6 @@ bool fabric_ecn_mark(struct fabric_port *p, struct rte_mbuf *m,
 		     uint64_t occupancy_bytes);
 
 /* fabric_pfc.c: 802.1Qbb priority flow control. */
-int fabric_pfc_init(struct fabric_port *p);
 void fabric_pfc_fini(struct fabric_port *p);
 static inline bool fabric_pfc_lossless(const struct uet_fabric_conf *conf,
 				       unsigned int tc)
@@ -467,14 +527,23 @@ static inline struct fabric_hop fabric_switch_hop(const struct fabric_switch *s,
  */
 int fabric_topo_build(struct uet_fabric *fab);
 void fabric_topo_free(struct uet_fabric *fab);
+/* The name of the link port ends ("host5", "leaf2-spine1", "tor0-agg1",
+ * "agg3-core2"), made from the shape, into buf (cut to len). */
+void fabric_topo_link_name(const struct uet_fabric *fab, uint32_t port,
+			   char *buf, size_t len);
+/* The port at the lower-tier end of the link of that name, or -ENOENT:
+ * read from the shape, one spelling per link. */
+int fabric_topo_link_find(const struct uet_fabric *fab, const char *name);
 
 /*
  * Link failures and occupancy (fabric_link.c, fabric_occ.c): state kept
  * beside the ports so that the port code needs only the two hooks below.
  */
 
-/* One port's failure state. */
+/* The failure state of one port whose link failed (the others run at
+ * their nominal rate and lose nothing). */
 struct fabric_link {
+	uint32_t port;
 	uint64_t nominal_rate_bps; /* the topology's rate of the link */
 	/* ppm of its nominal rate the link runs at; the port's queue limit
 	 * and ECN thresholds shrink with it (fabric_link_scaled_bytes) */
@@ -493,7 +562,9 @@ struct fabric_failure {
 };
 
 struct fabric_links {
-	struct fabric_link *port; /* n_ports, by port */
+	/* The ports whose link failed: both ends of each failure's. */
+	struct fabric_link failed[2 * UET_FABRIC_FAILURES_MAX];
+	uint32_t n_failed;
 	struct fabric_failure failures[UET_FABRIC_FAILURES_MAX];
 	uint32_t n_failures;
 	bool any_down; /* some link is down: routing looks at reach */
@@ -514,6 +585,9 @@ struct fabric_links {
 /* Allocate fab->links once the topology is built; free it. */
 int fabric_links_init(struct uet_fabric *fab);
 void fabric_links_fini(struct uet_fabric *fab);
+/* The failure state of port, or NULL: its link never failed. */
+const struct fabric_link *fabric_link_of(const struct uet_fabric *fab,
+					 uint32_t port);
 /*
  * Port p's queue limit and ECN thresholds as it applies them: the nominal
  * ones scaled by the fraction of its rate a degradation left it (rounded
@@ -560,6 +634,25 @@ struct uet_fabric {
 	uet_time_t lookahead_ps;    /* least delay of a link between parts */
 	struct fabric_links *links; /* failures and occupancy */
 };
+
+static inline struct uet_fabric *fabric_port_fab(const struct fabric_port *p)
+{
+	return p->part->fab;
+}
+
+static inline struct fabric_tcq *fabric_port_tcq(struct fabric_port *p,
+						 unsigned int tc)
+{
+	struct fabric_tcq *cq = p->tcq[tc];
+
+	return cq != &fabric_tcq_idle ? cq : fabric_port_tcq_alloc(p, tc);
+}
+
+static inline struct fabric_port_cold *fabric_port_cold(struct fabric_port *p)
+{
+	return p->cold != &fabric_cold_idle ? p->cold
+					    : fabric_port_cold_alloc(p);
+}
 
 /* The events of port p's part, and its time now. */
 static inline struct uet_evq *fabric_port_evq(const struct fabric_port *p)

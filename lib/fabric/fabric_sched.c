@@ -14,7 +14,7 @@
 static bool fabric_sched_ready(const struct fabric_port *p, unsigned int tc)
 {
 	return (p->backlog >> tc & 1u) &&
-	       (!fabric_pfc_lossless(&p->fab->conf, tc) ||
+	       (!fabric_pfc_lossless(&fabric_port_fab(p)->conf, tc) ||
 		!fabric_pfc_paused(p, tc));
 }
 
@@ -36,7 +36,7 @@ static int fabric_sched_strict(const struct fabric_port *p)
 
 static int fabric_sched_wrr(struct fabric_port *p)
 {
-	const uint8_t *w = p->fab->conf.wrr_weight;
+	const uint8_t *w = fabric_port_fab(p)->conf.wrr_weight;
 	unsigned int i;
 
 	if (fabric_sched_ready(p, p->wrr_tc) &&
@@ -58,7 +58,7 @@ static int fabric_sched_wrr(struct fabric_port *p)
 
 int fabric_sched_pick(struct fabric_port *p)
 {
-	if (p->fab->conf.sched == UET_FABRIC_SCHED_WRR)
+	if (fabric_port_fab(p)->conf.sched == UET_FABRIC_SCHED_WRR)
 		return fabric_sched_wrr(p);
 	return fabric_sched_strict(p);
 }

@@ -7,6 +7,7 @@
  * two-tier leaf-spine or a three-tier k-ary fat tree.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,13 +55,12 @@ static void topo_host_port(struct uet_fabric *fab, uint32_t h, uint32_t sw)
 	p->rate_bps = fab->conf.link_rate_bps;
 	p->delay_ps = fab->conf.link_delay_ps;
 	p->faces_nic = true;
-	snprintf(p->link_name, sizeof(p->link_name), "host%u", h);
 }
 
-/* A link between switch ports a (on sa) and b (on sb), named name. */
+/* A link between switch ports a (on sa) and b (on sb). */
 static void topo_link(struct uet_fabric *fab, uint32_t a, uint32_t sa,
 		      uint32_t b, uint32_t sb, uint64_t rate_bps,
-		      uet_time_t delay_ps, const char *name)
+		      uet_time_t delay_ps)
 {
 	struct fabric_port *pa = &fab->ports[a];
 	struct fabric_port *pb = &fab->ports[b];
@@ -73,8 +73,6 @@ static void topo_link(struct uet_fabric *fab, uint32_t a, uint32_t sa,
 	pb->rate_bps = rate_bps;
 	pa->delay_ps = delay_ps;
 	pb->delay_ps = delay_ps;
-	snprintf(pa->link_name, sizeof(pa->link_name), "%s", name);
-	snprintf(pb->link_name, sizeof(pb->link_name), "%s", name);
 }
 
 /* Switch sw's routes: hosts host_lo.. host_lo + span - 1 below it, down
@@ -124,7 +122,6 @@ static int topo_leaf_spine(struct uet_fabric *fab)
 	const uint32_t hosts = c->hosts;
 	const uint32_t down0 = hosts + L * S;
 	uint32_t l, s, h;
-	char name[32];
 	int ret;
 
 	if (L == 0 || S == 0 || H == 0 || (uint64_t)L * H != hosts ||
@@ -141,14 +138,11 @@ static int topo_leaf_spine(struct uet_fabric *fab)
 			 sizeof(fab->switches[L + s].name), "spine%u", s);
 	for (h = 0; h < hosts; h++)
 		topo_host_port(fab, h, h / H);
-	for (l = 0; l < L; l++) {
-		for (s = 0; s < S; s++) {
-			snprintf(name, sizeof(name), "leaf%u-spine%u", l, s);
+	for (l = 0; l < L; l++)
+		for (s = 0; s < S; s++)
 			topo_link(fab, hosts + l * S + s, l, down0 + s * L + l,
 				  L + s, topo_rate(c, c->tier1_rate_bps),
-				  c->tier1_delay_ps, name);
-		}
-	}
+				  c->tier1_delay_ps);
 	/* A leaf: its H hosts on their own ports, the others over its S
 	 * uplinks; a spine: every host, over the downlink to its leaf. */
 	for (l = 0; l < L; l++)
@@ -177,7 +171,6 @@ static int topo_fat_tree(struct uet_fabric *fab)
 	const uint32_t agg_up = 3 * hosts, core_down = 4 * hosts;
 	const uint32_t pod_hosts = half * half;
 	uint32_t e, a, j, cc, h;
-	char name[32];
 	int ret;
 
 	/* hosts is within the address plan (uet_fabric_create), so the
@@ -201,21 +194,19 @@ static int topo_fat_tree(struct uet_fabric *fab)
 	for (e = 0; e < E; e++) {
 		for (j = 0; j < half; j++) {
 			a = e / half * half + j;
-			snprintf(name, sizeof(name), "tor%u-agg%u", e, a);
 			topo_link(fab, tor_up + e * half + j, e,
 				  agg_down + a * half + e % half, E + a,
 				  topo_rate(c, c->tier1_rate_bps),
-				  c->tier1_delay_ps, name);
+				  c->tier1_delay_ps);
 		}
 	}
 	for (a = 0; a < E; a++) {
 		for (j = 0; j < half; j++) {
 			cc = a % half * half + j;
-			snprintf(name, sizeof(name), "agg%u-core%u", a, cc);
 			topo_link(fab, agg_up + a * half + j, E + a,
 				  core_down + cc * k + a / half, 2 * E + cc,
 				  topo_rate(c, c->tier2_rate_bps),
-				  c->tier2_delay_ps, name);
+				  c->tier2_delay_ps);
 		}
 	}
 	/* A tor: its half hosts on their own ports, the others over its
@@ -252,4 +243,128 @@ void fabric_topo_free(struct uet_fabric *fab)
 	free(fab->switches);
 	fab->switches = NULL;
 	fab->n_switches = 0;
+}
+
+/*
+ * Link names, made from the shape rather than kept per port: "hostH",
+ * "leafL-spineS", "torE-aggA", "aggA-coreC", the lower tier first, both
+ * ends of a link under one name. Ports after the hosts' come in blocks
+ * (fabric_topo_build): a leaf-spine's leaf uplinks then spine downlinks;
+ * a fat tree's tor uplinks, aggregation downlinks, aggregation uplinks,
+ * core downlinks, each block as many as the hosts.
+ */
+void fabric_topo_link_name(const struct uet_fabric *fab, uint32_t port,
+			   char *buf, size_t len)
+{
+	const struct uet_fabric_conf *c = &fab->conf;
+	const uint32_t hosts = c->hosts;
+
+	if (port < hosts || port >= fab->n_ports) {
+		snprintf(buf, len, "host%u", port);
+		return;
+	}
+	if (c->topo == UET_FABRIC_TOPO_LEAF_SPINE) {
+		const uint32_t L = c->leaves, S = c->spines;
+		const uint32_t up = port - hosts, down = up - L * S;
+
+		if (up < L * S)
+			snprintf(buf, len, "leaf%u-spine%u", up / S, up % S);
+		else
+			snprintf(buf, len, "leaf%u-spine%u", down % L,
+				 down / L);
+		return;
+	}
+	if (c->topo == UET_FABRIC_TOPO_FAT_TREE) {
+		const uint32_t k = c->k, half = k / 2;
+		const uint32_t block = port / hosts, i = port % hosts;
+		const uint32_t sw = i / (block == 4 ? k : half);
+		const uint32_t j = i % (block == 4 ? k : half);
+
+		switch (block) {
+		case 1: /* tor sw's uplink j, to aggregation switch j */
+			snprintf(buf, len, "tor%u-agg%u", sw,
+				 sw / half * half + j);
+			return;
+		case 2: /* aggregation switch sw's downlink j, to tor j */
+			snprintf(buf, len, "tor%u-agg%u", sw / half * half + j,
+				 sw);
+			return;
+		case 3: /* aggregation switch sw's uplink j */
+			snprintf(buf, len, "agg%u-core%u", sw,
+				 sw % half * half + j);
+			return;
+		default: /* core sw's downlink to pod j */
+			snprintf(buf, len, "agg%u-core%u", j * half + sw / half,
+				 sw);
+			return;
+		}
+	}
+	snprintf(buf, len, "host%u", port);
+}
+
+/* Take word from the front of *s. */
+static bool topo_name_word(const char **s, const char *word)
+{
+	const size_t n = strlen(word);
+
+	if (strncmp(*s, word, n) != 0)
+		return false;
+	*s += n;
+	return true;
+}
+
+/* Take a number from the front of *s, written as the names write it:
+ * decimal digits, no sign, no leading zero, below 2^32. */
+static bool topo_name_uint(const char **s, uint32_t *v)
+{
+	const char *p = *s;
+	uint64_t n = 0;
+
+	if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10u + (uint64_t)(*p - '0');
+		if (n > UINT32_MAX)
+			return false;
+	}
+	*v = (uint32_t)n;
+	*s = p;
+	return true;
+}
+
+/* name is word1, a number, word2, a number and nothing after. */
+static bool topo_name_pair(const char *name, const char *word1, uint32_t *a,
+			   const char *word2, uint32_t *b)
+{
+	return topo_name_word(&name, word1) && topo_name_uint(&name, a) &&
+	       topo_name_word(&name, word2) && topo_name_uint(&name, b) &&
+	       *name == '\0';
+}
+
+int fabric_topo_link_find(const struct uet_fabric *fab, const char *name)
+{
+	const struct uet_fabric_conf *c = &fab->conf;
+	const char *rest = name;
+	uint32_t a, b;
+
+	if (topo_name_word(&rest, "host") && topo_name_uint(&rest, &a) &&
+	    *rest == '\0')
+		return a < c->hosts ? (int)a : -ENOENT;
+	if (c->topo == UET_FABRIC_TOPO_LEAF_SPINE &&
+	    topo_name_pair(name, "leaf", &a, "-spine", &b) && a < c->leaves &&
+	    b < c->spines)
+		return (int)(c->hosts + a * c->spines + b);
+	if (c->topo == UET_FABRIC_TOPO_FAT_TREE) {
+		const uint32_t half = c->k / 2, E = c->k * half;
+
+		/* A tor to an aggregation switch of its pod; an aggregation
+		 * switch to a core of its group. */
+		if (topo_name_pair(name, "tor", &a, "-agg", &b) && a < E &&
+		    b < E && a / half == b / half)
+			return (int)(c->hosts + a * half + b % half);
+		if (topo_name_pair(name, "agg", &a, "-core", &b) && a < E &&
+		    b < half * half && b / half == a % half)
+			return (int)(3 * c->hosts + a * half + b % half);
+	}
+	return -ENOENT;
 }

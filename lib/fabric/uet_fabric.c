@@ -74,7 +74,7 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 {
 	const uet_time_t now = fabric_port_now(in);
 	struct fabric_part *pt = in->part;
-	struct uet_fabric_port_stats *st = &in->stats;
+	struct fabric_port_cold *cold;
 	struct uet_fabric_flow flow = {0};
 	struct fabric_meta *meta;
 	struct uet_frame f;
@@ -113,18 +113,21 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* 0. Over a link that is down nothing is received. */
 	if (fabric_link_drop(fab, in, m, wire_bytes, dscp))
 		return;
-	st->rx_frames++;
-	st->rx_bytes += wire_bytes;
+	in->rx_frames++;
+	in->rx_bytes += wire_bytes;
 	if (fab->capture != NULL && in->peer < 0)
 		fab->capture(fab->capture_ctx, in->id, m, now, false);
 
 	/* 2. A PFC frame pauses this port's egress; other control frames
 	 * are the sync layer's, and never meant for the switch. */
 	if (cls == FABRIC_CLASS_CONTROL) {
-		if (f.kind == UET_FRAME_PFC)
+		if (f.kind == UET_FRAME_PFC) {
 			fabric_pfc_receive(in, &f.l2.pfc);
-		else
-			st->drop_control_frames++;
+		} else {
+			cold = fabric_port_cold(in);
+			if (cold != NULL)
+				cold->drop_control_frames++;
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -132,8 +135,11 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 	/* 3. Random drop: one draw for every other frame, whatever the
 	 * rate, so the draws depend only on the order of arrivals. */
 	if (uet_rng_chance_ppm(&pt->rng, fab->conf.drop_rate_ppm)) {
-		st->drop_random_frames++;
-		st->drop_random_bytes += wire_bytes;
+		cold = fabric_port_cold(in);
+		if (cold != NULL) {
+			cold->drop_random_frames++;
+			cold->drop_random_bytes += wire_bytes;
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -144,8 +150,11 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		       ? fabric_next_port_to(fab, in->sw, host, &flow)
 		       : -EBADMSG;
 	if (port < 0) {
-		st->drop_route_frames++;
-		st->drop_route_bytes += wire_bytes;
+		cold = fabric_port_cold(in);
+		if (cold != NULL) {
+			cold->drop_route_frames++;
+			cold->drop_route_bytes += wire_bytes;
+		}
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -299,7 +308,8 @@ int uet_fabric_port_info(const struct uet_fabric *fab, uint32_t port,
 	info->delay_ps = p->delay_ps;
 	snprintf(info->switch_name, sizeof(info->switch_name), "%s",
 		 fab->switches[p->sw].name);
-	snprintf(info->link_name, sizeof(info->link_name), "%s", p->link_name);
+	fabric_topo_link_name(fab, port, info->link_name,
+			      sizeof(info->link_name));
 	return 0;
 }
 
