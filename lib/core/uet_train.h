@@ -8,6 +8,14 @@
  * (uet_evq_take_seq), so among same-time events it runs exactly where an
  * event of its own, scheduled at the push, would have run: switching a
  * stream of events to a train changes no result.
+ *
+ * An item its owner knows will do nothing when it comes due (a timer of
+ * a packet already acknowledged) may leave early (uet_train_drop_front):
+ * its place is kept as a ghost, its time alone in 4 bytes, and at that
+ * time the handler is called with no item. The queue runs as many events
+ * at the same times as before, so a run's windows and event counts do not
+ * change; only the memory does, from every item armed in the last timeout
+ * to those that still matter.
  */
 #ifndef UET_TRAIN_H
 #define UET_TRAIN_H
@@ -33,15 +41,27 @@ struct uet_train;
  * @param q
  *   The queue; uet_evq_now(q) is the item's time.
  * @param item
- *   A copy of the item, valid during the call.
+ *   A copy of the item, valid during the call; NULL for a ghost (an item
+ *   uet_train_drop_front() let go of early).
  * @param arg
  *   The argument given to uet_train_init().
  */
 typedef void (*uet_train_fn)(struct uet_evq *q, void *item, void *arg);
 
+/**
+ * Whether an item will do nothing when it comes due (see
+ * uet_train_drop_front()).
+ *
+ * @param item
+ *   The item, in the ring.
+ * @param arg
+ *   The caller's argument.
+ */
+typedef bool (*uet_train_dead_fn)(const void *item, void *arg);
+
 /** A train. Initialise with uet_train_init(). */
 struct uet_train {
-	struct uet_event ev; /**< the oldest item's time, while any */
+	struct uet_event ev; /**< the oldest ghost's or item's time */
 	struct uet_evq *q;   /**< the queue it runs in */
 	uint8_t *ring;	     /**< cap entries of stride bytes */
 	uint32_t cap;	     /**< entries allocated, a power of two */
@@ -49,8 +69,18 @@ struct uet_train {
 	uint32_t len;	     /**< items waiting */
 	uint32_t stride;     /**< bytes per entry: time, number, item */
 	uint32_t item_bytes; /**< bytes per item */
-	uet_train_fn fn;     /**< the handler */
-	void *arg;	     /**< its argument */
+	uet_time_t last_ps;  /**< ps, the newest item's time */
+	/** Ghosts, all due before the items: each word is the ps from the
+	 * ghost before (UINT32_MAX: the time follows in two words). */
+	uint32_t *ghosts;
+	uint32_t ghost_cap;	  /**< words allocated, a power of two */
+	uint32_t ghost_head;	  /**< the oldest ghost's word */
+	uint32_t ghost_words;	  /**< words in use */
+	uint32_t ghost_len;	  /**< ghosts waiting */
+	uet_time_t ghost_head_ps; /**< ps, the oldest ghost's time */
+	uet_time_t ghost_tail_ps; /**< ps, the newest ghost's time */
+	uet_train_fn fn;	  /**< the handler */
+	void *arg;		  /**< its argument */
 };
 
 /**
@@ -83,7 +113,7 @@ void uet_train_fini(struct uet_train *t);
 
 /**
  * Whether an item due at time_ps may join the train: not before the
- * newest item's time.
+ * newest item's time (ghosts included).
  *
  * @param t
  *   The train.
@@ -109,6 +139,50 @@ static inline bool uet_train_accepts(const struct uet_train *t,
  *   in the past or UET_TIME_NEVER; -ENOMEM. On error nothing changed.
  */
 int uet_train_push(struct uet_train *t, uet_time_t time_ps, const void *item);
+
+/**
+ * Make room for one more item, so that the next uet_train_push() of an
+ * item it accepts cannot fail (a caller that must not fail after it has
+ * committed to the item reserves first).
+ *
+ * @param t
+ *   The train.
+ * @return
+ *   0, or -ENOMEM.
+ */
+int uet_train_reserve(struct uet_train *t);
+
+/**
+ * Let the oldest items go while dead() says they will do nothing when
+ * they come due: each leaves a ghost that keeps its time (the handler is
+ * called then, with no item). The first item dead() calls alive stays,
+ * with every item after it.
+ *
+ * @param t
+ *   The train.
+ * @param dead
+ *   Asked about each oldest item in turn.
+ * @param arg
+ *   Its argument.
+ * @return
+ *   Items let go; fewer than dead() allowed if no memory was left for a
+ *   ghost.
+ */
+uint32_t uet_train_drop_front(struct uet_train *t, uet_train_dead_fn dead,
+			      void *arg);
+
+/**
+ * Ghosts waiting (items let go early whose time has not come).
+ *
+ * @param t
+ *   The train.
+ * @return
+ *   The count.
+ */
+static inline uint32_t uet_train_ghosts(const struct uet_train *t)
+{
+	return t->ghost_len;
+}
 
 /**
  * Items waiting.
@@ -143,13 +217,7 @@ static inline void *uet_train_item(const struct uet_train *t, uint32_t i)
 static inline bool uet_train_accepts(const struct uet_train *t,
 				     uet_time_t time_ps)
 {
-	const uint8_t *tail;
-
-	if (t->len == 0)
-		return true;
-	tail = t->ring +
-	       (size_t)((t->head + t->len - 1) & (t->cap - 1)) * t->stride;
-	return time_ps >= *(const uet_time_t *)(const void *)tail;
+	return (t->len == 0 && t->ghost_len == 0) || time_ps >= t->last_ps;
 }
 
 #ifdef __cplusplus

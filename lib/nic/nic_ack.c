@@ -170,6 +170,7 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	memset(&res, 0, sizeof(res));
 	uet_pds_tx_ack(&pdc->tx, &info, on_retire, &ctx, &res);
 	nic_pdc_sync(nic, pdc);
+	nic_rto_acked(nic);
 	nic_in_flight_sub(nic, g, res.retired_in_flight_bytes);
 	cca.now_ps = nic_now(nic);
 	cca.acked_bytes = res.retired_bytes;

@@ -18,7 +18,12 @@
  * transmit process 15 ns (TransmitStartDelay) later. */
 static void pdc_start(struct uet_nic *nic, struct nic_pdc *pdc)
 {
-	if (uet_pds_tx_init(&pdc->tx, &nic->p.pds, pdc->start_psn, 64) < 0 ||
+	/* Sized for the message's packets, up to a window's worth: a short
+	 * message's record is a few slots; a long one's grows with what is
+	 * outstanding. */
+	uint32_t slots = pdc->msg.segments < 64 ? pdc->msg.segments : 64;
+
+	if (uet_pds_tx_init(&pdc->tx, &nic->p.pds, pdc->start_psn, slots) < 0 ||
 	    nic_pdc_open(nic, pdc, pdc->dst_ip) < 0) {
 		UET_LOG(ERROR, NIC, "%s: no memory for message %llu: dropped",
 			nic->comp.name, (unsigned long long)pdc->msg.msg_id);
@@ -155,6 +160,8 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	rc = nic_rto_init(nic);
 	if (rc == 0)
 		rc = nic_rx_init(nic);
+	if (rc == 0)
+		rc = nic_sched_init(nic);
 	if (rc < 0)
 		goto fail_free;
 	snprintf(nic->comp.name, sizeof(nic->comp.name), "nic %u.%u.%u.%u",
@@ -178,7 +185,6 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	nic->wire.udp_dport = nic->p.udp_dport;
 	nic->next_new_id = 1;
 	nic_pools_init(&nic->pools, &nic->p);
-	nic_sched_init(nic);
 	nic_port_init(nic, nic_tx_sent);
 	uet_event_init(&nic->stats_ev, nic_stats_event, nic);
 	nic_pfc_init(nic);

@@ -13,32 +13,64 @@
 
 #include "nic_private.h"
 
-static int txq_push(struct nic_txq *q, const struct nic_txq_item *item)
+static int txq_push(struct nic_txq *q, const struct nic_txq_item *item,
+		    bool with_row)
 {
+	uint32_t i, slot;
+
 	if (q->count == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : NIC_TXQ_FIRST;
-		struct nic_txq_item *t = malloc(cap * sizeof(*t));
-		uint32_t i;
+		struct nic_txq_slot *t = malloc(cap * sizeof(*t));
+		struct uet_monitor_row *r =
+			with_row ? malloc(cap * sizeof(*r)) : NULL;
 
-		if (t == NULL)
+		if (t == NULL || (with_row && r == NULL)) {
+			free(t);
+			free(r);
 			return -ENOMEM;
-		for (i = 0; i < q->count; i++)
+		}
+		for (i = 0; i < q->count; i++) {
 			t[i] = q->items[(q->head + i) & (q->cap - 1)];
+			if (with_row)
+				r[i] = q->mons[(q->head + i) & (q->cap - 1)];
+		}
 		free(q->items);
+		free(q->mons);
 		q->items = t;
+		q->mons = r;
 		q->cap = cap;
 		q->head = 0;
 	}
-	q->items[(q->head + q->count) & (q->cap - 1)] = *item;
+	slot = (q->head + q->count) & (q->cap - 1);
+	q->items[slot] = (struct nic_txq_slot){
+		.m = item->m,
+		.wire_bytes = item->wire_bytes,
+		.psn = item->psn,
+		.pdc_gen = item->pdc_gen,
+		.pdc = item->pdc,
+		.kind = item->kind,
+	};
+	if (with_row)
+		q->mons[slot] = item->mon;
 	q->count++;
 	return 0;
 }
 
 static bool txq_pop(struct nic_txq *q, struct nic_txq_item *item)
 {
+	const struct nic_txq_slot *s;
+
 	if (q->count == 0)
 		return false;
-	*item = q->items[q->head];
+	s = &q->items[q->head];
+	item->m = s->m;
+	item->wire_bytes = s->wire_bytes;
+	item->psn = s->psn;
+	item->pdc_gen = s->pdc_gen;
+	item->pdc = s->pdc;
+	item->kind = s->kind;
+	if (q->mons != NULL)
+		item->mon = q->mons[q->head];
 	q->head = (q->head + 1) & (q->cap - 1);
 	/* Emptied: start again at slot 0, a line still in the cache. */
 	if (--q->count == 0)
@@ -107,7 +139,7 @@ void nic_port_init(struct uet_nic *nic, nic_port_sent_fn sent)
 
 int nic_port_queue(struct uet_nic *nic, int tc, const struct nic_txq_item *it)
 {
-	int rc = txq_push(&nic->port.txq[tc], it);
+	int rc = txq_push(&nic->port.txq[tc], it, nic->monitor_on);
 
 	if (rc == 0)
 		nic_port_kick(nic);
@@ -116,7 +148,7 @@ int nic_port_queue(struct uet_nic *nic, int tc, const struct nic_txq_item *it)
 
 int nic_port_queue_pause(struct uet_nic *nic, const struct nic_txq_item *it)
 {
-	int rc = txq_push(&nic->port.pfc_txq, it);
+	int rc = txq_push(&nic->port.pfc_txq, it, nic->monitor_on);
 
 	if (rc == 0)
 		nic_port_kick(nic);
@@ -146,7 +178,9 @@ static void txq_fini(struct nic_txq *q)
 	while (txq_pop(q, &it))
 		rte_pktmbuf_free(it.m);
 	free(q->items);
+	free(q->mons);
 	q->items = NULL;
+	q->mons = NULL;
 }
 
 void nic_port_fini(struct uet_nic *nic)

@@ -40,8 +40,9 @@
 /** Slots of the closed-side ring at its first close; it doubles up to
  * NIC_RX_CLOSED_MAX (a power-of-two fraction of it). */
 #define NIC_RX_CLOSED_FIRST 16u
-/** Per-packet events allocated together (stable addresses). */
-#define NIC_TEV_CHUNK 64u
+/** Per-packet events allocated together (stable addresses): a pool that
+ * grows by a few at a time follows the NIC's peak closely. */
+#define NIC_TEV_CHUNK 16u
 /** Bytes of a doorbell with its WQE, host to NIC. */
 #define NIC_DOORBELL_BYTES 64u
 /** Traffic classes: data and control, with the default classes. */
@@ -97,12 +98,27 @@ struct nic_txq_item {
  */
 #define NIC_TXQ_FIRST 16u
 
-/** A FIFO of frames; grows by doubling, never shrinks. */
+/** A frame in an egress queue: an item without its monitor row. */
+struct nic_txq_slot {
+	struct rte_mbuf *m;  /**< the frame (owned) */
+	uint32_t wire_bytes; /**< size on the wire, FCS counted */
+	uint32_t psn;	     /**< as in struct nic_txq_item */
+	uint32_t pdc_gen;    /**< generation of the PDC below */
+	uint16_t pdc;	     /**< sending PDC (data, probe) or 0 */
+	uint8_t kind;	     /**< enum nic_frame_kind */
+};
+
+/**
+ * A FIFO of frames; grows by doubling, never shrinks. The monitor rows
+ * wait in a ring of their own, kept only when uet-monitor rows are
+ * wanted: a queue's slot is a quarter of an item with its row.
+ */
 struct nic_txq {
-	struct nic_txq_item *items; /**< ring */
-	uint32_t cap;		    /**< slots, a power of two */
-	uint32_t head;		    /**< oldest */
-	uint32_t count;		    /**< frames waiting */
+	struct nic_txq_slot *items;   /**< ring */
+	struct uet_monitor_row *mons; /**< their rows, or NULL */
+	uint32_t cap;		      /**< slots, a power of two */
+	uint32_t head;		      /**< oldest */
+	uint32_t count;		      /**< frames waiting */
 };
 
 /** Kinds of pooled events. */
@@ -140,6 +156,14 @@ struct nic_tev {
 struct nic_tev_chunk {
 	struct nic_tev_chunk *next;	   /**< chunks list */
 	struct nic_tev tev[NIC_TEV_CHUNK]; /**< events */
+};
+
+/** A payload fetch waiting for its PCIe completion in the fetch train
+ * (nic_sched.c). */
+struct nic_fetch_entry {
+	uint32_t psn;	  /**< the packet */
+	uint32_t pdc_gen; /**< generation of pdc */
+	uint16_t pdc;	  /**< the PDC */
 };
 
 /** A retransmission timer waiting in the train (nic_rto.c). */
@@ -378,6 +402,7 @@ struct uet_nic {
 	struct nic_tev_chunk *tev_chunks;
 	struct nic_tev *tev_free;
 	struct uet_train rto;	   /**< first transmissions' RTO timers */
+	struct uet_train fetches;  /**< PCIe completions of payloads */
 	struct uet_train rx_train; /**< frames arriving, in order */
 	/* Records. */
 	struct uet_event stats_ev; /**< next stats row */
@@ -387,6 +412,8 @@ struct uet_nic {
 /* nic_tev.c */
 struct nic_tev *nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind,
 			    uet_event_fn fn);
+/* Make sure the next nic_tev_get() finds a free event. */
+int nic_tev_reserve(struct uet_nic *nic);
 void nic_tev_put(struct nic_tev *t);
 void nic_tev_pool_fini(struct uet_nic *nic);
 
@@ -456,7 +483,7 @@ static inline uint64_t nic_ingress_used(const struct nic_pools *pl, int tc)
 void nic_pools_stats(const struct nic_pools *pl, struct uet_nic_stats *out);
 
 /* nic_sched.c: the transmit scheduler, segmentation and the fetch. */
-void nic_sched_init(struct uet_nic *nic);
+int nic_sched_init(struct uet_nic *nic);
 void nic_group_enqueue_tail(struct uet_nic *nic, struct nic_group *g);
 void nic_group_enqueue_head(struct uet_nic *nic, struct nic_group *g);
 void nic_group_dequeue(struct uet_nic *nic, struct nic_group *g);
@@ -532,6 +559,7 @@ void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 int nic_rto_init(struct uet_nic *nic);
 void nic_rto_fini(struct uet_nic *nic);
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot);
+void nic_rto_acked(struct uet_nic *nic);
 
 /* nic_record.c: records and completions. */
 void nic_record_event(struct uet_nic *nic, enum uet_event_kind kind,

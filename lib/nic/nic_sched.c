@@ -459,7 +459,11 @@ static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg);
 
 /* Fetching the payload, steps 1-2: the reservation (egress pool, or the
  * prefetch buffer), the PSN taken as the read request is issued, and the
- * completion scheduled (step 3) in request order. */
+ * completion scheduled (step 3) in request order. Completions come in
+ * the order the reads were issued, so they wait in a train (one queue
+ * event for the next; a window's worth of fetches issued at once took a
+ * pooled event of 184 bytes each); an empty payload's completes at once,
+ * possibly before those in flight, and takes a pooled event. */
 static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct uet_ses_segment seg;
@@ -486,13 +490,10 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 	ts.msg_offset_bytes = seg.msg_offset_bytes;
 	ts.msg_tag = pdc->msg.msg_id;
 	ts.last_of_message = seg.eom;
-	t = nic_tev_get(nic, NIC_TEV_FETCH, fetch_done);
-	if (t == NULL)
+	/* Room for the completion either way, before anything is taken. */
+	if (uet_train_reserve(&nic->fetches) < 0 || nic_tev_reserve(nic) < 0 ||
+	    uet_pds_tx_take_psn(&pdc->tx, &ts, &psn) < 0)
 		return STEP_NOTHING;
-	if (uet_pds_tx_take_psn(&pdc->tx, &ts, &psn) < 0) {
-		nic_tev_put(t);
-		return STEP_NOTHING;
-	}
 	uet_ses_msg_tx_take_segment(&pdc->msg, &seg);
 	nic->st.psns_taken++;
 	if (seg.eom) {
@@ -507,6 +508,17 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 	}
 	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes, &arrival_ps);
 	nic->st.transport.pcie_read_bytes += seg.payload_bytes;
+	if (uet_train_accepts(&nic->fetches, arrival_ps)) {
+		const struct nic_fetch_entry e = {
+			.psn = psn,
+			.pdc_gen = pdc->gen,
+			.pdc = pdc->id,
+		};
+
+		(void)uet_train_push(&nic->fetches, arrival_ps, &e);
+		return STEP_SENT;
+	}
+	t = nic_tev_get(nic, NIC_TEV_FETCH, fetch_done);
 	t->pdc = pdc->id;
 	t->pdc_gen = pdc->gen;
 	t->psn = psn;
@@ -514,17 +526,38 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 	return STEP_SENT;
 }
 
-/* Step 4 of the fetch: the payload has arrived. */
+static void payload_arrived(struct uet_nic *nic, uint16_t pdc_id,
+			    uint32_t pdc_gen, uint32_t psn);
+
+/* A completion of the fetch train is due. */
+static void fetch_train_due(struct uet_evq *q, void *item, void *arg)
+{
+	const struct nic_fetch_entry *e = item;
+
+	(void)q;
+	payload_arrived(arg, e->pdc, e->pdc_gen, e->psn);
+}
+
+/* A completion in a pooled event is due. */
 static void fetch_done(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_tev *t = arg;
 	struct uet_nic *nic = t->nic;
-	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, t->pdc, t->pdc_gen);
-	uint32_t psn = t->psn;
+	uint16_t pdc = t->pdc;
+	uint32_t gen = t->pdc_gen, psn = t->psn;
 
 	(void)q;
 	(void)ev;
 	nic_tev_put(t);
+	payload_arrived(nic, pdc, gen, psn);
+}
+
+/* Step 4 of the fetch: the payload has arrived. */
+static void payload_arrived(struct uet_nic *nic, uint16_t pdc_id,
+			    uint32_t pdc_gen, uint32_t psn)
+{
+	struct nic_pdc *pdc = nic_pdc_lookup_gen(nic, pdc_id, pdc_gen);
+
 	if (pdc == NULL)
 		return;
 	if (!nic->p.prefetch_enable) {
@@ -690,13 +723,17 @@ static void transmit_process(struct uet_evq *q, struct uet_event *ev, void *arg)
 	}
 }
 
-void nic_sched_init(struct uet_nic *nic)
+int nic_sched_init(struct uet_nic *nic)
 {
 	uet_event_init(&nic->sched.tx_ev, transmit_process, nic);
+	return uet_train_init(&nic->fetches, &nic->comp.evq,
+			      sizeof(struct nic_fetch_entry), fetch_train_due,
+			      nic);
 }
 
 void nic_sched_fini(struct uet_nic *nic)
 {
+	uet_train_fini(&nic->fetches);
 	free(nic->sched.idle);
 	nic->sched.idle = NULL;
 	nic->sched.idle_len = nic->sched.idle_cap = 0;

@@ -5,6 +5,7 @@
  * addresses and a free list, so the per-packet path never allocates once
  * the pool has grown to the run's high-water mark.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "nic_private.h"
@@ -24,6 +25,11 @@ static int tev_grow(struct uet_nic *nic)
 		nic->tev_free = &c->tev[i];
 	}
 	return 0;
+}
+
+int nic_tev_reserve(struct uet_nic *nic)
+{
+	return nic->tev_free != NULL || tev_grow(nic) == 0 ? 0 : -ENOMEM;
 }
 
 struct nic_tev *nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind,

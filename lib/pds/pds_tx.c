@@ -6,9 +6,12 @@
 
 #include "uet_pds.h"
 
+/* Slots of the retransmit FIFO at its first entry. */
+#define TX_FIFO_FIRST 8u
+
 static uint32_t tx_round_capacity(uint32_t capacity_packets)
 {
-	uint32_t cap = 64;
+	uint32_t cap = 1;
 
 	while (cap < capacity_packets && cap < UET_PDS_TX_WINDOW_PSNS)
 		cap <<= 1;
@@ -23,15 +26,12 @@ int uet_pds_tx_init(struct uet_pds_tx *tx, const struct uet_pds_params *params,
 	memset(tx, 0, sizeof(*tx));
 	if (uet_pds_params_check(params) < 0)
 		return -EINVAL;
+	/* The retransmit FIFO comes with the first retransmission. */
 	tx->packets = calloc(cap, sizeof(*tx->packets));
-	tx->retransmit_fifo = calloc(cap, sizeof(*tx->retransmit_fifo));
-	if (tx->packets == NULL || tx->retransmit_fifo == NULL) {
-		uet_pds_tx_fini(tx);
+	if (tx->packets == NULL)
 		return -ENOMEM;
-	}
 	tx->params = *params;
 	tx->capacity = cap;
-	tx->fifo_capacity = cap;
 	tx->base_psn = start_psn;
 	tx->next_psn = start_psn;
 	return 0;
@@ -147,7 +147,8 @@ static void tx_fifo_skip_stale(struct uet_pds_tx *tx)
 static int tx_fifo_push(struct uet_pds_tx *tx, uint32_t psn)
 {
 	if (tx->fifo_count == tx->fifo_capacity) {
-		uint32_t cap = tx->fifo_capacity * 2;
+		uint32_t cap = tx->fifo_capacity != 0 ? tx->fifo_capacity * 2
+						      : TX_FIFO_FIRST;
 		uint32_t *fifo = calloc(cap, sizeof(*fifo));
 		uint32_t i;
 

@@ -368,9 +368,10 @@ struct uet_pds_tx {
 	struct uet_pds_tx_packet *packets;
 	/** Slots in packets, a power of two. */
 	uint32_t capacity;
-	/** Retransmit FIFO of PSNs, a ring (entries may be stale). */
+	/** Retransmit FIFO of PSNs, a ring (entries may be stale); NULL
+	 * until the first retransmission. */
 	uint32_t *retransmit_fifo;
-	/** Slots in retransmit_fifo, a power of two. */
+	/** Slots in retransmit_fifo, a power of two, or 0. */
 	uint32_t fifo_capacity;
 	/** Index of the FIFO's oldest entry. */
 	uint32_t fifo_head;
@@ -419,8 +420,9 @@ typedef void (*uet_pds_tx_retire_fn)(void *ctx, uint32_t psn,
  * @param start_psn
  *   The PDC's start PSN.
  * @param capacity_packets
- *   Outstanding packets to size for; rounded up to a power of two within
- *   [64, UET_PDS_TX_WINDOW_PSNS]. It doubles when more are outstanding.
+ *   Outstanding packets to size for (the packets of a short message, or
+ *   a window's worth); rounded up to a power of two within
+ *   [1, UET_PDS_TX_WINDOW_PSNS]. It doubles when more are outstanding.
  * @return
  *   0, -EINVAL for bad params, or -ENOMEM.
  */

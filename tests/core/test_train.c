@@ -2,7 +2,8 @@
 /*
  * The train: items run in push order at their times, among other events
  * exactly where events of their own would run; it grows across the ring's
- * wrap; it refuses an item out of order and leaves nothing changed.
+ * wrap; it refuses an item out of order and leaves nothing changed; items
+ * let go early still come due at their times, as ghosts.
  */
 #include <check.h>
 #include <errno.h>
@@ -46,6 +47,26 @@ static void item_due(struct uet_evq *q, void *item, void *arg)
 	log_add(arg, it->id, uet_evq_now(q));
 }
 
+/* Items that will do nothing when they come due: 9 in 10. A ghost and a
+ * dead item log the same id. */
+#define GHOST_ID INT64_C(-1000000000)
+
+static bool item_dead(const void *item, void *arg)
+{
+	const struct item *it = item;
+
+	(void)arg;
+	return it->id % 10 != 9;
+}
+
+static void item_or_ghost_due(struct uet_evq *q, void *item, void *arg)
+{
+	const struct item *it = item;
+
+	log_add(arg, it == NULL || item_dead(it, NULL) ? GHOST_ID : it->id,
+		uet_evq_now(q));
+}
+
 static void plain_due(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct plain *p = arg;
@@ -59,7 +80,7 @@ static void plain_due(struct uet_evq *q, struct uet_event *ev, void *arg)
  * times), once with the items in a train and once with an event each:
  * the two runs must log the same sequence.
  */
-static void run_mix(bool use_train, struct log *out)
+static void run_mix(bool use_train, bool drop, struct log *out)
 {
 	enum { N = 1500 };
 	static struct plain items_as_events[N];
@@ -68,11 +89,13 @@ static void run_mix(bool use_train, struct log *out)
 	struct uet_train t;
 	struct uet_rng rng;
 	uet_time_t last = 0;
-	uint32_t i;
+	uint32_t i, dropped = 0;
 
 	uet_evq_init(&q);
-	ck_assert_int_eq(
-		uet_train_init(&t, &q, sizeof(struct item), item_due, out), 0);
+	ck_assert_int_eq(uet_train_init(&t, &q, sizeof(struct item),
+					drop ? item_or_ghost_due : item_due,
+					out),
+			 0);
 	uet_rng_seed(&rng, 7, 3);
 	for (i = 0; i < N; i++) {
 		const struct item it = {.id = i, .pad = i * 7u};
@@ -83,8 +106,9 @@ static void run_mix(bool use_train, struct log *out)
 		if (use_train) {
 			ck_assert_int_eq(uet_train_push(&t, last, &it), 0);
 		} else {
-			items_as_events[i] =
-				(struct plain){.id = i, .log = out};
+			items_as_events[i] = (struct plain){
+				.id = drop && i % 10 != 9 ? GHOST_ID : i,
+				.log = out};
 			uet_event_init(&items_as_events[i].ev, plain_due,
 				       &items_as_events[i]);
 			ck_assert_int_eq(
@@ -104,11 +128,16 @@ static void run_mix(bool use_train, struct log *out)
 		if (i % 97 == 96)
 			ck_assert_int_ge(
 				uet_evq_run_until(&q, (last / 20) * 10), 0);
+		if (use_train && drop && i % 5 == 4)
+			dropped += uet_train_drop_front(&t, item_dead, NULL);
 	}
+	if (use_train && drop)
+		ck_assert_uint_gt(dropped, 50);
 	if (use_train)
 		ck_assert_uint_gt(uet_train_len(&t), 0);
 	ck_assert_int_ge(uet_evq_run_until(&q, UET_TIME_NEVER), 0);
 	ck_assert_uint_eq(uet_train_len(&t), 0);
+	ck_assert_uint_eq(uet_train_ghosts(&t), 0);
 	ck_assert_uint_eq(out->n, 2 * N);
 	uet_train_fini(&t);
 	uet_evq_fini(&q);
@@ -120,8 +149,8 @@ START_TEST(test_train_orders_like_an_event_per_item)
 	uint32_t i;
 
 	a.n = b.n = 0;
-	run_mix(true, &a);
-	run_mix(false, &b);
+	run_mix(true, false, &a);
+	run_mix(false, false, &b);
 	ck_assert_uint_eq(a.n, b.n);
 	for (i = 0; i < a.n; i++) {
 		ck_assert_msg(a.ids[i] == b.ids[i] && a.at[i] == b.at[i],
@@ -131,6 +160,109 @@ START_TEST(test_train_orders_like_an_event_per_item)
 		if (i > 0)
 			ck_assert_uint_ge(a.at[i], a.at[i - 1]);
 	}
+}
+END_TEST
+
+static int by_time_then_id(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * The same mix, with dead items let go now and then: every live item and
+ * plain event runs in the same order as with an event per item, and the
+ * ghosts run at the times their items would have (a ghost does nothing,
+ * so among the events of its time it may run first).
+ */
+START_TEST(test_train_ghosts_come_due_at_their_items_times)
+{
+	static struct log a, b;
+	static int64_t sa[4096][2], sb[4096][2];
+	uint32_t i, na = 0, nb = 0;
+
+	a.n = b.n = 0;
+	run_mix(true, true, &a);
+	run_mix(false, true, &b);
+	ck_assert_uint_eq(a.n, b.n);
+	for (i = 0; i < a.n; i++) {
+		sa[i][0] = (int64_t)a.at[i];
+		sa[i][1] = a.ids[i];
+		sb[i][0] = (int64_t)b.at[i];
+		sb[i][1] = b.ids[i];
+	}
+	qsort(sa, a.n, sizeof(sa[0]), by_time_then_id);
+	qsort(sb, b.n, sizeof(sb[0]), by_time_then_id);
+	for (i = 0; i < a.n; i++) {
+		ck_assert_int_eq(sa[i][0], sb[i][0]);
+		ck_assert_int_eq(sa[i][1], sb[i][1]);
+	}
+	/* Without the ghosts, the same sequence. */
+	for (i = 0; i < a.n; i++)
+		if (a.ids[i] != GHOST_ID)
+			a.ids[na++] = a.ids[i];
+	for (i = 0; i < b.n; i++)
+		if (b.ids[i] != GHOST_ID)
+			b.ids[nb++] = b.ids[i];
+	ck_assert_uint_eq(na, nb);
+	ck_assert_uint_lt(na, a.n);
+	for (i = 0; i < na; i++)
+		ck_assert_int_eq(a.ids[i], b.ids[i]);
+}
+END_TEST
+
+/* Ghosts far apart (more than 2^32 ps, 4.29 ms) keep their times; the
+ * first live item stops the drop; a ghost's time bounds what the train
+ * accepts next. */
+START_TEST(test_train_ghosts_far_apart_and_a_live_item)
+{
+	static const uet_time_t at[] = {0, 1, 5000000000u, 5000000003u,
+					20000000000u};
+	static struct log l;
+	struct uet_evq q;
+	struct uet_train t;
+	uint32_t i;
+
+	l.n = 0;
+	uet_evq_init(&q);
+	ck_assert_int_eq(uet_train_init(&t, &q, sizeof(struct item),
+					item_or_ghost_due, &l),
+			 0);
+	for (i = 0; i < 5; i++) {
+		const struct item it = {.id = i, .pad = 7 * i}; /* dead */
+
+		ck_assert_int_eq(uet_train_push(&t, at[i], &it), 0);
+	}
+	{
+		const struct item live = {.id = 19, .pad = 19 * 7},
+				  dead = {.id = 18, .pad = 18 * 7};
+
+		ck_assert_int_eq(uet_train_push(&t, 20000000000u, &live), 0);
+		ck_assert_int_eq(uet_train_push(&t, 20000000005u, &dead), 0);
+	}
+	ck_assert_uint_eq(uet_train_drop_front(&t, item_dead, NULL), 5);
+	ck_assert_uint_eq(uet_train_ghosts(&t), 5);
+	ck_assert_uint_eq(uet_train_len(&t), 2);
+	/* 0 and 1 a word each, 5 ms a delta too large (three words), 3 ps
+	 * one, 15 ms three. */
+	ck_assert_uint_eq(t.ghost_words, 9);
+	ck_assert(!uet_train_accepts(&t, 19999999999u));
+	ck_assert_uint_eq(uet_evq_len(&q), 1);
+	ck_assert_int_eq(uet_evq_run_until(&q, UET_TIME_NEVER), 7);
+	ck_assert_uint_eq(l.n, 7);
+	for (i = 0; i < 5; i++) {
+		ck_assert_int_eq(l.ids[i], GHOST_ID);
+		ck_assert_uint_eq(l.at[i], at[i]);
+	}
+	ck_assert_int_eq(l.ids[5], 19);
+	ck_assert_uint_eq(l.at[5], 20000000000u);
+	ck_assert_int_eq(l.ids[6], GHOST_ID); /* dead, though not let go */
+	ck_assert_uint_eq(l.at[6], 20000000005u);
+	uet_train_fini(&t);
+	uet_evq_fini(&q);
 }
 END_TEST
 
@@ -222,6 +354,8 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_train_orders_like_an_event_per_item);
 	tcase_add_test(tc, test_train_refuses_out_of_order_and_past);
 	tcase_add_test(tc, test_train_grows_across_the_wrap);
+	tcase_add_test(tc, test_train_ghosts_come_due_at_their_items_times);
+	tcase_add_test(tc, test_train_ghosts_far_apart_and_a_live_item);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,8 @@
  * lib/nic on real frames between two NICs (nic_harness.c).
  * Loss recovery (nic_ack.c): a dropped packet recovered by its timer,
  * the timer's backoff, trimmed packets NACKed and retransmitted, a lost
- * ACK, a retransmission that reaches a receiving side already closed.
+ * ACK, a retransmission that reaches a receiving side already closed;
+ * the timers of acknowledged packets leaving the train early.
  */
 #include <check.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "check_main.h"
 #include "nic_harness.h"
+#include "nic_private.h"
 #include "uet_wire.h"
 
 static void trimmed(uint8_t dscp, uint8_t code)
@@ -53,6 +55,53 @@ START_TEST(test_dropped_data_recovered_by_rto)
 	ck_assert_uint_eq(s.transport.retransmits, 1);
 	ck_assert_uint_eq(h.count[0][H_DATA], 11);
 	ck_assert_uint_eq(h_stats(&h, 1).transport.ooo_events, 6);
+	h_fini(&h);
+}
+END_TEST
+
+/* A 64-packet message: once its last ACK is in (well within the 20 us
+ * timeout), every first transmission's timer has left the train as a
+ * ghost, and each still fires, as an ignored timer, when it would have:
+ * the last 20 us after the last packet left. With packet 3 dropped, its
+ * timer is alive at every ACK until it fires, and the train keeps the
+ * timers behind it. */
+START_TEST(test_acked_timers_leave_the_train_as_ghosts)
+{
+	struct uet_nic_stats s;
+	struct h h;
+
+	h_init(&h);
+	h_start(&h);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
+	h_run(&h, 20000000);
+	ck_assert_uint_eq(h.completed[0], 1);
+	ck_assert_uint_eq(uet_train_len(&h.nic[0]->rto), 0);
+	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 64);
+	ck_assert_uint_eq(h_stats(&h, 0).rto_ignored, 0);
+	h_run(&h, RUN_END_PS);
+	s = h_stats(&h, 0);
+	ck_assert_uint_eq(s.rto_ignored, 64);
+	ck_assert_uint_eq(s.transport.rto_expiries, 0);
+	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 0);
+	h_check_invariants(&h);
+	h_fini(&h);
+
+	h_init(&h);
+	h.drop_data[h.ndrop_data++] = 3;
+	h_start(&h);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
+	h_run(&h, 15000000);
+	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 3);
+	ck_assert_uint_eq(uet_train_len(&h.nic[0]->rto), 61);
+	h_run(&h, RUN_END_PS);
+	s = h_stats(&h, 0);
+	ck_assert_uint_eq(h.completed[0], 1);
+	ck_assert_uint_eq(s.transport.rto_expiries, 1);
+	/* 63 first transmissions' timers ignored, and the retransmission's
+	 * (a pooled event) too. */
+	ck_assert_uint_eq(s.rto_ignored, 64);
 	h_fini(&h);
 }
 END_TEST
@@ -163,6 +212,7 @@ static Suite *nic_loss_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_dropped_data_recovered_by_rto);
 	tcase_add_test(tc, test_rto_backoff_doubles);
+	tcase_add_test(tc, test_acked_timers_leave_the_train_as_ghosts);
 	tcase_add_test(tc, test_trimmed_packet_nacked_and_retransmitted);
 	tcase_add_test(tc, test_trimmed_last_hop_nack_code);
 	tcase_add_test(tc, test_lost_ack_recovered);

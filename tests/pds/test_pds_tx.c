@@ -390,6 +390,63 @@ START_TEST(test_tx_ack_retires_queued_retransmit)
 }
 END_TEST
 
+/* The peek names what uet_pds_tx_next_retransmit() would, leaving the
+ * stale entries ahead of it (and the FIFO's length) alone; the FIFO itself
+ * comes with the first retransmission, 8 slots. */
+START_TEST(test_tx_peek_retransmit_leaves_stale_entries)
+{
+	struct uet_pds_tx tx;
+	struct uet_pds_tx_ack_result res;
+	uint32_t psn = 99;
+
+	tx_new(&tx, 0);
+	send_n(&tx, 3);
+	ck_assert_ptr_null(tx.retransmit_fifo);
+	ck_assert_int_eq(uet_pds_tx_peek_retransmit(&tx, &psn), -ENOENT);
+	ck_assert_int_eq(uet_pds_tx_timeout(&tx, 0, 1), 1);
+	ck_assert_uint_eq(tx.fifo_capacity, 8);
+	ck_assert_int_eq(uet_pds_tx_timeout(&tx, 2, 1), 1);
+	/* PSN 0 is acknowledged: its entry is stale, PSN 2 is next. */
+	ck_assert_int_eq(ack(&tx, 0, 0, 0, NULL, &res), 0);
+	ck_assert_int_eq(uet_pds_tx_peek_retransmit(&tx, &psn), 0);
+	ck_assert_uint_eq(psn, 2);
+	ck_assert_uint_eq(uet_pds_tx_fifo_len(&tx), 2);
+	ck_assert_int_eq(uet_pds_tx_next_retransmit(&tx, &psn), 0);
+	ck_assert_uint_eq(psn, 2);
+	ck_assert_uint_eq(uet_pds_tx_fifo_len(&tx), 1);
+	/* PSN 2 acknowledged too: only a stale entry is left, which the
+	 * peek does not drop and the next call does. */
+	ck_assert_int_eq(ack(&tx, 2, 0, 0, NULL, &res), 0);
+	ck_assert_int_eq(uet_pds_tx_peek_retransmit(&tx, &psn), -ENOENT);
+	ck_assert_uint_eq(uet_pds_tx_fifo_len(&tx), 1);
+	ck_assert_int_eq(uet_pds_tx_next_retransmit(&tx, &psn), -ENOENT);
+	ck_assert_uint_eq(uet_pds_tx_fifo_len(&tx), 0);
+	uet_pds_tx_fini(&tx);
+}
+END_TEST
+
+/* The records start at the slots asked for, rounded up to a power of
+ * two (a one-packet message takes one). */
+START_TEST(test_tx_init_sizes_for_the_packets_asked)
+{
+	struct uet_pds_params p = {
+		.ack_request_every_nth = 1,
+		.initial_rto_ps = 20000000,
+	};
+	struct uet_pds_tx tx;
+
+	ck_assert_int_eq(uet_pds_tx_init(&tx, &p, 5, 1), 0);
+	ck_assert_uint_eq(tx.capacity, 1);
+	uet_pds_tx_fini(&tx);
+	ck_assert_int_eq(uet_pds_tx_init(&tx, &p, 5, 3), 0);
+	ck_assert_uint_eq(tx.capacity, 4);
+	uet_pds_tx_fini(&tx);
+	ck_assert_int_eq(uet_pds_tx_init(&tx, &p, 5, 64), 0);
+	ck_assert_uint_eq(tx.capacity, 64);
+	uet_pds_tx_fini(&tx);
+}
+END_TEST
+
 START_TEST(test_tx_rtt_sample_only_when_sent_once)
 {
 	struct uet_pds_tx tx;
@@ -437,7 +494,8 @@ START_TEST(test_tx_window_grows_and_wraps)
 	unsigned i;
 
 	tx_new(&tx, start);
-	ck_assert_uint_eq(tx.capacity, 64);
+	ck_assert_uint_eq(tx.capacity, 1);
+	ck_assert_uint_eq(tx.fifo_capacity, 0);
 	send_n(&tx, 1000);
 	ck_assert_uint_eq(tx.capacity, 1024);
 	for (i = 0; i < 1000; i++) {
@@ -565,6 +623,8 @@ static Suite *pds_tx_suite(void)
 	tcase_add_test(tc, test_tx_nack_not_outstanding_ignored);
 	tcase_add_test(tc, test_tx_timeout_in_flight_queues_retransmit);
 	tcase_add_test(tc, test_tx_ack_retires_queued_retransmit);
+	tcase_add_test(tc, test_tx_peek_retransmit_leaves_stale_entries);
+	tcase_add_test(tc, test_tx_init_sizes_for_the_packets_asked);
 	tcase_add_test(tc, test_tx_rtt_sample_only_when_sent_once);
 	tcase_add_test(tc, test_tx_in_flight_never_negative);
 	tcase_add_test(tc, test_tx_window_grows_and_wraps);
