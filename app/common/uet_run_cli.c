@@ -14,6 +14,7 @@
 #include <rte_errno.h>
 
 #include "uet_config.h"
+#include "uet_eal_private.h"
 #include "uet_port.h"
 #include "uet_run_cli.h"
 #include "run_sizing.h"
@@ -423,6 +424,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 		char prefix[64];
 
 		snprintf(prefix, sizeof(prefix), "%s-%d", prog, (int)getpid());
+		/* The embedded run shares nothing with another process: no
+		 * runtime folder, private memory (uet_eal_private.h). */
+		uet_eal_private_set(role == UET_RUN_EMBEDDED);
 		rc = uet_eal_init_sized(prefix, z.lcores, z.eal_mem_mb);
 	}
 	if (rc < 0) {

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* An EAL serving one process alone (lib/core/uet_eal_private.h, the
+ * embedded run's): it makes no runtime folder and maps private memory, not
+ * a memfd, and works as any (memory from its heap, an mbuf pool); other
+ * memfds are still made. Without it, the EAL makes both as before. */
+#include <check.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_malloc.h>
+
+#include "check_main.h"
+#include "eal_test.h"
+#include "uet_eal_private.h"
+
+/* The folder the EAL would make for prefix (eal_create_runtime_dir()). */
+static void runtime_dir_of(const char *prefix, char *buf, size_t len)
+{
+	const char *base = getuid() == 0 ? "/var/run"
+			   : getenv("XDG_RUNTIME_DIR") != NULL
+				   ? getenv("XDG_RUNTIME_DIR")
+				   : "/tmp";
+
+	snprintf(buf, len, "%s/dpdk/%s", base, prefix);
+}
+
+/* Whether the EAL's memory is the memfd it names "nohuge": its mapping
+ * shows in /proc/self/maps as "/memfd:nohuge (deleted)". Its memory is
+ * used first (a heap allocation), so that the mapping is in place. */
+static bool eal_memory_is_memfd(void)
+{
+	char line[512];
+	bool found = false;
+	void *p = rte_malloc(NULL, 64, 0);
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(maps);
+	while (fgets(line, sizeof(line), maps) != NULL)
+		if (strstr(line, "/memfd:nohuge") != NULL)
+			found = true;
+	fclose(maps);
+	rte_free(p);
+	return found;
+}
+
+START_TEST(test_eal_private_makes_no_runtime_folder_nor_memfd)
+{
+	char prefix[64], dir[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	snprintf(prefix, sizeof(prefix), "uetdrv_private_%d", (int)getpid());
+	runtime_dir_of(prefix, dir, sizeof(dir));
+	uet_eal_private_set(true);
+	ck_assert_int_eq(uet_eal_init_sized(prefix, 1, 64), 0);
+	ck_assert_int_ne(stat(dir, &st), 0);
+	ck_assert_str_eq(rte_eal_get_runtime_dir(), "");
+	ck_assert(!eal_memory_is_memfd());
+	/* The EAL works: a pool, its mbufs. */
+	ck_assert_ptr_nonnull(uet_test_pool("private_pool", 512));
+	/* Another memfd is still one. */
+	fd = memfd_create("uet_other", 0);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_eal_shared_makes_its_runtime_folder_and_memfd)
+{
+	char prefix[64], dir[PATH_MAX];
+	struct stat st;
+
+	snprintf(prefix, sizeof(prefix), "uetdrv_shared_%d", (int)getpid());
+	runtime_dir_of(prefix, dir, sizeof(dir));
+	uet_eal_private_set(false);
+	ck_assert_int_eq(uet_eal_init_sized(prefix, 1, 64), 0);
+	ck_assert_int_eq(stat(dir, &st), 0);
+	ck_assert(eal_memory_is_memfd());
+	/* uet_eal_init_sized() removes the empty folder at exit. */
+}
+END_TEST
+
+static Suite *eal_private_suite(void)
+{
+	Suite *s = suite_create("eal_private");
+	TCase *tc = tcase_create("private");
+
+	tcase_add_test(tc, test_eal_private_makes_no_runtime_folder_nor_memfd);
+	tcase_add_test(tc, test_eal_shared_makes_its_runtime_folder_and_memfd);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN_FORKED(eal_private_suite)
