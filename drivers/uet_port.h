@@ -27,12 +27,15 @@
 
 /**
  * Bytes of data room of a pool that never receives from a real port (the
- * embedded run): the model builds every frame's headers in one segment
- * (a data frame's 102, a control frame or a lockstep control frame of at
- * most 254) and chains payload as external buffers, so 256 is enough and
- * an mbuf takes 512 bytes instead of 8,448.
+ * embedded run): the model builds every frame's headers in one segment (a
+ * data frame's 102 bytes, a control frame's 82 at most: 42 and the longest
+ * PDS header, 40; a pause frame 60; lockstep control frames, up to 254,
+ * travel only over ports)
+ * and chains payload as external buffers, so 128 is enough and an mbuf
+ * takes 448 bytes instead of 8,448 (576 with 256: 1 GiB of a 65,536-host
+ * run's frames in flight).
  */
-#define UET_MBUF_SMALL_DATA_BYTES 256u
+#define UET_MBUF_SMALL_DATA_BYTES 128u
 
 /** Rx and tx descriptors of an ethdev port unless its conf says; each
  * holds an mbuf of the port's pool. */
@@ -151,7 +154,20 @@ struct rte_mempool *uet_port_pool_create_growing(const char *name,
 						 int socket_id);
 
 /**
- * Create a pool as uet_port_pool_create_growing() does, of mbufs with no
+ * Create a pool as uet_port_pool_create_growing() does, for frames that
+ * never reach a device (the embedded run's ring ports): its memory comes
+ * from the process (mmap, the C heap), not from EAL, so EAL's memory need
+ * not be reserved for it, and its mbufs have no IOVA.
+ *
+ * @return
+ *   The pool, or NULL with rte_errno set.
+ */
+struct rte_mempool *uet_port_pool_create_local(const char *name,
+					       unsigned nb_mbufs,
+					       unsigned data_bytes);
+
+/**
+ * Create a local pool (as uet_port_pool_create_local()) of mbufs with no
  * data room (no headroom either) of their own: each only points at an
  * external buffer it is attached to (rte_pktmbuf_attach_extbuf), a data
  * frame's payload in the pattern. 192 bytes each, where a header mbuf of
@@ -161,8 +177,8 @@ struct rte_mempool *uet_port_pool_create_growing(const char *name,
  * @return
  *   The pool, or NULL with rte_errno set.
  */
-struct rte_mempool *
-uet_port_pool_create_attach(const char *name, unsigned nb_mbufs, int socket_id);
+struct rte_mempool *uet_port_pool_create_attach(const char *name,
+						unsigned nb_mbufs);
 
 /**
  * Bytes one mbuf of such a pool takes in memory (object header, mbuf,

@@ -23,6 +23,7 @@
 #include "uet_cc.h"
 #include "uet_port.h"
 #include "uet_workload.h"
+#include "run_memlimit.h"
 #include "run_sizing.h"
 #include "run_workload.h"
 
@@ -46,6 +47,15 @@
 #define SIZING_QUEUE_SHARE_X2 7u /* (1 + 1.5 + 1) x 2 */
 /* EAL's own needs beyond the pool (ring ports, memzones, malloc heap). */
 #define SIZING_EAL_BASE_MB 48u
+/* Measured peak memory (docs/performance.md, "Sizing"): of an idle NIC
+ * (its model, record view, rings), of a fabric port, of a data frame in
+ * flight beyond its mbufs (queue and ring entries, its timer, PSN slots),
+ * and of the process with none (binary, libraries, EAL, records' stdio
+ * buffers). */
+#define SIZING_NIC_BYTES 4096u
+#define SIZING_PORT_BYTES 1024u
+#define SIZING_FRAME_STATE_BYTES 256u
+#define SIZING_PROCESS_BYTES (UINT64_C(40) << 20)
 #define SIZING_EAL_PORTS_MB 448u
 
 /* Bytes a full-size data frame takes on the link (the page's payload +
@@ -159,21 +169,6 @@ static uint64_t switch_frames(const struct uet_scenario *sc)
 	return fabric_ports(sc) * q * SIZING_QUEUE_SHARE_X2 / 2u;
 }
 
-static uint64_t mem_available_bytes(void)
-{
-	char line[256];
-	uint64_t kb = 0;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (f == NULL)
-		return UINT64_MAX;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb != 0 ? kb * 1024u : UINT64_MAX;
-}
-
 /* Descriptors a run takes besides its captures: records, logs, EAL's
  * own, the ports' sockets. */
 #define SIZING_FILES_BASE 256u
@@ -212,6 +207,77 @@ static int size_files(const struct uet_scenario *sc, enum uet_run_role role,
 	return -EMFILE;
 }
 
+/*
+ * The run's peak memory, expected: the models (every hosted NIC; the
+ * fabric's ports where the switch runs) and the frames in flight when
+ * every window is open once (their mbufs, and the state the models keep
+ * for each: queue and ring entries, timers, PSN slots). The figures per
+ * object are measured (docs/performance.md, "Sizing"); what the run
+ * reserves of its address space adds EAL's memory and the pools' rings.
+ */
+static void size_expect(const struct uet_scenario *sc, enum uet_run_role role,
+			bool local, uint32_t nics_here, struct run_sizing *z)
+{
+	const uint64_t frame_mbuf_bytes =
+		local ? 2u * uet_port_pool_obj_bytes(z->mbuf_data_bytes) +
+				uet_port_pool_attach_obj_bytes()
+		      : (uint64_t)SIZING_MBUFS_PER_FRAME_PORTS *
+				uet_port_pool_obj_bytes(z->mbuf_data_bytes);
+	uint64_t model = (uint64_t)nics_here * SIZING_NIC_BYTES;
+
+	if (role != UET_RUN_NICS)
+		model += fabric_ports(sc) * SIZING_PORT_BYTES;
+	z->model_bytes = model;
+	z->frames_bytes = z->expected_frames *
+			  (frame_mbuf_bytes + SIZING_FRAME_STATE_BYTES);
+	z->expected_bytes = SIZING_PROCESS_BYTES + model + z->frames_bytes;
+	z->reserved_bytes =
+		((uint64_t)z->eal_mem_mb << 20) + z->expected_bytes +
+		(local ? 8u * ((uint64_t)z->mbufs + z->payload_mbufs) : 0);
+}
+
+/*
+ * The expected peak within what the machine and the process's cgroups
+ * leave, and the address space within RLIMIT_AS (run_memlimit.c); else
+ * the run is refused before anything starts, with the figures.
+ */
+static int size_check_memory(const struct uet_scenario *sc,
+			     const struct run_sizing *z, const char *prog)
+{
+	struct run_memlimit lim;
+
+	run_memlimit_read("", &lim);
+	if (z->expected_bytes > lim.avail_bytes) {
+		fprintf(stderr,
+			"%s: the run needs about %" PRIu64
+			" MiB (the models of %u hosts about %" PRIu64
+			" MiB; up to %" PRIu64 " frames in flight, every "
+			"window open, about %" PRIu64 " MiB), more than the "
+			"%" PRIu64 " MiB %s leaves: run fewer hosts, or "
+			"smaller windows (pds.CongestionControl's) or "
+			"queues (switch.queue_limit), or give the run more "
+			"memory\n",
+			prog, z->expected_bytes >> 20, sc->topology.hosts,
+			z->model_bytes >> 20, z->expected_frames,
+			z->frames_bytes >> 20, lim.avail_bytes >> 20,
+			lim.avail_what);
+		return -ENOMEM;
+	}
+	if (z->reserved_bytes > lim.as_bytes) {
+		fprintf(stderr,
+			"%s: the run reserves about %" PRIu64
+			" MiB of address space (its frame buffers: run.mbufs "
+			"= %" PRIu32 " mbufs%s, EAL -m %" PRIu32
+			"), more than RLIMIT_AS allows (ulimit -v: %" PRIu64
+			" MiB): set run.mbufs lower or raise the limit\n",
+			prog, z->reserved_bytes >> 20, z->mbufs,
+			z->derived ? ", derived from the scenario" : "",
+			z->eal_mem_mb, lim.as_bytes >> 20);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	     uint32_t first, uint32_t count, const char *prog,
 	     struct run_sizing *z)
@@ -222,7 +288,7 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	uint64_t per_frame = local ? SIZING_MBUFS_PER_FRAME_LOCAL
 				   : SIZING_MBUFS_PER_FRAME_PORTS;
 	uint64_t groups = 0, arriving = 0, win_frames, in_pool, by_windows;
-	uint64_t mbufs, avail, ports_held = 0;
+	uint64_t mbufs, ports_held = 0;
 	uint32_t nics_here, h, *out, *in;
 	int rc;
 
@@ -315,23 +381,15 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		(uint64_t)z->mbufs *
 			uet_port_pool_obj_bytes(z->mbuf_data_bytes) +
 		(uint64_t)z->payload_mbufs * uet_port_pool_attach_obj_bytes();
-	z->eal_mem_mb = (uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
-			(local ? SIZING_EAL_BASE_MB : SIZING_EAL_PORTS_MB);
-	avail = mem_available_bytes();
-	if ((uint64_t)z->eal_mem_mb << 20 > avail) {
-		fprintf(stderr,
-			"%s: the run needs about %" PRIu32
-			" MiB for its frame buffers (run.mbufs = %" PRIu32
-			" mbufs of %zu bytes%s), more than the %" PRIu64
-			" MiB this machine has available: set run.mbufs lower "
-			"(frames in flight beyond it stop the run with a "
-			"message), or lower the windows or queues that "
-			"derive it\n",
-			prog, z->eal_mem_mb, z->mbufs,
-			uet_port_pool_obj_bytes(z->mbuf_data_bytes),
-			z->derived ? ", derived from the scenario" : "",
-			avail >> 20);
-		return -ENOMEM;
-	}
-	return 0;
+	/* Embedded, the pools' memory is the process's (their mbufs never
+	 * reach a device); else EAL's, reserved whole at start. */
+	z->eal_mem_mb =
+		local ? SIZING_EAL_BASE_MB
+		      : (uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
+				SIZING_EAL_PORTS_MB;
+	z->expected_frames = by_windows / SIZING_COPIES;
+	if (z->frames < z->expected_frames)
+		z->expected_frames = z->frames;
+	size_expect(sc, role, local, nics_here, z);
+	return size_check_memory(sc, z, prog);
 }

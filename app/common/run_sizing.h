@@ -30,6 +30,16 @@ struct run_sizing {
 	uint64_t groups;	/**< windows that can be open at once */
 	uint64_t window_frames; /**< frames of the largest window */
 	uint64_t frames;	/**< frames the roles can hold at once */
+	/** Frames in flight when every window is open once: what the run
+	 * is expected to hold at its peak (frames allows retransmitted
+	 * copies too). */
+	uint64_t expected_frames;
+	uint64_t model_bytes;	 /**< the models' memory, expected */
+	uint64_t frames_bytes;	 /**< expected_frames' memory */
+	uint64_t expected_bytes; /**< the run's peak memory, expected */
+	/** Address space the run reserves: EAL's memory, the expected peak,
+	 * the pools' rings (against RLIMIT_AS). */
+	uint64_t reserved_bytes;
 };
 
 /**

@@ -75,8 +75,14 @@ static int run_open_pool(struct run *e)
 	}
 	e->pool_mbufs = z.mbufs;
 	e->pool_derived = z.derived;
-	e->mp = uet_port_pool_create_growing(RUN_POOL_NAME, z.mbufs,
-					     z.mbuf_data_bytes, SOCKET_ID_ANY);
+	/* Embedded, no frame reaches a device: the pools' memory is the
+	 * process's, not EAL's (uet_port_pool.c). */
+	e->mp = conf->role == UET_RUN_EMBEDDED
+			? uet_port_pool_create_local(RUN_POOL_NAME, z.mbufs,
+						     z.mbuf_data_bytes)
+			: uet_port_pool_create_growing(RUN_POOL_NAME, z.mbufs,
+						       z.mbuf_data_bytes,
+						       SOCKET_ID_ANY);
 	if (e->mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "
@@ -89,8 +95,8 @@ static int run_open_pool(struct run *e)
 	}
 	if (z.payload_mbufs == 0)
 		return 0;
-	e->payload_mp = uet_port_pool_create_attach(
-		RUN_PAYLOAD_POOL_NAME, z.payload_mbufs, SOCKET_ID_ANY);
+	e->payload_mp = uet_port_pool_create_attach(RUN_PAYLOAD_POOL_NAME,
+						    z.payload_mbufs);
 	if (e->payload_mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the payload mbuf pool %s of %u mbufs: "

@@ -386,14 +386,18 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 							: sc.topology.hosts,
 				   why, sizeof(why));
 			printf("# sizing (%s): %u lcores; %u mbufs of %u data "
-			       "bytes (%" PRIu64 " MiB)%s: %" PRIu64
+			       "bytes (%" PRIu64 " MiB at most)%s: %" PRIu64
 			       " windows at once x %" PRIu64
 			       " frames, or the buffers on the way; EAL -m "
-			       "%u%s%s\n",
+			       "%u; expected peak about %" PRIu64
+			       " MiB (models %" PRIu64 " MiB, %" PRIu64
+			       " frames in flight %" PRIu64 " MiB)%s%s\n",
 			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
 			       z.pool_bytes >> 20,
 			       z.derived ? ", derived" : " (run.mbufs)",
 			       z.groups, z.window_frames, z.eal_mem_mb,
+			       z.expected_bytes >> 20, z.model_bytes >> 20,
+			       z.expected_frames, z.frames_bytes >> 20,
 			       why[0] != '\0' ? "; " : "", why);
 		}
 		uet_scenario_free(&sc);

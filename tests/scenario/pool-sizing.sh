@@ -6,8 +6,10 @@
 #   a time; rte_pktmbuf_pool_create made and kept all of them: 1,154 MiB);
 # - a pool too small for the frames in flight stops the run, exit 1, with
 #   a message naming the pool, the virtual time and run.mbufs;
-# - a pool larger than the machine's memory is refused before the run,
-#   naming the figure and run.mbufs;
+# - a pool whose address space passes ulimit -v, or a run whose expected
+#   peak passes what its memory cgroup leaves, is refused before the run,
+#   naming the figure, run.mbufs or the cgroup; a cgroup of three times
+#   the expected peak holds the run;
 # - the lcores asked of the EAL are never more than the NICs.
 # usage: pool-sizing.sh UET-EMU EXAMPLES_DIR
 set -euo pipefail
@@ -51,7 +53,7 @@ echo "ok: run.lcores = 8 on 2 hosts: 2 lcores"
 big=2000000
 with_mbufs "$examples/quickstart.yaml" $big "$dir/big.yaml"
 pool_mib=$("$emu" --print-config "$dir/big.yaml" 2>&1 |
-	sed -n "s/^# sizing.* $big mbufs of [0-9]* data bytes (\([0-9]*\) MiB).*/\1/p")
+	sed -n "s/^# sizing.* $big mbufs of [0-9]* data bytes (\([0-9]*\) MiB at most).*/\1/p")
 [ -n "$pool_mib" ] || fail "--print-config shows no sizing line for $big mbufs"
 read -r rc rss < <(peak_rss_mib "$emu" --out "$dir/big" "$dir/big.yaml")
 if [ "$rc" -ne 0 ] && grep -q 'this machine has available' "$dir/big.yaml.log"; then
@@ -73,18 +75,53 @@ grep -Eq '^uet-emu: the mbuf pool uet_run_pool \(100 mbufs, run\.mbufs\) ran dry
 	"$dir/dry.log" || { cat "$dir/dry.log"; fail "no message naming the pool, the time and run.mbufs"; }
 echo "ok: run.mbufs = 100: $(head -c 90 "$dir/dry.log")..."
 
-# 3. A pool larger than the machine: refused before the run.
-huge=67108864
-need_mib=$(( huge * 576 / 1048576 ))
-avail_mib=$(awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo)
-if [ "$avail_mib" -gt "$need_mib" ]; then
-	echo "SKIP (part 3): $avail_mib MiB available holds $huge mbufs"; exit 0
-fi
+# 3. The memory the run may take, checked before it starts, with the
+# figures (app/common/run_memlimit.c):
+# a. run.mbufs far past RLIMIT_AS (ulimit -v): refused, naming both;
+huge=60000000
 with_mbufs "$examples/quickstart.yaml" $huge "$dir/huge.yaml"
 rc=0
-"$emu" --out "$dir/huge" "$dir/huge.yaml" 2>"$dir/huge.log" || rc=$?
-[ "$rc" -ne 0 ] || fail "a pool of $huge mbufs was not refused"
-grep -Eq "^uet-emu: the run needs about [0-9]+ MiB for its frame buffers \(run\.mbufs = $huge mbufs of [0-9]+ bytes\), more than the [0-9]+ MiB this machine has available: set run\.mbufs lower" \
-	"$dir/huge.log" || { cat "$dir/huge.log"; fail "no message naming the figure and run.mbufs"; }
-[ ! -e "$dir/huge/summary.csv" ] || fail "the refused run wrote a summary"
-echo "ok: run.mbufs = $huge refused: $(head -c 100 "$dir/huge.log")..."
+(ulimit -v 409600 && "$emu" --out "$dir/huge" "$dir/huge.yaml") 2>"$dir/huge.log" || rc=$?
+[ "$rc" -eq 1 ] || { cat "$dir/huge.log"; fail "run.mbufs = $huge under ulimit -v 400 MiB exited $rc, want 1"; }
+grep -Eq "^uet-emu: the run reserves about [0-9]+ MiB of address space \(its frame buffers: run\.mbufs = $huge mbufs, EAL -m [0-9]+\), more than RLIMIT_AS allows \(ulimit -v: 400 MiB\): set run\.mbufs lower" \
+	"$dir/huge.log" || { cat "$dir/huge.log"; fail "no message naming the figure, run.mbufs and ulimit -v"; }
+[ ! -e "$dir/huge" ] || fail "the refused run wrote its folder"
+echo "ok: run.mbufs = $huge under ulimit -v: $(head -c 100 "$dir/huge.log")..."
+# b. a memory cgroup that leaves less than the run's expected peak:
+# refused, naming the cgroup; one that leaves three times the peak: the
+# run completes inside it (the estimate is not a guess above the truth
+# by more than that, and the kernel does not kill it).
+cg=
+for m in /sys/fs/cgroup/memory /sys/fs/cgroup; do
+	[ -w "$m" ] || continue
+	if [ -e "$m/memory.limit_in_bytes" ] ||
+		grep -qsw memory "$m/cgroup.subtree_control"; then
+		cg=$m/uet-pool-sizing-$$
+		break
+	fi
+done
+if [ -z "$cg" ] || ! mkdir "$cg" 2>/dev/null; then
+	echo "SKIP (part 3b): no memory cgroup this test may make"; exit 0
+fi
+trap 'rmdir "$cg" 2>/dev/null; rm -rf "$dir"' EXIT
+limit_file=$cg/memory.limit_in_bytes
+[ -e "$limit_file" ] || limit_file=$cg/memory.max
+in_cgroup() { # LIMIT_BYTES OUT SCENARIO: run uet-emu in the cgroup
+	echo "$1" >"$limit_file"
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" \
+		"$emu" --out "$2" "$3"
+}
+peak=$("$emu" --print-config "$examples/datapath-8.yaml" |
+	sed -n 's/^# sizing.* expected peak about \([0-9]*\) MiB.*/\1/p')
+[ -n "$peak" ] || fail "--print-config gives no expected peak"
+rc=0
+in_cgroup $((peak * 1048576 / 2)) "$dir/small" "$examples/datapath-8.yaml" 2>"$dir/small.log" || rc=$?
+[ "$rc" -eq 1 ] || { cat "$dir/small.log"; fail "a cgroup of half the expected $peak MiB: exit $rc, want 1"; }
+grep -Eq "^uet-emu: the run needs about $peak MiB .*, more than the [0-9]+ MiB the memory cgroup /[^ ]*uet-pool-sizing-$$'s memory\.(limit_in_bytes|max) of $((peak / 2)) MiB, [0-9]+ MiB of it in use leaves" \
+	"$dir/small.log" || { cat "$dir/small.log"; fail "no message naming the figure and the cgroup"; }
+[ ! -e "$dir/small" ] || fail "the refused run wrote its folder"
+echo "ok: a cgroup of $((peak / 2)) MiB refused: $(head -c 120 "$dir/small.log")..."
+in_cgroup $((peak * 3 * 1048576)) "$dir/fits" "$examples/datapath-8.yaml" 2>"$dir/fits.log" ||
+	{ cat "$dir/fits.log"; fail "a cgroup of three times the expected $peak MiB: the run failed"; }
+summary_intact "$dir/fits" 2624
+echo "ok: a cgroup of $((peak * 3)) MiB: the run completed in it"
