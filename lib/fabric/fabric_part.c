@@ -3,21 +3,21 @@
  * The fabric's partitions: groups of switches that run a window side by
  * side (on several lcores in uet-emu), with the links between them as the
  * boundary. One switch is one part; a leaf-spine has a part per leaf and
- * per spine; a fat tree a part per pod (its tors and aggregation
- * switches) and one per group of core switches (those wired to the same
- * aggregation switch of every pod). The parts depend only on the
- * topology, never on how many lcores run them, so a run is the same on
- * any number of lcores.
+ * per spine (groups of them past PART_SWITCHES_EACH switches); a fat tree
+ * a part per pod (its tors and aggregation switches) and one per group of
+ * core switches (those wired to the same aggregation switch of every
+ * pod). The parts depend only on the topology, never on how many lcores
+ * run them, so a run is the same on any number of lcores.
  *
  * Within a window a part runs its own events only. A frame it sends to a
  * port of another part arrives at least one link delay later, at or after
  * the window's end (the lookahead is at most the least delay of a link
- * between parts), so it waits in an rte_ring (lib/xring: one per pair of
- * parts a link joins, and per window parity) and the other part takes it
- * at the start of its next window, in the same sorted order lib/sync gives
- * the frames from the NICs. A ring holds what the links between the two
- * parts can start in one lookahead; the barrier between the windows
- * orders the writer before the reader.
+ * between parts), so it waits in a ring (lib/xring's array rings: one
+ * per pair of parts a link joins, and per window parity) and the other
+ * part takes it at the start of its next window, in the same sorted order
+ * lib/sync gives the frames from the NICs. A ring grows to the most a
+ * window has carried; the barrier between the windows orders the writer
+ * before the reader.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,12 +26,23 @@
 
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
-#include <rte_ring.h>
 
 #include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_log.h"
 #include "uet_wire.h"
+
+/*
+ * A leaf-spine has a part per switch up to this many switches: every
+ * leaf-spine the configuration took before its limits grew (512 leaves,
+ * 256 spines), so their runs (whose random draws are per part) stay as
+ * they were. A larger one groups its leaves and its spines, about as many
+ * parts as a k = 64 fat tree's 96: a part per switch would give each
+ * window thousands of parts to run and a ring per leaf and spine pair.
+ */
+#define PART_SWITCHES_EACH 768u
+#define PART_LEAF_GROUPS 64u
+#define PART_SPINE_GROUPS 32u
 
 /* The part of each switch of the topology. */
 static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
@@ -40,10 +51,27 @@ static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
 	const struct uet_fabric_conf *c = &fab->conf;
 
 	switch (c->topo) {
-	case UET_FABRIC_TOPO_LEAF_SPINE:
-		/* leaves 0..L-1, then spines: a part each. */
-		*n_parts = c->leaves + c->spines;
-		return sw;
+	case UET_FABRIC_TOPO_LEAF_SPINE: {
+		/* leaves 0..L-1, then spines: a part each; past
+		 * PART_SWITCHES_EACH switches, groups of consecutive
+		 * leaves and of spines, in at most PART_LEAF_GROUPS and
+		 * PART_SPINE_GROUPS parts. */
+		const uint32_t L = c->leaves, S = c->spines;
+		const bool each = L + S <= PART_SWITCHES_EACH;
+		const uint32_t per_leaf_part =
+			each ? 1u
+			     : (L + PART_LEAF_GROUPS - 1u) / PART_LEAF_GROUPS;
+		const uint32_t per_spine_part =
+			each ? 1u
+			     : (S + PART_SPINE_GROUPS - 1u) / PART_SPINE_GROUPS;
+		const uint32_t leaf_parts =
+			(L + per_leaf_part - 1u) / per_leaf_part;
+
+		*n_parts =
+			leaf_parts + (S + per_spine_part - 1u) / per_spine_part;
+		return sw < L ? sw / per_leaf_part
+			      : leaf_parts + (sw - L) / per_spine_part;
+	}
 	case UET_FABRIC_TOPO_FAT_TREE: {
 		const uint32_t k = c->k, half = c->k / 2, E = k * half;
 
@@ -66,11 +94,11 @@ static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
 int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		     uet_time_t arrival_ps)
 {
-	struct uet_fabric *fab = fabric_port_fab(p);
-	struct fabric_part *from = p->part, *to = &fab->parts[p->peer_part];
+	struct fabric_part *from = p->part;
+	struct uet_fabric *fab = from->fab;
 	const uint32_t x = (uint32_t)(fab->window & 1u);
 
-	if (to == from)
+	if (p->out_slot == FABRIC_PART_SAME)
 		return fabric_port_arrive(&fab->ports[p->peer], m, arrival_ps);
 	/* Guaranteed by the lookahead; a shorter link is a broken
 	 * configuration, not a model drop. */
@@ -86,7 +114,7 @@ int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		rte_pktmbuf_free(m);
 		return -ERANGE;
 	}
-	if (uet_xring_put(&from->out[x][to->index], m, arrival_ps,
+	if (uet_xring_put(&from->out[x][p->out_slot], m, arrival_ps,
 			  (uint32_t)p->peer) < 0) {
 		rte_pktmbuf_free(m);
 		return -ENOMEM;
@@ -213,8 +241,8 @@ static int part_take(struct fabric_part *pt)
 				&pt->feeds[i + PART_FEED_LAG].rings[prev]);
 		total += uet_xring_count(&pt->feeds[i].rings[prev]);
 	}
-	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
-		total += uet_xring_count(&fab->parts[q].out[prev][pt->index]);
+	for (q = 0; fab->window > 0 && q < pt->n_in; q++)
+		total += uet_xring_count(pt->in[prev * pt->n_in + q]);
 	if (total == 0)
 		return 0;
 	if (total > pt->cap_merge) {
@@ -246,9 +274,9 @@ static int part_take(struct fabric_part *pt)
 		}
 		n += (uint32_t)got;
 	}
-	for (q = 0; fab->window > 0 && q < fab->n_parts; q++)
-		n += uet_xring_take(&fab->parts[q].out[prev][pt->index],
-				    pt->merge + n, total - n);
+	for (q = 0; fab->window > 0 && q < pt->n_in; q++)
+		n += uet_xring_take(pt->in[prev * pt->n_in + q], pt->merge + n,
+				    total - n);
 	/* A port has one sender, so (port, order) keeps each link FIFO. */
 	if (n > 1)
 		uet_xframe_sort(pt->merge, n, pt->merge_tmp);
@@ -584,56 +612,94 @@ uet_time_t uet_fabric_port_now(const struct uet_fabric *fab, uint32_t port)
 	return port < fab->n_ports ? fabric_port_now(&fab->ports[port]) : 0;
 }
 
-/* Frames from the NICs that one part takes per window, at most: a few per
- * host port, each window (the ring grows into its spill-over beyond). */
-#define PART_NIC_IN_FRAMES_PER_PORT 16u
-
 /*
- * The rings between parts, sized from the topology: a pair of parts gets
- * a ring (per window parity) only when a link joins them, as big as what
- * those links can start in one lookahead, the longest a window runs in
- * lockstep; nothing then spills.
+ * The rings between parts: a part gets one (per window parity) to each
+ * part its links reach, and a list of those that reach it, so that a
+ * window looks at the rings of its neighbours only. Rings are arrays that
+ * take memory with their first frame and grow to the most a window has
+ * carried (a window's barrier orders writer and reader, so they need no
+ * rte_ring): a fabric's idle links cost a ring's 56 bytes.
  */
 static int parts_rings_init(struct uet_fabric *fab)
 {
 	const uint32_t n = fab->n_parts;
-	uint32_t *frames, i, q;
-	char name[RTE_RING_NAMESIZE];
+	uint32_t *mark, *slot, i, q, r, x;
 	int ret = 0;
 
+	for (q = 0; q < n; q++)
+		uet_xring_init_array(&fab->parts[q].nic_in, 0);
+	for (i = 0; i < fab->n_ports; i++)
+		fab->ports[i].out_slot = FABRIC_PART_SAME;
 	if (n < 2)
 		return 0;
-	frames = calloc((size_t)n * n, sizeof(*frames));
-	if (frames == NULL)
-		return -ENOMEM;
-	for (i = 0; i < fab->n_ports; i++) {
-		const struct fabric_port *p = &fab->ports[i];
-		uint32_t from = p->part->index, to;
-
-		if (p->peer < 0)
-			continue;
-		to = fab->ports[p->peer].part->index;
-		if (to != from)
-			frames[from * n + to] += uet_xring_frames_per_window(
-				p->rate_bps, fab->lookahead_ps);
+	/* mark[r] == q + 1: part q reaches r, over its ring slot[r]. */
+	mark = calloc(n, sizeof(*mark));
+	slot = calloc(n, sizeof(*slot));
+	if (mark == NULL || slot == NULL) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	for (q = 0; q < n && ret == 0; q++) {
 		struct fabric_part *pt = &fab->parts[q];
-		uint32_t r, x;
 
-		snprintf(name, sizeof(name), "fab_in%u", q);
-		ret = uet_xring_init(&pt->nic_in, name,
-				     pt->n_ports * PART_NIC_IN_FRAMES_PER_PORT);
-		for (r = 0; r < n && ret == 0; r++)
-			for (x = 0; x < 2 && ret == 0 && frames[q * n + r];
-			     x++) {
-				snprintf(name, sizeof(name), "fab%u_%u_%u", q,
-					 r, x);
-				ret = uet_xring_init(&pt->out[x][r], name,
-						     frames[q * n + r]);
+		for (i = 0; i < pt->n_ports; i++) {
+			struct fabric_port *p = &fab->ports[pt->port_ids[i]];
+
+			if (p->peer < 0)
+				continue;
+			r = fab->ports[p->peer].part->index;
+			if (r == q)
+				continue;
+			if (mark[r] != q + 1u) {
+				mark[r] = q + 1u;
+				slot[r] = pt->n_out++;
+				fab->parts[r].n_in++;
 			}
+			p->out_slot = (uint16_t)slot[r];
+		}
+		for (x = 0; x < 2 && ret == 0; x++) {
+			pt->out[x] =
+				calloc(pt->n_out + 1u, sizeof(*pt->out[x]));
+			if (pt->out[x] == NULL)
+				ret = -ENOMEM;
+			for (r = 0; r < pt->n_out && ret == 0; r++)
+				uet_xring_init_array(&pt->out[x][r], 0);
+		}
 	}
-	free(frames);
+	for (q = 0; q < n && ret == 0; q++) {
+		fab->parts[q].in = calloc(2u * fab->parts[q].n_in + 1u,
+					  sizeof(*fab->parts[q].in));
+		if (fab->parts[q].in == NULL)
+			ret = -ENOMEM;
+	}
+	/* Each part's in-list by sending part, as the frames were once
+	 * gathered (the sort orders them anyway); slot[] now counts the
+	 * entries filled. */
+	memset(mark, 0, n * sizeof(*mark));
+	memset(slot, 0, n * sizeof(*slot));
+	for (q = 0; q < n && ret == 0; q++) {
+		struct fabric_part *pt = &fab->parts[q];
+
+		for (i = 0; i < pt->n_ports; i++) {
+			const struct fabric_port *p =
+				&fab->ports[pt->port_ids[i]];
+			struct fabric_part *to;
+
+			if (p->out_slot == FABRIC_PART_SAME)
+				continue;
+			to = fab->ports[p->peer].part;
+			if (mark[to->index] == q + 1u)
+				continue;
+			mark[to->index] = q + 1u;
+			for (x = 0; x < 2; x++)
+				to->in[x * to->n_in + slot[to->index]] =
+					&pt->out[x][p->out_slot];
+			slot[to->index]++;
+		}
+	}
+out:
+	free(mark);
+	free(slot);
 	return ret;
 }
 
@@ -679,10 +745,6 @@ int fabric_parts_init(struct uet_fabric *fab)
 			     UET_FABRIC_RNG_STREAM + 0x100u * q);
 		uet_rng_seed(&pt->ecn_rng, fab->conf.seed,
 			     UET_FABRIC_ECN_RNG_STREAM + 0x100u * q);
-		pt->out[0] = calloc(n, sizeof(*pt->out[0]));
-		pt->out[1] = calloc(n, sizeof(*pt->out[1]));
-		if (pt->out[0] == NULL || pt->out[1] == NULL)
-			return -ENOMEM;
 		pt->out_min_ps[0] = UET_TIME_NEVER;
 		pt->out_min_ps[1] = UET_TIME_NEVER;
 		pt->nic_in_min_ps = UET_TIME_NEVER;
@@ -716,13 +778,6 @@ int fabric_parts_init(struct uet_fabric *fab)
 		UET_LOG(ERROR, FABRIC, "%s: %u partitions, at most %u",
 			fab->comp.name, n, UINT16_MAX + 1u);
 		return -E2BIG;
-	}
-	for (i = 0; i < fab->n_ports; i++) {
-		struct fabric_port *p = &fab->ports[i];
-
-		if (p->peer >= 0)
-			p->peer_part =
-				(uint16_t)fab->ports[p->peer].part->index;
 	}
 	ret = parts_rings_init(fab);
 	if (ret < 0)
@@ -758,7 +813,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 
 		uet_evq_fini(&pt->evq);
 		uet_xring_fini(&pt->nic_in);
-		for (r = 0; r < fab->n_parts; r++) {
+		for (r = 0; r < pt->n_out; r++) {
 			if (pt->out[0] != NULL)
 				uet_xring_fini(&pt->out[0][r]);
 			if (pt->out[1] != NULL)
@@ -766,6 +821,7 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		}
 		free(pt->out[0]);
 		free(pt->out[1]);
+		free(pt->in);
 		free(pt->merge);
 		free(pt->merge_tmp);
 		free(pt->pf);

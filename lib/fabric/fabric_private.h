@@ -31,6 +31,10 @@ struct fabric_entry {
  * run (1 GiB for 5 hours of virtual time). */
 __extension__ typedef unsigned __int128 fabric_area_t;
 
+/* fabric_port.out_slot of a port whose far end is in its own part (or a
+ * host). */
+#define FABRIC_PART_SAME UINT16_MAX
+
 /* No port: the ingress of a frame the switch made itself. */
 #define FABRIC_NO_PORT UINT32_MAX
 
@@ -205,11 +209,16 @@ struct fabric_part {
 	uet_time_t nic_in_min_ps;     /* earliest arrival in nic_in */
 	struct fabric_feed *feeds;    /* its host ports fed from rings */
 	uint32_t n_feeds;
-	/* To part q: out[w & 1][q], w the window being run; read (and
-	 * emptied) by q in window w + 1. A ring only where a link joins
-	 * the two parts. */
+	/* To the n_out parts its links reach: out[w & 1][i], w the window
+	 * being run, for the part of its ports' out_slot i; read (and
+	 * emptied) by that part in window w + 1. */
 	struct uet_xring *out[2];
+	uint32_t n_out;
 	uet_time_t out_min_ps[2]; /* earliest arrival in out[x] */
+	/* From the n_in parts whose links reach it, by their index: in[x *
+	 * n_in + i] is their out[x] ring to this part. */
+	struct uet_xring **in;
+	uint32_t n_in;
 	/* The window's arrivals from other switches, for the route
 	 * prefetch (part_prefetch_arrivals). */
 	struct fabric_route_pf *pf;
@@ -312,10 +321,10 @@ struct fabric_port {
 	uint16_t wrr_sent;	       /* WRR: frames it sent in this turn */
 	bool faces_nic;		       /* the link's far end is a NIC: trims
 					* here are trimmed on the last hop */
-	uint16_t peer_part;	       /* index of the part of the far end's
-					* switch (peer >= 0): a frame sent
-					* here finds its ring without reading
-					* the far port, a line it rarely needs */
+	uint16_t out_slot;	       /* peer >= 0 in another part: its part's
+					* out[][out_slot] ring leads there, found
+					* without reading the far port (a line it
+					* rarely needs); FABRIC_PART_SAME else */
 	struct fabric_port_cold *cold; /* fabric_cold_idle until used */
 	/* The serializer: the head of tcq[tx_tc] is on the wire while
 	 * tx_end_ev is pending. */

@@ -630,6 +630,54 @@ START_TEST(test_k64_fat_tree_routes_host_0_to_65535_through_5_switches)
 }
 END_TEST
 
+/*
+ * Leaf-spines past the 16-bit port numbers: 256 leaves of 256 hosts under
+ * 16 spines keep a part per switch (272: no more switches than the
+ * configuration once allowed), 2,048 leaves of 32 under 64 spines group
+ * them (64 parts of 32 leaves, 32 of 2 spines); a frame from host 0 to
+ * host 65,535 crosses leaf 0, a spine and the last leaf either way.
+ */
+static void sh_large_leaf_spine(uint32_t L, uint32_t S, uint32_t H,
+				uint32_t parts)
+{
+	const uint32_t hosts = L * H, last = hosts - 1;
+	struct uet_fabric_conf c;
+	struct ft_env env;
+	uint32_t s, up = UINT32_MAX;
+
+	ft_conf_leaf_spine(&c, L, S, H);
+	c.tier1_delay_ps = FT_DELAY_PS;
+	ft_open_pool(&env, &c);
+	ck_assert_uint_eq(uet_fabric_port_count(env.fab), hosts + 2 * L * S);
+	ck_assert_uint_eq(uet_fabric_part_count(env.fab), parts);
+	ft_deliver(&env, 0, ft_frame(&env, 0, last, FT_PAYLOAD_BIG, 3),
+		   FT_T0_PS);
+	ft_run(&env);
+	ck_assert_uint_eq(env.n_out, 1);
+	ft_assert_out(&env, 0, last, 3,
+		      FT_T0_PS + 3 * FT_SER_BIG_PS + 2 * FT_DELAY_PS);
+	/* Up leaf 0's uplink to spine s, down spine s's link to the last
+	 * leaf. */
+	for (s = 0; s < S; s++) {
+		if (ft_stats(&env, hosts + s).tx_frames == 1) {
+			ck_assert_uint_eq(up, UINT32_MAX);
+			up = s;
+		}
+	}
+	ck_assert_uint_lt(up, S);
+	ck_assert_uint_eq(
+		ft_stats(&env, hosts + L * S + up * L + L - 1).tx_frames, 1);
+	ft_close(&env);
+}
+
+START_TEST(test_large_leaf_spines_route_and_group_their_parts)
+{
+	uet_test_eal("uetfab", "shape_large_ls");
+	sh_large_leaf_spine(256, 16, 256, 256 + 16);
+	sh_large_leaf_spine(2048, 64, 32, 64 + 32);
+}
+END_TEST
+
 static Suite *shape_suite(void)
 {
 	Suite *s = suite_create("fabric-shape");
@@ -641,6 +689,7 @@ static Suite *shape_suite(void)
 	tcase_add_test(tc, test_routes_follow_the_fat_tree);
 	tcase_add_test(tc, test_reroute_follows_the_reach_of_the_shape);
 	tcase_add_test(tc, test_link_names_are_read_exactly);
+	tcase_add_test(tc, test_large_leaf_spines_route_and_group_their_parts);
 	tcase_add_test(
 		tc,
 		test_k64_fat_tree_routes_host_0_to_65535_through_5_switches);
