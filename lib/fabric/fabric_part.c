@@ -233,7 +233,7 @@ static int part_take(struct fabric_part *pt)
 {
 	struct uet_fabric *fab = pt->fab;
 	const uint32_t prev = (uint32_t)((fab->window - 1u) & 1u);
-	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, q, i;
+	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, n_idle = 0, q, i;
 
 	for (i = 0; i < pt->n_feeds; i++) {
 		if (i + PART_FEED_LAG < pt->n_feeds)
@@ -277,25 +277,43 @@ static int part_take(struct fabric_part *pt)
 	for (q = 0; fab->window > 0 && q < pt->n_in; q++)
 		n += uet_xring_take(pt->in[prev * pt->n_in + q], pt->merge + n,
 				    total - n);
-	/* A port has one sender, so (port, order) keeps each link FIFO. */
-	if (n > 1)
-		uet_xframe_sort(pt->merge, n, pt->merge_tmp);
+	/*
+	 * A port has one sender, and its frames come in the order it sent
+	 * them, which is their arrival order: they join its ring as they
+	 * come. What the order of the window's frames decides is the order
+	 * in which the ports that had nothing arriving schedule their
+	 * events (ties in time run in that order): by (first arrival, port),
+	 * as when every frame was sorted by (arrival, port, order). So only
+	 * those ports are sorted, noted over the frames already taken.
+	 */
 	for (i = 0; i < n; i++) {
-		struct uet_xframe *f = &pt->merge[i];
-		struct fabric_port *p = &fab->ports[f->port];
-		uet_time_t at = f->arrival_ps;
+		const struct uet_xframe f = pt->merge[i];
+		struct fabric_port *p = &fab->ports[f.port];
+		uet_time_t at = f.arrival_ps;
 		int rc;
 
 		part_take_prefetch(fab, pt->merge, n, i);
 		/* Realtime: a part that ran late takes its frames late. */
 		if (fab->comp.parts.realtime && at < uet_evq_now(&pt->evq))
 			at = uet_evq_now(&pt->evq);
-		rc = fabric_port_arrive(p, f->m, at);
+		rc = fabric_port_arrive_hold(p, f.m, at);
 		if (rc < 0) {
 			for (i++; i < n; i++)
 				rte_pktmbuf_free(pt->merge[i].m);
 			return rc;
 		}
+		if (rc > 0)
+			pt->merge[n_idle++] = (struct uet_xframe){
+				.arrival_ps = f.arrival_ps, .port = f.port};
+	}
+	if (n_idle > 1)
+		uet_xframe_sort(pt->merge, n_idle, pt->merge_tmp);
+	for (i = 0; i < n_idle; i++) {
+		const int rc = fabric_port_arrive_schedule(
+			&fab->ports[pt->merge[i].port]);
+
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

@@ -171,18 +171,17 @@ void fabric_port_stats(const struct fabric_port *p,
 	}
 }
 
-int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
-		       uet_time_t arrival_ps)
+int fabric_port_arrive_hold(struct fabric_port *p, struct rte_mbuf *m,
+			    uet_time_t arrival_ps)
 {
-	struct uet_evq *q = fabric_port_evq(p);
 	const struct fabric_entry e = {.m = m, .time_ps = arrival_ps};
+	const bool idle = fabric_fifo_empty(&p->arriving);
 	int ret;
 
 	/* A link is FIFO: one port's arrivals come in time order, so the
 	 * head of the ring is always the next one and one event suffices. */
-	if (arrival_ps < uet_evq_now(q) ||
-	    (!fabric_fifo_empty(&p->arriving) &&
-	     arrival_ps < fabric_fifo_tail(&p->arriving)->time_ps)) {
+	if (arrival_ps < fabric_port_now(p) ||
+	    (!idle && arrival_ps < fabric_fifo_tail(&p->arriving)->time_ps)) {
 		rte_pktmbuf_free(m);
 		return -EINVAL;
 	}
@@ -191,9 +190,23 @@ int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
 		rte_pktmbuf_free(m);
 		return ret;
 	}
-	if (!uet_event_pending(&p->arrival_ev))
-		return uet_evq_schedule(q, &p->arrival_ev, arrival_ps);
-	return 0;
+	/* The arrival event is pending exactly while the ring holds a
+	 * frame. */
+	return idle ? 1 : 0;
+}
+
+int fabric_port_arrive_schedule(struct fabric_port *p)
+{
+	return uet_evq_schedule(fabric_port_evq(p), &p->arrival_ev,
+				fabric_fifo_head(&p->arriving)->time_ps);
+}
+
+int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
+		       uet_time_t arrival_ps)
+{
+	const int ret = fabric_port_arrive_hold(p, m, arrival_ps);
+
+	return ret > 0 ? fabric_port_arrive_schedule(p) : ret;
 }
 
 /* The head of the arriving ring is fully received: the switch takes it. */

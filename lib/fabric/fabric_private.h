@@ -384,6 +384,12 @@ void fabric_port_fini(struct fabric_port *p);
 /* Hold a frame until its arrival time; the frame is freed on error. */
 int fabric_port_arrive(struct fabric_port *p, struct rte_mbuf *m,
 		       uet_time_t arrival_ps);
+/* fabric_port_arrive() in two steps: hold the frame (1: the port had
+ * nothing arriving, so its arrival event waits for the second step; 0; or
+ * a negative errno, the frame freed), then schedule the event. */
+int fabric_port_arrive_hold(struct fabric_port *p, struct rte_mbuf *m,
+			    uet_time_t arrival_ps);
+int fabric_port_arrive_schedule(struct fabric_port *p);
 /*
  * Egress admission of a received frame with codepoint dscp: it joins its
  * class queue if it fits, else it is trimmed into TC1 (trimming on, a
