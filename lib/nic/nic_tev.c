@@ -45,6 +45,7 @@ struct nic_tev *nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind,
 	t->kind = (uint8_t)kind;
 	t->in_use = true;
 	t->m = NULL;
+	t->ack.m = NULL;
 	uet_event_init(&t->ev, fn, t);
 	return t;
 }
@@ -59,6 +60,17 @@ void nic_tev_put(struct nic_tev *t)
 	nic->tev_free = t;
 }
 
+/* The frames an event still holds at teardown: an arrival's, and an ACK
+ * waiting out its hold (an ACK_HOLD event keeps its frame in ack.m). */
+static void tev_free_frames(struct nic_tev *t)
+{
+	if (!t->in_use)
+		return;
+	rte_pktmbuf_free(t->m);
+	if (t->kind == NIC_TEV_ACK_HOLD)
+		rte_pktmbuf_free(t->ack.m);
+}
+
 void nic_tev_pool_fini(struct uet_nic *nic)
 {
 	struct nic_tev_chunk *c, *next;
@@ -67,8 +79,7 @@ void nic_tev_pool_fini(struct uet_nic *nic)
 	for (c = nic->tev_chunks; c != NULL; c = next) {
 		next = c->next;
 		for (i = 0; i < NIC_TEV_CHUNK; i++)
-			if (c->tev[i].in_use && c->tev[i].m != NULL)
-				rte_pktmbuf_free(c->tev[i].m);
+			tev_free_frames(&c->tev[i]);
 		free(c);
 	}
 	nic->tev_chunks = NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "check_main.h"
 #include "nic_harness.h"
@@ -57,6 +58,34 @@ START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
 	ck_assert_uint_eq(a->dscp, UET_DSCP_DEFAULT_CONTROL);
 	ck_assert_uint_eq(a->ttl, 255);
 	ck_assert_uint_eq(a->ecn, UET_ECN_ECT1);
+	h_fini(&h);
+}
+END_TEST
+
+/* The NICs go while NIC 1 holds an ACK (its 66.4 ns hold): destroying
+ * them frees it, and every mbuf is back in the pool (before, the held
+ * ACK's frame stayed taken). */
+START_TEST(test_destroy_frees_an_ack_in_its_hold)
+{
+	const struct h_frame *d;
+	uet_time_t t_ps = 0;
+	struct h h;
+
+	h_init(&h);
+	h_start(&h);
+	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+			 0);
+	while (h.count[0][H_DATA] == 0)
+		h_run(&h, t_ps += 1000);
+	d = h_nth_frame(&h, 0, H_DATA, 0);
+	h_run(&h, d->arrival_ps + 1000);
+	ck_assert_uint_eq(h_stats(&h, 1).transport.data_pkts_received, 1);
+	ck_assert_uint_eq(h.count[1][H_ACK], 0);
+	ck_assert_uint_gt(rte_mempool_in_use_count(h.mp), 0);
+	uet_nic_destroy(h.nic[0]);
+	uet_nic_destroy(h.nic[1]);
+	h.nic[0] = h.nic[1] = NULL;
+	ck_assert_uint_eq(rte_mempool_in_use_count(h.mp), 0);
 	h_fini(&h);
 }
 END_TEST
@@ -135,6 +164,7 @@ static Suite *nic_ack_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_ack_hold_66_4ns_reports_service_time_0);
+	tcase_add_test(tc, test_destroy_frees_an_ack_in_its_hold);
 	tcase_add_test(tc, test_ack_cadence_defaults_256_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_first_last_65_acks);
 	tcase_add_test(tc, test_ack_cadence_n4_nth_only_64_acks);
