@@ -409,7 +409,8 @@ struct uet_nic {
 	struct uet_nic_stats st;   /**< counters */
 };
 
-/* nic_tev.c */
+/* nic_tev.c. A pool that cannot grow (out of memory) counts it in
+ * event_failures. */
 struct nic_tev *nic_tev_get(struct uet_nic *nic, enum nic_tev_kind kind,
 			    uet_event_fn fn);
 /* Make sure the next nic_tev_get() finds a free event. */
@@ -554,8 +555,10 @@ void nic_rto_fire(struct uet_nic *nic, uint16_t pdc_id, uint32_t pdc_gen,
 		  uint32_t psn, uint32_t count);
 
 /* nic_rto.c: retransmission timers, first transmissions in a train. */
-void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-		   uint32_t transmit_count, uet_time_t sent_ps);
+/* Start the timer of a packet's transmission sent at sent_ps; -ENOMEM
+ * when no event could be had for it (counted by the event pool). */
+int nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+		  uint32_t transmit_count, uet_time_t sent_ps);
 int nic_rto_init(struct uet_nic *nic);
 void nic_rto_fini(struct uet_nic *nic);
 void nic_probe_sent(struct uet_nic *nic, uint32_t slot);

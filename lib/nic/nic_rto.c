@@ -15,6 +15,8 @@
  * takes a pooled event as before. docs/performance.md, "The
  * retransmission timer train", has the measurements.
  */
+#include <errno.h>
+
 #include "nic_private.h"
 
 /* A timer in the train is due. A ghost is one that left early: it was
@@ -74,24 +76,23 @@ static void tev_fire(struct uet_evq *q, struct uet_event *ev, void *arg)
 	nic_rto_fire(nic, pdc, gen, psn, count);
 }
 
-static void rto_start_pooled(struct uet_nic *nic, const struct nic_pdc *pdc,
-			     uint32_t psn, uint32_t count, uet_time_t expiry_ps)
+static int rto_start_pooled(struct uet_nic *nic, const struct nic_pdc *pdc,
+			    uint32_t psn, uint32_t count, uet_time_t expiry_ps)
 {
 	struct nic_tev *t = nic_tev_get(nic, NIC_TEV_RTO, tev_fire);
 
-	if (t == NULL) {
-		nic->st.mbuf_failures++;
-		return;
-	}
+	if (t == NULL)
+		return -ENOMEM;
 	t->pdc = pdc->id;
 	t->pdc_gen = pdc->gen;
 	t->psn = psn;
 	t->count = count;
 	uet_evq_schedule(&nic->comp.evq, &t->ev, expiry_ps);
+	return 0;
 }
 
-void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
-		   uint32_t transmit_count, uet_time_t sent_ps)
+int nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+		  uint32_t transmit_count, uet_time_t sent_ps)
 {
 	uet_time_t expiry_ps =
 		sent_ps + uet_pds_rto_ps(&nic->p.pds, transmit_count);
@@ -102,12 +103,12 @@ void nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 		.pdc = pdc->id,
 	};
 
-	if (transmit_count > 1 || !uet_train_accepts(&nic->rto, expiry_ps)) {
-		rto_start_pooled(nic, pdc, psn, transmit_count, expiry_ps);
-		return;
-	}
-	if (uet_train_push(&nic->rto, expiry_ps, &e) < 0)
-		nic->st.mbuf_failures++;
+	if (transmit_count == 1 && uet_train_accepts(&nic->rto, expiry_ps) &&
+	    uet_train_push(&nic->rto, expiry_ps, &e) == 0)
+		return 0;
+	/* A retransmission's, one out of the train's order, or one the
+	 * train had no room for. */
+	return rto_start_pooled(nic, pdc, psn, transmit_count, expiry_ps);
 }
 
 int nic_rto_init(struct uet_nic *nic)

@@ -609,8 +609,10 @@ int nic_deliver(struct uet_component *c, uint32_t port, struct rte_mbuf *m,
 	}
 	if (uet_train_accepts(&nic->rx_train, arrival_ps)) {
 		rc = uet_train_push(&nic->rx_train, arrival_ps, &m);
-		if (rc < 0)
+		if (rc < 0) {
+			nic->st.event_failures++;
 			rte_pktmbuf_free(m);
+		}
 		return rc;
 	}
 	t = nic_tev_get(nic, NIC_TEV_RX, arrival_tev_due);

@@ -363,6 +363,28 @@ static uint8_t retransmit_dscp(const struct uet_nic *nic)
 	return first_dscp(nic);
 }
 
+/*
+ * A data frame that could not be built (no mbuf) or queued is lost
+ * inside the NIC, as a frame is lost on the wire: its transmission
+ * counts (lib/pds has it in flight), its reservation goes back, and its
+ * timer starts now, so that the timeout sends it again. A first
+ * transmission counts toward the message's transmit completion, as one
+ * lost on the wire does: its retransmission would not. Before, the
+ * packet stayed in flight with no timer and only a NACK, which nothing
+ * would send, could recover it: its message hung for the rest of the
+ * run.
+ */
+static void data_lost(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
+		      const struct uet_pds_tx_packet *pkt, uint32_t wire_bytes,
+		      bool retx)
+{
+	nic->st.mbuf_failures++;
+	egress_release(nic, wire_bytes);
+	(void)nic_rto_start(nic, pdc, psn, pkt->transmit_count, nic_now(nic));
+	if (!retx && uet_ses_msg_tx_first_sent(&pdc->msg, nic_now(nic)))
+		nic_complete(nic, UET_SES_SENT, pdc);
+}
+
 /* Hand-off: the packet gets its headers and joins the data class's egress
  * queue. Its transmission is counted now (AR rule, entropy, in flight in
  * lib/pds); its timer starts when serialization ends. */
@@ -382,10 +404,7 @@ static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
 	it.wire_bytes = uet_data_wire_bytes(pkt->payload_bytes);
 	it.m = nic_frame_data(nic, pdc, psn, pkt, ar, retx, dscp);
 	if (it.m == NULL) {
-		/* Counted; the packet's timer never starts, so it is
-		 * recovered only if a NACK names it. */
-		nic->st.mbuf_failures++;
-		egress_release(nic, it.wire_bytes);
+		data_lost(nic, pdc, psn, pkt, it.wire_bytes, retx);
 		return;
 	}
 	it.psn = psn;
@@ -402,8 +421,7 @@ static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
 	it.mon.wire_bytes = it.wire_bytes;
 	if (nic_port_queue(nic, NIC_TC_DATA, &it) < 0) {
 		rte_pktmbuf_free(it.m);
-		nic->st.mbuf_failures++;
-		egress_release(nic, it.wire_bytes);
+		data_lost(nic, pdc, psn, pkt, it.wire_bytes, retx);
 	}
 }
 
@@ -754,9 +772,13 @@ static void data_sent(struct uet_nic *nic, const struct nic_txq_item *it)
 	pkt = uet_pds_tx_packet(&pdc->tx, it->psn);
 	nic->st.transport.data_payload_bytes_sent +=
 		pkt != NULL ? pkt->payload_bytes : 0;
-	if (uet_pds_tx_sent(&pdc->tx, it->psn, nic_now(nic)) == 0)
-		nic_rto_start(nic, pdc, it->psn, pkt->transmit_count,
-			      nic_now(nic));
+	if (uet_pds_tx_sent(&pdc->tx, it->psn, nic_now(nic)) == 0 &&
+	    nic_rto_start(nic, pdc, it->psn, pkt->transmit_count,
+			  nic_now(nic)) < 0)
+		/* No event for its timer (out of memory, counted): it
+		 * expires now, so the packet is sent again, not never. */
+		nic_rto_fire(nic, pdc->id, pdc->gen, it->psn,
+			     pkt->transmit_count);
 	if (it->kind == NIC_FRAME_DATA &&
 	    uet_ses_msg_tx_first_sent(&pdc->msg, nic_now(nic)))
 		nic_complete(nic, UET_SES_SENT, pdc);

@@ -15,8 +15,11 @@ static int tev_grow(struct uet_nic *nic)
 	struct nic_tev_chunk *c = calloc(1, sizeof(*c));
 	uint32_t i;
 
-	if (c == NULL)
+	if (c == NULL) {
+		/* Counted: whoever wanted the event says what is lost. */
+		nic->st.event_failures++;
 		return -1;
+	}
 	c->next = nic->tev_chunks;
 	nic->tev_chunks = c;
 	for (i = 0; i < NIC_TEV_CHUNK; i++) {

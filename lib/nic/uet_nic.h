@@ -86,6 +86,10 @@ struct uet_nic_stats {
 	uint64_t closed_side_acks;
 	/** mbuf allocation failures (a frame not built). */
 	uint64_t mbuf_failures;
+	/** Pooled events or train slots that could not be had (out of
+	 * memory): a held ACK or an arrival is lost, a packet's timer
+	 * expires at once. */
+	uint64_t event_failures;
 	/** Receiving sides created with no free PDC number (or messages
 	 * with no memory for their PDC), dropped. */
 	uint64_t pdc_exhausted;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "check_main.h"
 #include "nic_harness.h"
@@ -102,6 +103,62 @@ START_TEST(test_acked_timers_leave_the_train_as_ghosts)
 	/* 63 first transmissions' timers ignored, and the retransmission's
 	 * (a pooled event) too. */
 	ck_assert_uint_eq(s.rto_ignored, 64);
+	h_fini(&h);
+}
+END_TEST
+
+/*
+ * The NICs' mbuf pool runs dry (every mbuf taken here) for the first 30
+ * us: the 8 first transmissions of a message cannot be built, nor their
+ * retransmissions when the 20 us timers expire. Each frame not built is
+ * lost inside the NIC as on the wire: its timer starts, and the
+ * transmission after it is sent once mbufs are back. The message
+ * completes with every PSN retired once. Before, a frame not built left
+ * its packet in flight with no timer and the message hung.
+ */
+START_TEST(test_frame_not_built_sent_again_by_its_timer)
+{
+	const uet_time_t dry_ps = 30 * UET_PS_PER_US;
+	struct rte_mbuf **taken;
+	struct uet_nic_stats s;
+	unsigned int n = 0, cap;
+	struct h h;
+	uint32_t i;
+
+	h_init(&h);
+	h_start(&h);
+	cap = rte_mempool_avail_count(h.mp) + 1024;
+	taken = malloc(cap * sizeof(*taken));
+	ck_assert_ptr_nonnull(taken);
+	while (n < cap && (taken[n] = rte_pktmbuf_alloc(h.mp)) != NULL)
+		n++;
+	ck_assert_uint_lt(n, cap);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
+	h_run(&h, dry_ps);
+	s = h_stats(&h, 0);
+	ck_assert_uint_eq(s.mbuf_failures, 16);
+	ck_assert_uint_eq(h.count[0][H_DATA], 0);
+	/* The transmit completion counts the first transmissions lost. */
+	ck_assert_uint_eq(h.sent[0], 1);
+	rte_pktmbuf_free_bulk(taken, n);
+	free(taken);
+	h_run(&h, RUN_END_PS);
+	ck_assert_uint_eq(h.arrived[1], 1);
+	ck_assert_uint_eq(h.completed[0], 1);
+	s = h_stats(&h, 0);
+	/* One expiry for each frame lost, nothing else; the third
+	 * transmissions went out. */
+	ck_assert_uint_eq(s.mbuf_failures, 16);
+	ck_assert_uint_eq(s.transport.rto_expiries, 16);
+	ck_assert_uint_eq(s.transport.retransmits, 16);
+	ck_assert_uint_eq(h.count[0][H_DATA], 8);
+	ck_assert_uint_eq(s.event_failures, 0);
+	ck_assert_uint_eq(h_stats(&h, 1).mbuf_failures, 0);
+	for (i = 0; i < h.count[0][H_DATA]; i++)
+		ck_assert(h_nth_frame(&h, 0, H_DATA, i)->flags &
+			  UET_PDS_REQ_F_RETX);
+	h_check_invariants(&h);
 	h_fini(&h);
 }
 END_TEST
@@ -216,6 +273,7 @@ static Suite *nic_loss_suite(void)
 	tcase_add_test(tc, test_trimmed_packet_nacked_and_retransmitted);
 	tcase_add_test(tc, test_trimmed_last_hop_nack_code);
 	tcase_add_test(tc, test_lost_ack_recovered);
+	tcase_add_test(tc, test_frame_not_built_sent_again_by_its_timer);
 	tcase_add_test(tc, test_retransmission_to_closed_side_acked);
 	tcase_add_test(tc, test_syn_retransmission_to_closed_side_acked);
 	suite_add_tcase(s, tc);
