@@ -166,6 +166,15 @@ struct nic_fetch_entry {
 	uint16_t pdc;	  /**< the PDC */
 };
 
+/** A packet's transmission with the AR flag (nic_sched.c): while the
+ * packet is in flight on that transmission, its ACK is on its way. */
+struct nic_ack_request {
+	uint32_t psn;	  /**< the packet */
+	uint32_t count;	  /**< its transmission that asked */
+	uint32_t pdc_gen; /**< generation of pdc */
+	uint16_t pdc;	  /**< the PDC; 0: no request yet */
+};
+
 /** A retransmission timer waiting in the train (nic_rto.c). */
 struct nic_rto_entry {
 	uint32_t psn;	  /**< the packet */
@@ -276,6 +285,12 @@ struct nic_group {
 	struct nic_group *hash_next;	       /**< by peer (groups enabled) */
 	struct nic_group *all_next, *all_prev; /**< every group */
 	uint16_t probe_head; /**< its first probe slot + 1, or 0 */
+	/** Packets the window admitted whose payload fetch is under way
+	 * (prefetch buffer off): the last of them sent may close the
+	 * window (ack_request_closes_window in nic_sched.c). */
+	uint32_t fetching;
+	/** The group's latest packet sent with AR. */
+	struct nic_ack_request request;
 };
 
 /** A base-RTT probe waiting for its ACK. */

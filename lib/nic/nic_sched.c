@@ -385,6 +385,44 @@ static void data_lost(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 		nic_complete(nic, UET_SES_SENT, pdc);
 }
 
+/* Whether the group's latest request is still in flight on the
+ * transmission that asked: its ACK is on its way. A request answered,
+ * NACKed, timed out or of a closed PDC is not. */
+static bool request_in_flight(struct uet_nic *nic, const struct nic_group *g)
+{
+	const struct nic_ack_request *r = &g->request;
+	struct nic_pdc *pdc =
+		r->pdc != 0 ? nic_pdc_lookup_gen(nic, r->pdc, r->pdc_gen)
+			    : NULL;
+	const struct uet_pds_tx_packet *pkt =
+		pdc != NULL ? uet_pds_tx_packet(&pdc->tx, r->psn) : NULL;
+
+	return pkt != NULL && pkt->state == UET_PDS_TX_IN_FLIGHT &&
+	       pkt->transmit_count == r->count;
+}
+
+/*
+ * A packet that closes its group's window asks for an ACK when nothing
+ * else will. The page's rule (lib/pds: every Nth, first, last) assumes a
+ * later request covers a packet sent without one; a sender whose window
+ * has no room for another packet sends no later request until an ACK
+ * frees room. So the packet sent last before the window closes (no room
+ * for another of its size, and no packet the window admitted still to
+ * be sent) carries AR when no request of the group is in flight. Without
+ * it, a window under N packets left its packets to their timeouts, and
+ * each timeout's reaction kept the window that small: the 15-to-1
+ * incast at N = 4 sent one packet per three timeouts for the rest of
+ * its run (docs/nic.md, "Window, pools, prefetch"). While a request is
+ * in flight its ACK frees room and the page's cadence holds.
+ */
+static bool ack_request_closes_window(struct uet_nic *nic,
+				      const struct nic_group *g,
+				      uint32_t nominal_bytes)
+{
+	return g->fetching == 0 && !window_room(g, nominal_bytes) &&
+	       !request_in_flight(nic, g);
+}
+
 /* Hand-off: the packet gets its headers and joins the data class's egress
  * queue. Its transmission is counted now (AR rule, entropy, in flight in
  * lib/pds); its timer starts when serialization ends. */
@@ -401,6 +439,17 @@ static void commit_to_egress(struct uet_nic *nic, struct nic_pdc *pdc,
 	if (uet_pds_tx_transmit(&pdc->tx, psn, entropy, nic_now(nic), &ar) < 0)
 		return;
 	pkt = uet_pds_tx_packet(&pdc->tx, psn);
+	if (!ar && ack_request_closes_window(nic, g, pkt->nominal_bytes)) {
+		ar = true;
+		nic->st.window_ack_requests++;
+	}
+	if (ar)
+		g->request = (struct nic_ack_request){
+			.psn = psn,
+			.count = pkt->transmit_count,
+			.pdc_gen = pdc->gen,
+			.pdc = pdc->id,
+		};
 	it.wire_bytes = uet_data_wire_bytes(pkt->payload_bytes);
 	it.m = nic_frame_data(nic, pdc, psn, pkt, ar, retx, dscp);
 	if (it.m == NULL) {
@@ -522,6 +571,7 @@ static enum step_result fetch_segment(struct uet_nic *nic, struct nic_pdc *pdc)
 		nic_prefetch_reserve(&nic->pools, wire);
 	} else {
 		pdc->group->in_flight_bytes += nominal;
+		pdc->group->fetching++;
 		nic_egress_reserve(&nic->pools, wire);
 	}
 	uet_pcie_read(&nic->pcie, nic_now(nic), seg.payload_bytes, &arrival_ps);
@@ -580,6 +630,7 @@ static void payload_arrived(struct uet_nic *nic, uint16_t pdc_id,
 		return;
 	if (!nic->p.prefetch_enable) {
 		/* The window was checked at the fetch: straight on. */
+		pdc->group->fetching--;
 		commit_to_egress(nic, pdc, psn, false);
 		return;
 	}

@@ -90,6 +90,9 @@ struct uet_nic_stats {
 	 * memory): a held ACK or an arrival is lost, a packet's timer
 	 * expires at once. */
 	uint64_t event_failures;
+	/** Data packets that asked for an ACK because they closed their
+	 * group's window while no request of the group was in flight. */
+	uint64_t window_ack_requests;
 	/** Receiving sides created with no free PDC number (or messages
 	 * with no memory for their PDC), dropped. */
 	uint64_t pdc_exhausted;

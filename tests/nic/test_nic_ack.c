@@ -157,6 +157,113 @@ START_TEST(test_ack_late_packet_after_last_acknowledged)
 }
 END_TEST
 
+/* An 8-packet message at N = 4 (AR on the 1st, 5th and last) through a
+ * fixed window of window_pkts full packets, with the prefetch buffer on
+ * or off; returns the run's NIC 0 counters, checks every frame. */
+static struct uet_nic_stats window_run(struct h *h, uint32_t window_pkts,
+				       bool prefetch)
+{
+	struct uet_nic_stats s;
+
+	h_init(h);
+	h->p.pds.ack_request_every_nth = 4;
+	h->p.cc_algo = UET_CC_FIXED;
+	h->p.window_bytes = window_pkts * 4184;
+	h->p.prefetch_enable = prefetch;
+	h_run_one_message(h, 8 * 4096);
+	ck_assert_uint_eq(h->count[0][H_DATA], 8);
+	s = h_stats(h, 0);
+	ck_assert_uint_eq(s.transport.rto_expiries, 0);
+	return s;
+}
+
+/*
+ * A window of one packet at N = 4: each packet closes the window, and
+ * once the one before it is acknowledged no request is in flight, so it
+ * asks for an ACK itself. Every packet is acknowledged a round trip
+ * after it left and none waits for its timeout (before, packets 2, 3, 4,
+ * 6 and 7 went without AR: each waited for three timeouts, its
+ * retransmissions counting toward the cadence until the fourth asked,
+ * and each timeout kept the window at one packet: the 15-to-1 incast's
+ * stall, tests/scenario/incast-ack-nth.sh).
+ */
+static void window_of_one(bool prefetch)
+{
+	struct uet_nic_stats s;
+	struct h h;
+	uint32_t i;
+
+	s = window_run(&h, 1, prefetch);
+	for (i = 0; i < 8; i++)
+		ck_assert(h_nth_frame(&h, 0, H_DATA, i)->flags &
+			  UET_PDS_REQ_F_AR);
+	ck_assert_uint_eq(h.count[1][H_ACK], 8);
+	ck_assert_uint_eq(s.window_ack_requests, 5);
+	/* Eight round trips, far below one 20 us timeout. */
+	ck_assert_uint_lt(h.last_completed_ps, 20 * UET_PS_PER_US);
+	h_fini(&h);
+}
+
+START_TEST(test_ack_request_when_window_closes_with_none_in_flight)
+{
+	window_of_one(false);
+}
+END_TEST
+
+START_TEST(test_ack_request_when_window_closes_prefetch_buffer_on)
+{
+	window_of_one(true);
+}
+END_TEST
+
+/*
+ * A window of two packets: 1 and 2 go together, and 2 closes the window
+ * while 1's request is in flight, so it asks for nothing (the page's
+ * cadence). 1's ACK lets 3 go, which closes the window with no request
+ * in flight and asks; its ACK covers 2 and 3 and lets 4 and 5 go
+ * together: 5 asks by the page's rule, 4 not (5, sent after it, closes
+ * the window). Then 6 and 7, of which 7 asks, and 8, the last.
+ */
+START_TEST(test_ack_request_only_where_no_request_in_flight)
+{
+	static const bool ar[8] = {true, false, true, false,
+				   true, false, true, true};
+	struct uet_nic_stats s;
+	struct h h;
+	uint32_t i;
+
+	s = window_run(&h, 2, false);
+	for (i = 0; i < 8; i++)
+		ck_assert_msg(((h_nth_frame(&h, 0, H_DATA, i)->flags &
+				UET_PDS_REQ_F_AR) != 0) == ar[i],
+			      "packet %u", i + 1);
+	ck_assert_uint_eq(s.window_ack_requests, 2);
+	ck_assert_uint_eq(h.count[1][H_ACK], 5);
+	h_fini(&h);
+}
+END_TEST
+
+/* With a request in flight whenever the window closes (N = 4, a window
+ * of 8 packets, 256 packets), the page's figure holds: 65 ACKs, none
+ * asked for by a closed window. */
+START_TEST(test_ack_cadence_n4_holds_in_a_closed_window)
+{
+	struct h h;
+
+	h_init(&h);
+	h.p.pds.ack_request_every_nth = 4;
+	h.p.cc_algo = UET_CC_FIXED;
+	h.p.window_bytes = 8 * 4184;
+	h_run_one_message(&h, 256 * 4096);
+	ck_assert_uint_eq(h.count[0][H_DATA], 256);
+	ck_assert_uint_eq(h.count[1][H_ACK], 65);
+	ck_assert_uint_eq(h_stats(&h, 0).window_ack_requests, 0);
+	ck_assert_uint_gt(h_stats(&h, 0).window_stalls, 0);
+	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
+	h_fini(&h);
+}
+END_TEST
+
 static Suite *nic_ack_suite(void)
 {
 	Suite *s = suite_create("nic_ack");
@@ -171,6 +278,12 @@ static Suite *nic_ack_suite(void)
 	tcase_add_test(tc,
 		       test_ack_cadence_unflagged_tail_acked_at_last_packet);
 	tcase_add_test(tc, test_ack_late_packet_after_last_acknowledged);
+	tcase_add_test(tc,
+		       test_ack_request_when_window_closes_with_none_in_flight);
+	tcase_add_test(tc,
+		       test_ack_request_when_window_closes_prefetch_buffer_on);
+	tcase_add_test(tc, test_ack_request_only_where_no_request_in_flight);
+	tcase_add_test(tc, test_ack_cadence_n4_holds_in_a_closed_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
