@@ -64,27 +64,33 @@ static void take_cgroup(struct run_memlimit *m, const char *dir,
 			const char *limit_file, const char *usage_file,
 			const char *cg_path)
 {
-	char path[MEMLIMIT_PATH_MAX];
+	char path[MEMLIMIT_PATH_MAX + 32];
 	uint64_t limit, usage, room;
+	int n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, limit_file);
+	n = snprintf(path, sizeof(path), "%s/%s", dir, limit_file);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return;
 	limit = read_u64(path);
 	/* v1 writes "no limit" as the largest page multiple of a long. */
 	if (limit == UINT64_MAX || limit >= (UINT64_C(1) << 62))
 		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, usage_file);
-	usage = read_u64(path);
+	n = snprintf(path, sizeof(path), "%s/%s", dir, usage_file);
+	usage = n >= 0 && (size_t)n < sizeof(path) ? read_u64(path)
+						   : UINT64_MAX;
 	if (usage == UINT64_MAX)
 		usage = 0;
 	room = usage < limit ? limit - usage : 0;
 	if (room >= m->avail_bytes)
 		return;
 	m->avail_bytes = room;
-	snprintf(m->avail_what, sizeof(m->avail_what),
-		 "the memory cgroup %s's %s of %" PRIu64 " MiB, %" PRIu64
-		 " MiB of it in use",
-		 cg_path[0] != '\0' ? cg_path : "/", limit_file, limit >> 20,
-		 usage >> 20);
+	/* A path past 96 characters is cut short in the message. */
+	n = snprintf(m->avail_what, sizeof(m->avail_what),
+		     "the memory cgroup %.96s's %s of %" PRIu64 " MiB, %" PRIu64
+		     " MiB of it in use",
+		     cg_path[0] != '\0' ? cg_path : "/", limit_file,
+		     limit >> 20, usage >> 20);
+	(void)n;
 }
 
 /* Every level of cgroup path cg under mount (the deepest first). */

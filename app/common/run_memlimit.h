@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /** Longest description of where a limit comes from. */
-#define RUN_MEMLIMIT_WHAT_MAX 192
+#define RUN_MEMLIMIT_WHAT_MAX 256
 
 /** The limits. */
 struct run_memlimit {

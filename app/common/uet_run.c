@@ -165,7 +165,9 @@ static int run_close(struct run *e)
 		run_models_close(e);
 	run_close_ports(e);
 	rc = run_close_outputs(e);
-	if (!e->conf->process_exits) {
+	/* A local pool (embedded) goes back with munmap(), nothing to wait
+	 * for; EAL's are left to the exit (uet_run_conf.process_exits). */
+	if (!e->conf->process_exits || e->conf->role == UET_RUN_EMBEDDED) {
 		rte_mempool_free(e->payload_mp);
 		rte_mempool_free(e->mp);
 	}
