@@ -15,7 +15,10 @@
  *   that a vhost-user back end in another process can map it too. Private
  *   anonymous memory faults in and is freed at exit for less (the pages
  *   of a shared memfd go through the page cache): 11% of a 16-host
- *   one-flow run's CPU time.
+ *   one-flow run's CPU time;
+ * - VFIO's tables, for a run that has no device;
+ * - the search for DPDK's plugin folder, for a program that links DPDK
+ *   statically and names no plugin.
  *
  * Set before rte_eal_init(); it changes nothing after.
  */

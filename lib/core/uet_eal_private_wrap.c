@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What an EAL serving one process alone does not make (uet_eal_private.h
- * says why): its runtime folder, and the memfd behind its --no-huge
- * memory.
+ * says why): its runtime folder, the memfd behind its --no-huge memory,
+ * VFIO's tables, and the search for its plugin folder.
  *
  * Only in a static DPDK link (-Ddpdk_link=static): meson.build links every
- * program with -Wl,--wrap=eal_create_runtime_dir,--wrap=memfd_create. The
- * EAL calls eal_create_runtime_dir() from linux/eal.c (it lives in
- * unix/eal_filesystem.c, an object apart); with --no-shconf the folder's
- * paths (shared configuration, multi-process socket, fbarray files) are
- * never used, and rte_eal_get_runtime_dir() stays empty. memfd_create()
- * is the C library's: refused for the EAL's "nohuge" memory only, the EAL
- * maps private anonymous memory instead (its own fallback, logged at
- * debug level); every other caller (net_memif's regions) gets a memfd.
- * Without uet_eal_private_set(true) both are the EAL's and the C
- * library's own.
+ * program with -Wl,--wrap= for each function below; the EAL calls each
+ * from linux/eal.c, and each lives in an object apart.
+ * - eal_create_runtime_dir() (unix/eal_filesystem.c): with --no-shconf
+ *   the folder's paths (shared configuration, multi-process socket,
+ *   fbarray files) are never used, and rte_eal_get_runtime_dir() stays
+ *   empty.
+ * - memfd_create() is the C library's: refused for the EAL's "nohuge"
+ *   memory only, the EAL maps private anonymous memory instead (its own
+ *   fallback, logged at debug level); every other caller (net_memif's
+ *   regions) gets a memfd.
+ * - rte_vfio_enable() (linux/eal_vfio.c) fills VFIO's tables of 64
+ *   containers of 64 groups (a hundred pages of static memory faulted in,
+ *   1.7% of a 16-host run's CPU) before it finds the module absent; a run
+ *   with no device has nothing for VFIO, as when the module is not loaded.
+ * - eal_plugins_init() (common/eal_common_options.c) asks the dynamic
+ *   loader for librte_eal.so under three names, each a walk of the library
+ *   path (1.1%), to learn that DPDK is linked statically, and loads the
+ *   plugins -d names: the EAL arguments of a private EAL name none.
+ * Without uet_eal_private_set(true) each is the EAL's and the C library's
+ * own.
  */
 #include <errno.h>
 #include <string.h>
@@ -28,6 +38,10 @@ int __real_eal_create_runtime_dir(void);
 int __wrap_eal_create_runtime_dir(void);
 int __real_memfd_create(const char *name, unsigned int flags);
 int __wrap_memfd_create(const char *name, unsigned int flags);
+int __real_rte_vfio_enable(const char *modname);
+int __wrap_rte_vfio_enable(const char *modname);
+int __real_eal_plugins_init(void);
+int __wrap_eal_plugins_init(void);
 
 int __wrap_eal_create_runtime_dir(void)
 {
@@ -44,4 +58,18 @@ int __wrap_memfd_create(const char *name, unsigned int flags)
 		return -1;
 	}
 	return __real_memfd_create(name, flags);
+}
+
+int __wrap_rte_vfio_enable(const char *modname)
+{
+	if (uet_eal_private())
+		return 0;
+	return __real_rte_vfio_enable(modname);
+}
+
+int __wrap_eal_plugins_init(void)
+{
+	if (uet_eal_private())
+		return 0;
+	return __real_eal_plugins_init();
 }
