@@ -65,6 +65,9 @@ struct pool_grow {
 	bool local;	       /**< pool_grow_config.local */
 	rte_spinlock_t lock;   /**< held while a chunk is added */
 	unsigned chunk;	       /**< mbufs a chunk adds */
+	/** mbufs made: the pool's populated_size, until rte_mempool_free()
+	 * counts that down as it drains the pool (pool_draining()). */
+	unsigned made;
 	rte_mempool_populate_obj_cb_t *add_cb; /**< the mempool's own */
 };
 
@@ -165,10 +168,14 @@ static int grow_populate(struct rte_mempool *mp, unsigned max_objs, void *vaddr,
 			 void *obj_cb_arg)
 {
 	struct pool_grow *g = mp->pool_data;
+	int rc;
 
 	g->add_cb = obj_cb;
-	return rte_mempool_op_populate_helper(mp, 0, max_objs, vaddr, iova, len,
-					      grow_obj_init, obj_cb_arg);
+	rc = rte_mempool_op_populate_helper(mp, 0, max_objs, vaddr, iova, len,
+					    grow_obj_init, obj_cb_arg);
+	if (rc > 0)
+		g->made += (unsigned)rc;
+	return rc;
 }
 
 static void chunk_free(struct rte_mempool_memhdr *memhdr, void *opaque)
@@ -269,6 +276,19 @@ static int grow_chunk(struct rte_mempool *mp, unsigned n)
 }
 
 /*
+ * rte_mempool_free() drains the pool through its dequeue, one mbuf at a
+ * time, counting populated_size down as it goes: a chunk added then
+ * (the ring runs low, the pool is not whole) would be drained in turn,
+ * and the next, for ever. A pool whose populated_size is below what it
+ * made is being freed: it makes no more.
+ */
+static bool pool_draining(const struct rte_mempool *mp,
+			  const struct pool_grow *g)
+{
+	return mp->populated_size < g->made;
+}
+
+/*
  * Take n mbufs. An lcore that finds the ring empty adds a chunk while the
  * others wait on the lock; to make that rare, an lcore that leaves the
  * ring low (a quarter of a chunk) adds the next chunk then, if no other
@@ -282,6 +302,8 @@ static int grow_dequeue(struct rte_mempool *mp, void **objs, unsigned n)
 	int rc = 0;
 
 	while (rte_ring_mc_dequeue_bulk(g->free, objs, n, NULL) == 0) {
+		if (pool_draining(mp, g))
+			return -ENOBUFS;
 		rte_spinlock_lock(&g->lock);
 		/* Another lcore may have added a chunk meanwhile. */
 		if (rte_ring_count(g->free) < n)
@@ -291,7 +313,8 @@ static int grow_dequeue(struct rte_mempool *mp, void **objs, unsigned n)
 			return -ENOBUFS;
 	}
 	if (rte_ring_count(g->free) < g->chunk / 4u &&
-	    mp->populated_size < mp->size && rte_spinlock_trylock(&g->lock)) {
+	    mp->populated_size < mp->size && !pool_draining(mp, g) &&
+	    rte_spinlock_trylock(&g->lock)) {
 		/* A failure here is not this get's: the get that finds the
 		 * ring empty reports it. */
 		if (rte_ring_count(g->free) < g->chunk / 4u)

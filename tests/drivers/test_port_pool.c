@@ -81,12 +81,38 @@ START_TEST(test_pool_grows_ahead_and_fills)
 }
 END_TEST
 
+/* rte_mempool_free() drains a pool through its dequeue, counting its
+ * mbufs down: a pool not yet whole, its ring low, must not grow then (it
+ * grew for ever: the embedded run hung at its end). */
+START_TEST(test_pool_not_whole_frees_without_growing)
+{
+	struct rte_mbuf *m[POOL_CHUNK];
+	struct rte_mempool *mp;
+	uint32_t i;
+
+	uet_test_eal("uetdrv", "poolfree");
+	mp = uet_port_pool_create_local("test_free", POOL_MBUFS, POOL_DATA);
+	ck_assert_ptr_nonnull(mp);
+	/* Every mbuf of the first chunk out and back: the second chunk is
+	 * made, the pool is not whole. */
+	for (i = 0; i < POOL_CHUNK; i++) {
+		m[i] = rte_pktmbuf_alloc(mp);
+		ck_assert_ptr_nonnull(m[i]);
+	}
+	for (i = 0; i < POOL_CHUNK; i++)
+		rte_pktmbuf_free(m[i]);
+	ck_assert_uint_lt(mp->populated_size, POOL_MBUFS);
+	rte_mempool_free(mp);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("port_pool");
 	TCase *tc = tcase_create("grow");
 
 	tcase_add_test(tc, test_pool_grows_ahead_and_fills);
+	tcase_add_test(tc, test_pool_not_whole_frees_without_growing);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
