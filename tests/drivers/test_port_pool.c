@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <check.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -106,6 +107,34 @@ START_TEST(test_pool_not_whole_frees_without_growing)
 }
 END_TEST
 
+/* The per-lcore caches are set up for the EAL's lcores alone, in the room
+ * DPDK's layout gives them: the mbuf pool's private data is found after
+ * them, an lcore's gets and puts go through its cache, and the counts
+ * add up. */
+START_TEST(test_pool_caches_for_the_eal_lcores_only)
+{
+	struct rte_mbuf *m;
+	struct rte_mempool *mp;
+
+	uet_test_eal("uetdrv", "poolcache");
+	mp = uet_port_pool_create_local("test_cache", POOL_MBUFS, POOL_DATA);
+	ck_assert_ptr_nonnull(mp);
+	ck_assert_uint_eq(mp->cache_size, POOL_CACHE);
+	ck_assert_uint_eq(rte_pktmbuf_data_room_size(mp),
+			  POOL_DATA + RTE_PKTMBUF_HEADROOM);
+	ck_assert_uint_eq(mp->local_cache[rte_lcore_id()].size, POOL_CACHE);
+	/* uet_test_eal() starts lcore 0 alone. */
+	ck_assert_uint_eq(mp->local_cache[RTE_MAX_LCORE - 1].size, 0);
+	m = rte_pktmbuf_alloc(mp);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->buf_len, POOL_DATA + RTE_PKTMBUF_HEADROOM);
+	ck_assert_uint_gt(mp->local_cache[rte_lcore_id()].len, 0);
+	rte_pktmbuf_free(m);
+	ck_assert_uint_eq(rte_mempool_avail_count(mp), mp->populated_size);
+	rte_mempool_free(mp);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("port_pool");
@@ -113,6 +142,7 @@ static Suite *pool_suite(void)
 
 	tcase_add_test(tc, test_pool_grows_ahead_and_fills);
 	tcase_add_test(tc, test_pool_not_whole_frees_without_growing);
+	tcase_add_test(tc, test_pool_caches_for_the_eal_lcores_only);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
