@@ -5,7 +5,10 @@
  * it runs dry; every mbuf of the pool can be taken, the one after fails
  * cleanly, and every mbuf returns.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include <check.h>
 #include <rte_lcore.h>
@@ -135,6 +138,71 @@ START_TEST(test_pool_caches_for_the_eal_lcores_only)
 }
 END_TEST
 
+/* A figure of /proc/self/status, KiB. */
+static uint64_t status_kib(const char *key)
+{
+	char line[256];
+	uint64_t v = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, key, strlen(key)) == 0)
+			v = strtoull(line + strlen(key), NULL, 10);
+	fclose(f);
+	ck_assert_uint_gt(v, 0);
+	return v;
+}
+
+/*
+ * The embedded run's pools (local: the process's memory; attach: bare
+ * mbufs for payloads), freed with mbufs still out, as a run that leaves
+ * its models to the exit does: rte_mempool_free() returns, having made
+ * no chunk beyond those it had (rte_mempool_free takes each mbuf back
+ * one at a time and forgets it, and a get that then grew the pool made
+ * room for more without end: 24 GB for the quickstart).
+ */
+START_TEST(test_local_pools_free_with_mbufs_out)
+{
+	struct rte_mbuf *m[600], *p;
+	struct rte_mempool *mp, *pp;
+	uint64_t peak_kib;
+	struct rlimit lim;
+	unsigned chunks;
+	uint32_t i;
+
+	uet_test_eal("uetdrv", "pool");
+	mp = uet_port_pool_create_local("test_local", 2000, 128);
+	pp = uet_port_pool_create_attach("test_attach", 2000);
+	ck_assert_ptr_nonnull(mp);
+	ck_assert_ptr_nonnull(pp);
+	for (i = 0; i < 600; i++) {
+		m[i] = rte_pktmbuf_alloc(mp);
+		ck_assert_ptr_nonnull(m[i]);
+		ck_assert_uint_eq(m[i]->buf_len, 128 + RTE_PKTMBUF_HEADROOM);
+	}
+	p = rte_pktmbuf_alloc(pp);
+	ck_assert_ptr_nonnull(p);
+	/* No room of its own: it only points at what it is attached to.
+	 */
+	ck_assert_uint_eq(p->buf_len, 0);
+	ck_assert_uint_eq(rte_pktmbuf_tailroom(p), 0);
+	chunks = mp->nb_mem_chunks;
+	ck_assert_uint_ge(chunks, 2);
+	/* The 600 still out when the pools go. The address space is
+	 * bounded to 256 MiB more than now, so that a free that grew
+	 * the pool would stop at its first failed chunk rather than
+	 * take the machine; the peak RSS then shows whether it grew. */
+	lim.rlim_cur = lim.rlim_max =
+		status_kib("VmSize:") * 1024 + (256 << 20);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	peak_kib = status_kib("VmHWM:");
+	rte_mempool_free(mp);
+	rte_mempool_free(pp);
+	ck_assert_uint_lt(status_kib("VmHWM:"), peak_kib + 8 * 1024);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("port_pool");
@@ -143,6 +211,7 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, test_pool_grows_ahead_and_fills);
 	tcase_add_test(tc, test_pool_not_whole_frees_without_growing);
 	tcase_add_test(tc, test_pool_caches_for_the_eal_lcores_only);
+	tcase_add_test(tc, test_local_pools_free_with_mbufs_out);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
