@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pcap writer stamped with virtual time (ns precision) and pcap reader. */
+/*
+ * pcap writer stamped with virtual time (ns precision). The format is
+ * written here, not by libpcap: a header of 24 bytes, then per frame a
+ * record header of 16 and the bytes (pcap-savefile(5), in the host's
+ * byte order as libpcap writes it; tests/drivers/test_capture.c reads the
+ * files back with libpcap and tshark). A program that writes captures
+ * then needs no libpcap, whose loading (with libdbus, libsystemd and six
+ * more) took a third of a small run's start. The reader
+ * (uet_capture_read.c) is libpcap's.
+ */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <pcap/pcap.h>
 #include <rte_common.h>
 
 #include "uet_capture.h"
@@ -15,15 +24,41 @@
 #define CAP_PS_PER_NS 1000u
 #define CAP_NS_PER_S 1000000000u
 #define CAP_PS_PER_S ((uint64_t)CAP_PS_PER_NS * CAP_NS_PER_S)
+/* pcap-savefile(5): the magic of nanosecond timestamps, version 2.4, the
+ * link type of Ethernet (LINKTYPE_ETHERNET, libpcap's DLT_EN10MB). */
+#define CAP_MAGIC_NS 0xa1b23c4du
+#define CAP_VERSION_MAJOR 2u
+#define CAP_VERSION_MINOR 4u
+#define CAP_LINKTYPE_ETHERNET 1u
+
+/* The file header. */
+struct cap_file_header {
+	uint32_t magic;
+	uint16_t version_major;
+	uint16_t version_minor;
+	int32_t thiszone; /* always 0 */
+	uint32_t sigfigs; /* always 0 */
+	uint32_t snaplen;
+	uint32_t linktype;
+};
+
+_Static_assert(sizeof(struct cap_file_header) == 24, "pcap file header");
+
+/* A frame's record header: seconds and nanoseconds, the bytes kept and
+ * the bytes the frame had. */
+struct cap_record_header {
+	uint32_t ts_sec;
+	uint32_t ts_nsec;
+	uint32_t caplen;
+	uint32_t len;
+};
+
+_Static_assert(sizeof(struct cap_record_header) == 16, "pcap record header");
 /* stdio buffer of one capture: ~15 frames of 4 KiB a write(2), and 64 MiB
  * for the 1,024 ports of a k = 16 fat tree. */
 #define CAP_BUF_BYTES UET_CAPTURE_BUFFER_BYTES
 
 struct uet_capture {
-	/** Dead pcap handle that carries link type, snap length, precision. */
-	pcap_t *pcap;
-	/** The open file. */
-	pcap_dumper_t *dumper;
 	/** Frames written. */
 	uint64_t frames;
 	/** Where multi-segment mbufs are linearised; snap length bytes. */
@@ -50,13 +85,15 @@ static int capture_failed(struct uet_capture *cap)
 	return err;
 }
 
-struct uet_capture_reader {
-	/** Offline handle opened with nanosecond precision. */
-	pcap_t *pcap;
-};
-
 int uet_capture_open(struct uet_capture **capp, const char *path)
 {
+	const struct cap_file_header fh = {
+		.magic = CAP_MAGIC_NS,
+		.version_major = CAP_VERSION_MAJOR,
+		.version_minor = CAP_VERSION_MINOR,
+		.snaplen = UET_CAPTURE_SNAPLEN_BYTES,
+		.linktype = CAP_LINKTYPE_ETHERNET,
+	};
 	struct uet_capture *cap;
 	int err;
 
@@ -66,10 +103,7 @@ int uet_capture_open(struct uet_capture **capp, const char *path)
 	if (cap == NULL)
 		return -ENOMEM;
 	cap->linear = malloc(UET_CAPTURE_SNAPLEN_BYTES);
-	cap->pcap = pcap_open_dead_with_tstamp_precision(
-		DLT_EN10MB, UET_CAPTURE_SNAPLEN_BYTES,
-		PCAP_TSTAMP_PRECISION_NANO);
-	if (cap->linear == NULL || cap->pcap == NULL) {
+	if (cap->linear == NULL) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -83,28 +117,19 @@ int uet_capture_open(struct uet_capture **capp, const char *path)
 		(void)uet_outfile_close(&cap->out, err);
 		goto fail;
 	}
-	cap->dumper = pcap_dump_fopen(cap->pcap, cap->out.f);
-	if (cap->dumper == NULL) {
-		err = -EIO;
-		(void)uet_outfile_close(&cap->out, err);
-		goto fail;
-	}
 	/* Put the file header on disk now: an empty capture is still a
 	 * valid pcap. */
 	errno = 0;
-	if (pcap_dump_flush(cap->dumper) != 0) {
+	if (fwrite(&fh, sizeof(fh), 1, cap->out.f) != 1 ||
+	    fflush(cap->out.f) != 0) {
 		err = capture_failed(cap);
-		pcap_dump_close(cap->dumper);
-		cap->out.f = NULL; /* closed with the dumper */
 		(void)uet_outfile_close(&cap->out, err);
 		goto fail;
 	}
-	cap->bytes = 24; /* the pcap file header */
+	cap->bytes = sizeof(fh);
 	*capp = cap;
 	return 0;
 fail:
-	if (cap->pcap != NULL)
-		pcap_close(cap->pcap);
 	free(cap->linear);
 	free(cap->buf);
 	free(cap);
@@ -116,19 +141,19 @@ static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
 			  const void *frame, uint32_t caplen,
 			  uint32_t len_bytes)
 {
-	struct pcap_pkthdr hdr;
+	const struct cap_record_header rh = {
+		/* 32 bits of seconds, as libpcap writes them. */
+		.ts_sec = (uint32_t)(t_ps / CAP_PS_PER_S),
+		/* The sub-nanosecond rest of t_ps is dropped. */
+		.ts_nsec = (uint32_t)((t_ps % CAP_PS_PER_S) / CAP_PS_PER_NS),
+		.caplen = caplen,
+		.len = len_bytes,
+	};
+	const size_t bytes = sizeof(rh) + caplen;
 
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.ts.tv_sec = (time_t)(t_ps / CAP_PS_PER_S);
-	/* With nanosecond precision the "usec" field carries nanoseconds;
-	 * the sub-nanosecond rest of t_ps is dropped. */
-	hdr.ts.tv_usec = (suseconds_t)((t_ps % CAP_PS_PER_S) / CAP_PS_PER_NS);
-	hdr.len = len_bytes;
-	hdr.caplen = caplen;
 	if (cap->out.err != 0)
 		return cap->out.err;
-	/* A pcap record header is 16 bytes. */
-	if (cap->max_bytes != 0 && cap->bytes + 16 + caplen > cap->max_bytes) {
+	if (cap->max_bytes != 0 && cap->bytes + bytes > cap->max_bytes) {
 		if (cap->bytes <= cap->max_bytes)
 			UET_LOG(ERROR, DRIVERS,
 				"%s reached records.MaxFileSize (%llu bytes): "
@@ -140,27 +165,28 @@ static int capture_record(struct uet_capture *cap, uet_time_t t_ps,
 		cap->bytes = cap->max_bytes + 1; /* logged */
 		return -EFBIG;
 	}
-	cap->bytes += 16 + caplen;
+	cap->bytes += bytes;
 	errno = 0;
 	/* The buffer goes out before it would overflow, never by itself
 	 * (stdio writes a full buffer at any byte): what reaches the disk
 	 * always ends at a frame, so a process that is killed leaves whole
 	 * frames only, less those still buffered. */
-	if (cap->pending + 16 + caplen >= CAP_BUF_BYTES) {
-		if (pcap_dump_flush(cap->dumper) != 0 ||
-		    ferror(pcap_dump_file(cap->dumper)))
+	if (cap->pending + bytes >= CAP_BUF_BYTES) {
+		if (fflush(cap->out.f) != 0 || ferror(cap->out.f))
 			return capture_failed(cap);
 		cap->pending = 0;
 	}
-	pcap_dump((u_char *)cap->dumper, &hdr, frame);
-	cap->pending += 16 + caplen;
+	if (fwrite(&rh, sizeof(rh), 1, cap->out.f) != 1 ||
+	    (caplen > 0 && fwrite(frame, caplen, 1, cap->out.f) != 1))
+		return capture_failed(cap);
+	cap->pending += bytes;
 	/* A frame longer than the buffer went out in part: the rest now. */
 	if (cap->pending >= CAP_BUF_BYTES) {
-		if (pcap_dump_flush(cap->dumper) != 0)
+		if (fflush(cap->out.f) != 0)
 			return capture_failed(cap);
 		cap->pending = 0;
 	}
-	if (ferror(pcap_dump_file(cap->dumper)))
+	if (ferror(cap->out.f))
 		return capture_failed(cap);
 	cap->frames++;
 	return 0;
@@ -212,72 +238,16 @@ int uet_capture_close(struct uet_capture *cap)
 	if (cap == NULL)
 		return 0;
 	errno = 0;
-	if (pcap_dump_flush(cap->dumper) != 0 ||
-	    ferror(pcap_dump_file(cap->dumper)))
+	if (fflush(cap->out.f) != 0 || ferror(cap->out.f))
 		(void)capture_failed(cap);
-	/* pcap closes the FILE; renamed to its name if whole. */
+	/* Closed, and renamed to its name if whole. */
 	logged = cap->out.err != 0;
-	pcap_dump_close(cap->dumper);
-	cap->out.f = NULL;
 	ret = uet_outfile_close(&cap->out, 0);
 	if (ret < 0 && !logged)
 		UET_LOG(ERROR, DRIVERS, "writing %s failed: %s", cap->out.path,
 			strerror(-ret));
-	pcap_close(cap->pcap);
 	free(cap->linear);
 	free(cap->buf);
 	free(cap);
 	return ret;
-}
-
-int uet_capture_reader_open(struct uet_capture_reader **readerp,
-			    const char *path)
-{
-	char errbuf[PCAP_ERRBUF_SIZE];
-	struct uet_capture_reader *r;
-
-	if (readerp == NULL || path == NULL)
-		return -EINVAL;
-	r = calloc(1, sizeof(*r));
-	if (r == NULL)
-		return -ENOMEM;
-	r->pcap = pcap_open_offline_with_tstamp_precision(
-		path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-	if (r->pcap == NULL) {
-		free(r);
-		return -EIO;
-	}
-	*readerp = r;
-	return 0;
-}
-
-int uet_capture_reader_next(struct uet_capture_reader *reader,
-			    struct uet_capture_frame *frame)
-{
-	struct pcap_pkthdr *hdr;
-	const u_char *data;
-	int ret;
-
-	if (reader == NULL || frame == NULL)
-		return -EINVAL;
-	ret = pcap_next_ex(reader->pcap, &hdr, &data);
-	if (ret == PCAP_ERROR_BREAK)
-		return 0;
-	if (ret != 1)
-		return -EIO;
-	frame->time_ps = ((uint64_t)hdr->ts.tv_sec * CAP_NS_PER_S +
-			  (uint64_t)hdr->ts.tv_usec) *
-			 CAP_PS_PER_NS;
-	frame->caplen_bytes = hdr->caplen;
-	frame->len_bytes = hdr->len;
-	frame->data = data;
-	return 1;
-}
-
-void uet_capture_reader_close(struct uet_capture_reader *reader)
-{
-	if (reader == NULL)
-		return;
-	pcap_close(reader->pcap);
-	free(reader);
 }

@@ -23,6 +23,26 @@
 #include "uet_port_priv.h"
 #include "uet_log.h"
 
+#if defined(UET_DPDK_STATIC)
+/*
+ * The PMDs the ports open, linked from plain archives (meson.build): a
+ * reference to one symbol of each brings its object in, and with it the
+ * constructor that registers the driver. A program that links this file
+ * (it opens real ports) has them all; uet-emu, which opens none, has none
+ * of them nor their libraries. net_ring comes with rte_eth_from_rings().
+ */
+extern int af_packet_logtype;
+extern int af_xdp_logtype;
+extern int memif_logtype;
+extern int eth_pcap_logtype;
+static const int *const port_pmds[] __attribute__((used)) = {
+	&af_packet_logtype,
+	&af_xdp_logtype,
+	&memif_logtype,
+	&eth_pcap_logtype,
+};
+#endif
+
 /* Wall ms a memif client waits for its server's answer before giving up
  * (the handshake takes about a millisecond on an idle host). */
 #define UET_MEMIF_CONNECT_MS 1000u

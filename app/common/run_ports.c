@@ -38,8 +38,10 @@ static int run_open_port(struct run *e, struct uet_port **pp,
 	uint64_t end_ns = run_wall_ns() + timeout_ms * UINT64_C(1000000);
 	int rc;
 
+	if (e->conf->port_open == NULL)
+		return -ENOTSUP; /* uet-emu: no real port */
 	for (;;) {
-		rc = uet_port_open(pp, devargs, &pc);
+		rc = e->conf->port_open(pp, devargs, &pc);
 		if (rc == 0 || e->conf->role != UET_RUN_NICS ||
 		    run_wall_ns() >= end_ns ||
 		    (e->conf->stop != NULL && *e->conf->stop))

@@ -14,6 +14,7 @@
 
 #include "uet_config.h"
 #include "uet_lateness.h"
+#include "uet_port.h"
 
 /** Which roles this process hosts. */
 enum uet_run_role {
@@ -97,6 +98,14 @@ struct uet_run_conf {
 	uint32_t payload_mbufs;
 	/** Whether mbufs was derived (else run.mbufs set it), for messages. */
 	bool mbufs_derived;
+	/**
+	 * How the real ports (port_devargs) are opened: uet_port_open(), given
+	 * by the mains of uet-switch and uet-nic. NULL in uet-emu, which opens
+	 * none: it then links no ethdev port code nor any PMD
+	 * (uet_run_cli.h).
+	 */
+	int (*port_open)(struct uet_port **portp, const char *devargs,
+			 const struct uet_port_conf *conf);
 	/**
 	 * Why the run has its lcores ("2 CPUs usable, 1 busy with other
 	 * processes: 1 lcore"), for the summary; NULL: run.lcores said.

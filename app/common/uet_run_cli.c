@@ -339,7 +339,10 @@ static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
 			 z->lcores == 1 ? "" : "s");
 }
 
-int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
+int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
+		     int (*port_open)(struct uet_port **portp,
+				      const char *devargs,
+				      const struct uet_port_conf *conf))
 {
 	const char *prog = role_prog(role);
 	struct uet_run_conf conf = {.prog = prog, .role = role};
@@ -465,6 +468,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role)
 	conf.nic_first = c.nic_first;
 	conf.nic_count = c.nic_count;
 	conf.port_devargs = c.ports;
+	conf.port_open = port_open;
 	conf.timeout_ms = (uint32_t)c.timeout_ms;
 	conf.startup_timeout_ms = (uint32_t)c.startup_ms;
 	conf.stop = &run_cli_stop;

@@ -24,11 +24,20 @@
  *   As main's.
  * @param role
  *   Which main.
+ * @param port_open
+ *   uet_port_open for uet-switch and uet-nic; NULL for uet-emu, which
+ *   opens no real port. Given by the main so that only the programs that
+ *   open real ports link the ethdev port code and, through it, the PMDs
+ *   (af_packet, af_xdp, memif, pcap, ring) and their libraries: their
+ *   loading and constructors were a fifth of a small run's start.
  * @return
  *   The exit status: 0 the run ended with BYE and every message its NICs
  *   sent completed intact (and a program workload's every rank
  *   finished), UET_RUN_EXIT_INCOMPLETE, UET_RUN_EXIT_USAGE.
  */
-int uet_run_cli_main(int argc, char **argv, enum uet_run_role role);
+int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
+		     int (*port_open)(struct uet_port **portp,
+				      const char *devargs,
+				      const struct uet_port_conf *conf));
 
 #endif /* UET_RUN_CLI_H */

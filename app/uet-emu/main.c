@@ -9,5 +9,5 @@
 
 int main(int argc, char **argv)
 {
-	return uet_run_cli_main(argc, argv, UET_RUN_EMBEDDED);
+	return uet_run_cli_main(argc, argv, UET_RUN_EMBEDDED, NULL);
 }

@@ -8,5 +8,5 @@
 
 int main(int argc, char **argv)
 {
-	return uet_run_cli_main(argc, argv, UET_RUN_NICS);
+	return uet_run_cli_main(argc, argv, UET_RUN_NICS, uet_port_open);
 }

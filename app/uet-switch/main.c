@@ -8,5 +8,5 @@
 
 int main(int argc, char **argv)
 {
-	return uet_run_cli_main(argc, argv, UET_RUN_SWITCH);
+	return uet_run_cli_main(argc, argv, UET_RUN_SWITCH, uet_port_open);
 }
