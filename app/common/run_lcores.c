@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "run_lcores.h"
@@ -62,10 +61,24 @@ static int read_loadavg(struct run_lcores_sample *s)
 	return rc;
 }
 
+/*
+ * The read taken as the program starts, before the scenario loads: the
+ * process's one piece of state here, written by its main thread before any
+ * other thread exists and read by run_lcores_choose() on the same thread.
+ * Spacing the reads by the set-up's own work rather than by sleeps keeps
+ * a loaded machine from making the process wait for its CPU again after
+ * each sleep (a few ms each when other processes are running).
+ */
+static struct run_lcores_sample lcores_early;
+static bool lcores_early_taken;
+
+void run_lcores_sample_early(void)
+{
+	lcores_early_taken = read_loadavg(&lcores_early) == 0;
+}
+
 uint32_t run_lcores_choose(struct run_lcores_choice *c)
 {
-	const struct timespec gap = {.tv_nsec =
-					     RUN_LCORES_SAMPLE_GAP_US * 1000};
 	struct run_lcores_sample samples[RUN_LCORES_SAMPLES];
 	unsigned int n = 0, i;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -74,12 +87,11 @@ uint32_t run_lcores_choose(struct run_lcores_choice *c)
 
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		usable = CPU_COUNT(&set);
-	for (i = 0; i < RUN_LCORES_SAMPLES; i++) {
-		if (i > 0)
-			(void)nanosleep(&gap, NULL);
+	if (lcores_early_taken)
+		samples[n++] = lcores_early;
+	for (i = n; i < RUN_LCORES_SAMPLES; i++)
 		if (read_loadavg(&samples[n]) == 0)
 			n++;
-	}
 	/* The main thread, reading: the process's one runnable task. */
 	return run_lcores_for_free_cpus(usable > 0 ? (uint32_t)usable : 1u,
 					online > 0 ? (uint32_t)online : 1u,

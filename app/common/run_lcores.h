@@ -16,7 +16,9 @@
  * /proc/loadavg, which the kernel counts at the moment it is read. A
  * CPU-bound process is runnable at every read; a task that wakes for a
  * moment (a kernel worker, a shell) is seldom runnable at each of a few
- * reads apart, so the least of them counts. The per-CPU times of /proc/stat
+ * reads apart, so the least of them counts: one as the program starts
+ * (run_lcores_sample_early()), the others when the lcores are chosen,
+ * after the scenario has loaded. The per-CPU times of /proc/stat
  * would say which CPU is busy, but they advance in 10 ms steps: telling a
  * busy CPU from an idle one takes some 100 ms of sampling, more than the
  * whole set-up of a small run.
@@ -29,9 +31,7 @@
 #include <stdint.h>
 
 /** Reads of the run queue the choice takes the least of. */
-#define RUN_LCORES_SAMPLES 3u
-/** Wait between two reads, us. */
-#define RUN_LCORES_SAMPLE_GAP_US 100u
+#define RUN_LCORES_SAMPLES 2u
 
 /** One read of /proc/loadavg. */
 struct run_lcores_sample {
@@ -75,9 +75,15 @@ uint32_t run_lcores_for_free_cpus(uint32_t usable, uint32_t online,
 				  struct run_lcores_choice *c);
 
 /**
+ * Read the run queue as the program starts, for run_lcores_choose(): from
+ * the main thread, before any other thread of the process starts.
+ */
+void run_lcores_sample_early(void);
+
+/**
  * Choose the lcores of this process now: its affinity mask, the CPUs on
- * line and RUN_LCORES_SAMPLES reads of /proc/loadavg
- * RUN_LCORES_SAMPLE_GAP_US apart, by run_lcores_for_free_cpus(). Called
+ * line, and RUN_LCORES_SAMPLES reads of /proc/loadavg (the early one if
+ * it was taken, then reads now), by run_lcores_for_free_cpus(). Called
  * from the main thread before any other thread of the process starts (its
  * own runnable tasks are then 1).
  *

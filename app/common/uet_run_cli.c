@@ -358,6 +358,8 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 
 	/* Set-up is timed from here: the EAL, the pool, the models. */
 	clock_gettime(CLOCK_MONOTONIC, &launch);
+	/* The run queue before the scenario loads (run_lcores.h). */
+	run_lcores_sample_early();
 	conf.launch_ns = (uint64_t)launch.tv_sec * 1000000000u +
 			 (uint64_t)launch.tv_nsec;
 	for (i = 1; i < argc; i++)
