@@ -22,7 +22,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 #include "run_private.h"
 
 /* What one lcore polls. */

@@ -19,7 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 #include "run_private.h"
 
 /* After a failure (or a stop), poll every role twice more so that the

@@ -12,7 +12,7 @@
 #include "run_private.h"
 #include "uet_outfile.h"
 #include "uet_port.h"
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 
 static void port_row(FILE *f, const struct run *e, const char *side,
 		     uint32_t host, const struct uet_port *port,

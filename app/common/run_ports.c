@@ -14,7 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "uet_port.h"
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 #include "run_private.h"
 
 /* Wall ms between two tries to open a port whose peer is not up yet. */

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "uet_lateness.h"
-#include "uet_sync.h"
+#include "uet_sync_realtime.h"
 
 /** What the realtime roles of a process are made from. */
 struct run_rt_conf {

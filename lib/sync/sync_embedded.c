@@ -3,7 +3,7 @@
  * over ring ports. */
 #include <stdbool.h>
 
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 
 /* After the first error, poll every role once more so that the ABORTs in
  * flight reach their peers and each role records why it stopped. */

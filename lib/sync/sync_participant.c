@@ -4,6 +4,12 @@
  * WELCOME, then for each GRANT(T, T'): check the data frames that came
  * before it, run the NIC's events before T', send its frames, DONE; BYE
  * ends the run, ABORT stops it.
+ *
+ * Its windows are the window engine's (sync_engine.h), as a follower: the
+ * switch grants each one, so the agreement is GRANT (or BYE) and the vote
+ * is DONE. The engine runs a granted window at once, where the GRANT is
+ * read: the frames after it on the link are the switch's of that window,
+ * for the next one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,45 +19,11 @@
 
 #include <rte_mbuf.h>
 
-#include "sync_private.h"
+#include "sync_participant_private.h"
 #include "uet_log.h"
 #include "uet_port.h"
 
-/** Where the participant is in the run. */
-enum pa_state {
-	PA_START,	 /**< nothing sent yet */
-	PA_WAIT_WELCOME, /**< HELLO sent */
-	PA_RUN,		 /**< welcomed: windows */
-	PA_BYE_FLUSH,	 /**< BYE answered, frames still going out */
-	PA_FINISHED,
-	PA_FAILED,
-};
-
-struct uet_sync_participant {
-	struct uet_sync_participant_conf conf;
-	enum pa_state state;
-	uint8_t switch_mac[UET_ETH_ADDR_LEN]; /**< from WELCOME's source */
-	uint64_t run_id;
-	uint64_t nonce;
-	uet_time_t lookahead_ps;
-	uet_time_t next_start_ps;     /**< T the next GRANT must carry */
-	uet_time_t window_end_ps;     /**< T' of the window run last */
-	uint32_t tx_seq;	      /**< next control seq to send */
-	uint32_t rx_seq;	      /**< last control seq received */
-	uint32_t data_rx_since_grant; /**< data frames since the GRANT */
-	uint32_t data_tx_window;      /**< data frames sent since DONE */
-	uint64_t hello_ns;	      /**< wall ns of the last HELLO */
-	uint64_t heard_ns;	      /**< wall ns of the last frame received */
-	uint64_t run_ns;	      /**< wall ns WELCOME came, 0 before */
-	uint64_t model_ns;	      /**< wall ns in the component so far */
-	struct sync_txq txq;
-	struct uet_sync_port_drops drops; /**< frames not for this run */
-	struct uet_sync_stats stats;
-	struct sync_error error;
-};
-
-static int pa_send_ctrl(struct uet_sync_participant *p,
-			struct uet_ls_ctrl *ctrl)
+int pa_send_ctrl(struct uet_sync_participant *p, struct uet_ls_ctrl *ctrl)
 {
 	struct rte_mbuf *m;
 
@@ -66,13 +38,8 @@ static int pa_send_ctrl(struct uet_sync_participant *p,
 	return sync_txq_push(&p->txq, m);
 }
 
-static int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Stop: drop what is queued and, unless the switch itself aborted, tell
- * it why. */
-static int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
-		   const char *fmt, ...)
+int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
+	    const char *fmt, ...)
 {
 	struct uet_ls_ctrl ctrl;
 	va_list ap;
@@ -142,7 +109,10 @@ static int pa_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 int uet_sync_participant_create(struct uet_sync_participant **pp,
 				const struct uet_sync_participant_conf *conf)
 {
+	/* The switch grants the windows: no rule, no end of its own. */
+	const struct sync_engine_conf ec = {.end_ps = UET_TIME_NEVER};
 	struct uet_sync_participant *p;
+	int rc;
 
 	if (pp == NULL || conf == NULL || conf->port == NULL ||
 	    conf->component == NULL || conf->pool == NULL)
@@ -158,6 +128,11 @@ int uet_sync_participant_create(struct uet_sync_participant **pp,
 			UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
 	/* Until WELCOME names the switch, frames go to broadcast. */
 	memset(p->switch_mac, 0xff, UET_ETH_ADDR_LEN);
+	rc = sync_engine_init(&p->eng, &pa_transport_ops, p, &ec);
+	if (rc < 0) {
+		free(p);
+		return rc;
+	}
 	p->state = PA_START;
 	conf->component->out = pa_out;
 	conf->component->out_ctx = p;
@@ -183,18 +158,15 @@ static int pa_hello(struct uet_sync_participant *p, uint64_t now_ns)
 	return 0;
 }
 
-/* GRANT(T, T'): check the count, run the window, DONE. */
+/* GRANT(T, T'): check the count, then the engine runs the window. */
 static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 {
-	struct uet_component *comp = p->conf.component;
 	const char *port = uet_port_name(p->conf.port);
-	struct uet_ls_ctrl d;
-	uint64_t t0_ns;
-	int64_t ran;
 	int rc;
 
 	if (g->u.grant.window_start_ps != p->next_start_ps ||
-	    g->u.grant.window_end_ps <= g->u.grant.window_start_ps)
+	    g->u.grant.window_end_ps <= g->u.grant.window_start_ps ||
+	    p->granted)
 		return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
 			       "nic %u: GRANT [%" PRIu64 ", %" PRIu64
 			       ") ps on port %s does not follow the window "
@@ -219,41 +191,11 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 			p->conf.nic_id, port, g->u.grant.data_frames,
 			p->data_rx_since_grant);
 	p->data_rx_since_grant = 0;
-	p->window_end_ps = g->u.grant.window_end_ps;
-	t0_ns = sync_wall_ns();
-	ran = uet_evq_run_until(&comp->evq, p->window_end_ps);
-	if (p->error.err != 0)
-		return p->error.err;
-	if (ran < 0)
-		return pa_fail(p, (int)ran, UET_LS_ABORT_INTERNAL,
-			       "nic %u: %s cannot run to %" PRIu64 " ps",
-			       p->conf.nic_id, comp->name, p->window_end_ps);
-	p->stats.events += (uint64_t)ran;
-	p->stats.windows++;
-	p->stats.now_ps = p->window_end_ps;
-	p->next_start_ps = p->window_end_ps;
-	if (p->conf.window_fn != NULL) {
-		rc = p->conf.window_fn(p->conf.window_arg, p->window_end_ps);
-		if (rc < 0)
-			return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
-				       "nic %u: %s failed in the window ending "
-				       "at %" PRIu64 " ps: %s",
-				       p->conf.nic_id, comp->name,
-				       p->window_end_ps, strerror(-rc));
-	}
-	p->model_ns += sync_wall_ns() - t0_ns;
-
-	memset(&d, 0, sizeof(d));
-	d.type = UET_LS_DONE;
-	d.u.done.window_end_ps = p->window_end_ps;
-	d.u.done.next_event_ps = uet_evq_next_time(&comp->evq);
-	d.u.done.data_frames = p->data_tx_window;
-	p->data_tx_window = 0;
-	rc = pa_send_ctrl(p, &d);
-	if (rc < 0)
-		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
-			       "nic %u: cannot build DONE", p->conf.nic_id);
-	return 0;
+	p->granted = true;
+	p->grant_start_ps = g->u.grant.window_start_ps;
+	p->grant_end_ps = g->u.grant.window_end_ps;
+	rc = sync_engine_poll(&p->eng);
+	return rc < 0 ? rc : 0;
 }
 
 /* A frame that is not this run's business: counted, dropped, never an
@@ -326,19 +268,10 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 	p->rx_seq = h.seq;
 	if (p->state == PA_RUN && h.type == UET_LS_GRANT)
 		return pa_grant(p, &h);
-	if (p->state == PA_RUN && h.type == UET_LS_BYE) {
-		struct uet_ls_ctrl b;
-
-		memset(&b, 0, sizeof(b));
-		b.type = UET_LS_BYE;
-		b.u.bye.end_ps = p->window_end_ps;
-		rc = pa_send_ctrl(p, &b);
-		if (rc < 0)
-			return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
-				       "nic %u: cannot build BYE",
-				       p->conf.nic_id);
-		p->state = PA_BYE_FLUSH;
-		return 0;
+	if (p->state == PA_RUN && h.type == UET_LS_BYE && !p->bye) {
+		p->bye = true;
+		rc = sync_engine_poll(&p->eng);
+		return rc < 0 ? rc : 0;
 	}
 	return pa_fail(p, -EPROTO, UET_LS_ABORT_PROTOCOL,
 		       "nic %u: unexpected %s on port %s", p->conf.nic_id,

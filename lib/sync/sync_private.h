@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
 
 /** Frames taken from a port per rx burst. */
 #define SYNC_RX_BURST 64u

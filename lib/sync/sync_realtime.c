@@ -17,6 +17,7 @@
 #include <rte_prefetch.h>
 
 #include "sync_private.h"
+#include "uet_sync_realtime.h"
 #include "uet_log.h"
 #include "uet_port.h"
 #include "uet_wire_mbuf.h"

@@ -16,7 +16,8 @@
 #include <rte_mbuf.h>
 
 #include "uet_port.h"
-#include "uet_sync.h"
+#include "uet_sync_ports.h"
+#include "uet_sync_realtime.h"
 #include "uet_wire_eth.h"
 
 #define NS UET_PS_PER_NS

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The in-process lockstep's state, shared by its set-up and hooks
+ * (sync_local.c) and its windows over the lcores (sync_local_window.c). */
+#ifndef SYNC_LOCAL_PRIVATE_H
+#define SYNC_LOCAL_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_lcore.h>
+#include <rte_per_lcore.h>
+
+#include "sync_engine.h"
+#include "sync_park.h"
+#include "sync_private.h"
+#include "sync_steal.h"
+#include "uet_sync_local.h"
+#include "uet_xring.h"
+
+/* Frames a NIC takes from its ring at a time. */
+#define LOCAL_DELIVER_BURST 32u
+
+/* Each way per NIC, when the wiring does not say (conf.ring_frames). */
+#define LOCAL_RING_FRAMES_DEFAULT 256u
+
+/* One NIC and what crosses its link. */
+struct local_nic {
+	struct uet_sync_local *l;
+	struct uet_component *comp;
+	uint32_t index;
+	/* The rings each way, by window parity: in window w the switch
+	 * fills inbox[w & 1] and the NIC takes inbox[(w - 1) & 1]; the NIC
+	 * fills outbox[w & 1] and the switch (its part, port_feed) takes
+	 * outbox[(w - 1) & 1]. No ring has its writer and its reader in
+	 * one window, so the NICs and the switch's parts may run at once. */
+	struct uet_xring inbox[2];
+	struct uet_xring outbox[2];
+	uet_time_t next_event_ps;
+	uint64_t events;
+	/* Written by the NIC's lcore: */
+	uint32_t out_sent;     /* put in the window it runs */
+	uet_time_t out_min_ps; /* earliest arrival put in the window */
+	struct sync_error error;
+	/* Written by the switch part that holds the NIC's host port: */
+	struct sync_error sw_error; /* the switch's out() to this NIC */
+};
+
+/* What one lcore runs: a contiguous share of the NICs and a run of the
+ * switch's parts, the last of which another lcore may take
+ * (sync_steal.h). */
+struct local_worker {
+	/* Its run of parts, taken from by other lcores: a line of its
+	 * own. */
+	struct sync_steal parts __rte_cache_aligned;
+	struct uet_sync_local *l;
+	unsigned int lcore_id;
+	uint32_t first, count;		 /* NICs */
+	uint32_t part_first, part_count; /* the switch's parts */
+	uint32_t seen_gen;
+	uint32_t spins; /* its spin budget before it sleeps (sync_park.h) */
+	int64_t ran;	/* events the parts it ran ran in the phase */
+	/* The first failed part it ran, in part order. */
+	struct sync_first_failure part_fail;
+	uint64_t parts_stolen; /* parts of other lcores it ran, in all */
+	/* Of its NICs after the NIC phase, so that the serial step reads
+	 * a few words per lcore, not a line per NIC: */
+	uet_time_t nic_next_ps;	   /* the earliest next event */
+	uet_time_t nic_out_min_ps; /* the earliest frame sent */
+	uint64_t nic_sent;	   /* frames sent */
+	uint32_t nic_failed;	   /* the first that failed, or UINT32_MAX */
+	/* The same of what the switch's parts it ran sent the NICs: */
+	uet_time_t sw_sent_min_ps;
+	uint64_t sw_sent;
+	uint32_t sw_failed; /* the first NIC it could not pass one to */
+	/* Wall ns it spent running its share, by phase: the balance of
+	 * the lcores (uet_sync_local_lcore_busy). */
+	uint64_t busy_ns[2];
+};
+
+enum local_phase {
+	LOCAL_PHASE_NICS = 0,
+	LOCAL_PHASE_SWITCH,
+	/* Both, one after the other on each lcore, with no barrier
+	 * between: a fed switch's parts need nothing of the NICs' window
+	 * (the rings by window parity above). */
+	LOCAL_PHASE_WINDOW,
+	LOCAL_PHASE_QUIT,
+};
+
+struct uet_sync_local {
+	struct uet_sync_local_conf conf;
+	struct local_nic *nics;
+	struct local_worker *workers; /* [0] is the calling lcore */
+	uint32_t n_workers;
+	bool launched;
+	bool fed;     /* the switch's parts take the NICs' frames themselves */
+	uint64_t seq; /* the window being run, from 0: its parity picks the
+		       * rings */
+	/* The phase the workers are told to run, published by gen. */
+	enum local_phase phase;
+	struct sync_park gen;
+	struct sync_park done; /* workers (beyond [0]) that finished it */
+	/* The switch's window. */
+	struct uet_xframe *sorted;
+	struct uet_xframe *sort_tmp; /* the sort's scratch */
+	uint32_t n_sorted, cap_sorted;
+	uet_time_t window_start_ps, window_end_ps;
+	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
+	struct sync_engine eng; /* the windows */
+	uint64_t start_ns, progress_ns;
+	struct uet_sync_stats stats;
+	struct sync_error error;
+};
+
+/** Keep the first error of e (a NIC's, the switch's, the run's). */
+int local_fail(struct sync_error *e, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** The lcore's worker, for what sw_out notes: the switch's parts do not
+ * know which lcore runs them. */
+RTE_DECLARE_PER_LCORE(struct local_worker *, local_self);
+
+/** Hand a NIC what the switch sent it in window w, in the order it was
+ * sent. */
+void local_nic_deliver(struct local_nic *n, uint64_t w);
+
+/** Phase 1 for one NIC: the frames the switch sent it in the window
+ * before, then its window run to end_ps. */
+void local_nic_window(struct local_nic *n, uet_time_t end_ps);
+
+/** E of the window just run: the least next event of the switch, of the
+ * NICs, and of the frames on their way between them. */
+uet_time_t sync_local_next(const struct uet_sync_local *l);
+
+/** The engine's ops over the lcores of one process. */
+extern const struct sync_transport_ops local_transport_ops;
+
+#endif /* SYNC_LOCAL_PRIVATE_H */
