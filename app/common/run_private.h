@@ -8,8 +8,9 @@
  *   run_outputs.c   the output folder, records, captures, arrivals.csv
  *   run_ports.c     ring pairs (embedded) or real ports, opened, drained,
  *                   lingered on
- *   run_clock.c     lockstep (coordinator, participants) or realtime
- *                   roles: opened, run, reported
+ *   run_clock.c     the clock role (run_clock.h: local, MPI,
+ *                   coordinator, participant, realtime; one file each):
+ *                   picked, opened, run, reported
  *   run_poll.c      lockstep over ports: the poll loop, and where a
  *                   window's wall time went
  *   run_nic_lcores.c  uet-nic's participants polled over several lcores
@@ -39,6 +40,7 @@ struct uet_ses_pattern;
 struct uet_sync_coordinator;
 struct uet_sync_participant;
 struct uet_sync_local;
+struct run_clock_ops;
 struct run_rt;
 struct run_swrec;
 struct run_wl;
@@ -100,7 +102,8 @@ struct run {
 	/* Ports (run_ports.c). */
 	struct uet_port **sw_port;  /* switch side of host i's link */
 	struct uet_port **nic_port; /* NIC side of hosted NIC i's link */
-	/* Clock (run_clock.c). */
+	/* Clock (run_clock.h: the role, and the state of each role). */
+	const struct run_clock_ops *clock;
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant **pa;
 	struct run_nic_ctx *pa_ctx;   /* the participants' window hooks */
@@ -159,11 +162,10 @@ int run_open_ports(struct run *e);
 void run_linger(struct run *e);
 void run_close_ports(struct run *e);
 
-/* run_clock.c */
+/* run_clock.c: the clock role (run_clock.h), picked and opened; the run;
+ * why it stopped and where it got to; closed. */
 int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
-int run_open_sync(struct run *e, uint64_t hash);
-int run_open_local(struct run *e);
-int run_open_rt(struct run *e);
+int run_clock_open(struct run *e, uint64_t scenario_hash);
 int run_clock_poll(struct run *e);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);

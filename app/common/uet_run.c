@@ -207,9 +207,7 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	if (rc == 0)
 		rc = run_wire_models(&e);
 	if (rc == 0)
-		rc = res->realtime		      ? run_open_rt(&e)
-		     : conf->role == UET_RUN_EMBEDDED ? run_open_local(&e)
-						      : run_open_sync(&e, hash);
+		rc = run_clock_open(&e, hash);
 	if (rc < 0)
 		goto out;
 

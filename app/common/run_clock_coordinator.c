@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The coordinator clock role (uet-switch): lib/sync's coordinator on one
+ * real port per host, the switch's side of lockstep frames on Ethernet
+ * ports (docs/lockstep.md), polled in this thread (run_poll.c) until
+ * every NIC said BYE.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "uet_fabric.h"
+#include "uet_sync_ports.h"
+#include "run_clock.h"
+#include "run_private.h"
+
+static int coordinator_open(struct run *e, uint64_t scenario_hash)
+{
+	const struct uet_scenario *sc = e->sc;
+	uet_time_t lookahead_ps;
+	int rc;
+
+	rc = run_lookahead(e, &lookahead_ps);
+	if (rc == 0)
+		rc = run_open_ports(e);
+	if (rc < 0)
+		return rc;
+	struct uet_sync_coordinator_conf cc = {
+		.ports = e->sw_port,
+		.n_ports = e->hosts,
+		.component = uet_fabric_component(e->fabric),
+		.pool = e->mp,
+		.lookahead_ps = lookahead_ps,
+		.start_ps = 0,
+		.end_ps = sc->run.end_ps,
+		.scenario_hash = scenario_hash,
+		/* Identity only: results never depend on it. */
+		.nonce_seed = run_wall_ns() ^ (uint64_t)getpid(),
+		.timeout_ms = e->conf->timeout_ms,
+		.startup_timeout_ms = e->conf->startup_timeout_ms,
+		.progress_fn = sc->run.progress ? run_clock_on_progress : NULL,
+		.progress_arg = e,
+		.progress_interval_ms = 1000,
+		.window_fn = run_clock_on_window,
+		.window_arg = e,
+	};
+
+	return uet_sync_coordinator_create(&e->co, &cc);
+}
+
+static int coordinator_run(struct run *e)
+{
+	int rc = run_poll(e);
+
+	/* Over ports, waiting for the peers' HELLO (their pools and ports
+	 * still being made) is set-up: the run's wall time starts with the
+	 * windows, as uet-emu's does. */
+	e->start_ns = e->cpu0.mono_ns;
+	return rc;
+}
+
+static const char *coordinator_error(const struct run *e)
+{
+	return e->co != NULL ? uet_sync_coordinator_error(e->co) : "";
+}
+
+static void coordinator_report(struct run *e, int rc,
+			       struct uet_run_result *res)
+{
+	struct uet_sync_stats st;
+
+	(void)rc;
+	if (e->co == NULL)
+		return;
+	run_window_split(e);
+	uet_sync_coordinator_stats(e->co, &st);
+	res->virtual_ps = st.now_ps;
+	res->windows = st.windows;
+	res->events = run_total_events(e);
+}
+
+static void coordinator_close(struct run *e)
+{
+	uet_sync_coordinator_free(e->co);
+	e->co = NULL;
+}
+
+const struct run_clock_ops run_clock_coordinator = {
+	.name = "coordinator",
+	.open = coordinator_open,
+	.run = coordinator_run,
+	.error = coordinator_error,
+	.report = coordinator_report,
+	.close = coordinator_close,
+};
