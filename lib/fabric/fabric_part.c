@@ -181,7 +181,10 @@ static inline void part_take_prefetch(const struct uet_fabric *fab,
 		const struct fabric_fifo *a =
 			&fab->ports[merge[i + PART_TAKE_LAG].port].arriving;
 
-		rte_prefetch0(&a->slots[(a->head + a->len) & (a->cap - 1u)]);
+		/* A ring that never held a frame has no slots yet. */
+		if (a->slots != NULL)
+			rte_prefetch0(
+				&a->slots[(a->head + a->len) & (a->cap - 1u)]);
 	}
 }
 
