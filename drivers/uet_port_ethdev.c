@@ -35,11 +35,10 @@ extern int af_packet_logtype;
 extern int af_xdp_logtype;
 extern int memif_logtype;
 extern int eth_pcap_logtype;
+extern int vdev_logtype_bus;
 static const int *const port_pmds[] __attribute__((used)) = {
-	&af_packet_logtype,
-	&af_xdp_logtype,
-	&memif_logtype,
-	&eth_pcap_logtype,
+	&af_packet_logtype, &af_xdp_logtype,   &memif_logtype,
+	&eth_pcap_logtype,  &vdev_logtype_bus,
 };
 #endif
 
