@@ -256,8 +256,12 @@ static int grow_chunk(struct rte_mempool *mp, unsigned n)
 	if (n == 0)
 		return -ENOBUFS;
 	/* The populate helper keeps objects off page boundaries (4 KiB
-	 * without hugepages): count the room that costs. */
-	need = rte_mempool_ops_calc_mem_size(
+	 * without hugepages): count the room that costs. This driver has no
+	 * calc_mem_size of its own, so the mempool's would call DPDK's
+	 * default; called here directly, since a shared DPDK does not export
+	 * rte_mempool_ops_calc_mem_size() (-Ddpdk_link=shared failed to
+	 * link). */
+	need = rte_mempool_op_calc_mem_size_default(
 		mp, n, rte_log2_u32((uint32_t)getpagesize()), &min_chunk,
 		&align);
 	if (need < 0)
