@@ -18,7 +18,9 @@
  *   one-flow run's CPU time;
  * - VFIO's tables, for a run that has no device;
  * - the search for DPDK's plugin folder, for a program that links DPDK
- *   statically and names no plugin.
+ *   statically and names no plugin;
+ * - the interrupt thread, for a run that registers no interrupt or alarm
+ *   callback (rte_intr_callback_register() then refuses).
  *
  * Set before rte_eal_init(); it changes nothing after.
  */

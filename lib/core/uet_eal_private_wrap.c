@@ -23,10 +23,23 @@
  *   loader for librte_eal.so under three names, each a walk of the library
  *   path (1.1%), to learn that DPDK is linked statically, and loads the
  *   plugins -d names: the EAL arguments of a private EAL name none.
+ * - rte_eal_intr_init() (linux/eal_interrupts.c) starts the EAL's
+ *   interrupt thread, which waits for interrupt and alarm callbacks that
+ *   an embedded run never registers (no device, no alarm, no hotplug).
+ *   The thread costs its start (the main thread sleeps until it runs)
+ *   and the exit (the process ends when its last thread has run to its
+ *   end): on a loaded machine each is a wait for a CPU. Without it,
+ *   rte_intr_callback_register() (called by linux/eal_alarm.c and
+ *   linux/eal_dev.c) refuses with -ENOTSUP rather than reach the thread's
+ *   pipe, which was never made, and so does rte_eal_alarm_set(), whose
+ *   alarm would never go off (it arms its timer even when it cannot
+ *   register the callback, to register it later).
  * Without uet_eal_private_set(true) each is the EAL's and the C library's
  * own.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "uet_eal_private.h"
@@ -42,6 +55,16 @@ int __real_rte_vfio_enable(const char *modname);
 int __wrap_rte_vfio_enable(const char *modname);
 int __real_eal_plugins_init(void);
 int __wrap_eal_plugins_init(void);
+int __real_rte_eal_intr_init(void);
+int __wrap_rte_eal_intr_init(void);
+/* rte_interrupts.h's, with the handle and callback types left opaque:
+ * this file uses no DPDK header. */
+int __real_rte_intr_callback_register(const void *intr_handle, void *cb,
+				      void *cb_arg);
+int __wrap_rte_intr_callback_register(const void *intr_handle, void *cb,
+				      void *cb_arg);
+int __real_rte_eal_alarm_set(uint64_t us, void *cb, void *cb_arg);
+int __wrap_rte_eal_alarm_set(uint64_t us, void *cb, void *cb_arg);
 
 int __wrap_eal_create_runtime_dir(void)
 {
@@ -72,4 +95,33 @@ int __wrap_eal_plugins_init(void)
 	if (uet_eal_private())
 		return 0;
 	return __real_eal_plugins_init();
+}
+
+/* Whether the EAL's interrupt thread was left out: set by
+ * __wrap_rte_eal_intr_init() during rte_eal_init(), before any other
+ * thread exists. */
+static bool eal_no_intr_thread;
+
+int __wrap_rte_eal_intr_init(void)
+{
+	if (uet_eal_private()) {
+		eal_no_intr_thread = true;
+		return 0;
+	}
+	return __real_rte_eal_intr_init();
+}
+
+int __wrap_rte_intr_callback_register(const void *intr_handle, void *cb,
+				      void *cb_arg)
+{
+	if (eal_no_intr_thread)
+		return -ENOTSUP;
+	return __real_rte_intr_callback_register(intr_handle, cb, cb_arg);
+}
+
+int __wrap_rte_eal_alarm_set(uint64_t us, void *cb, void *cb_arg)
+{
+	if (eal_no_intr_thread)
+		return -ENOTSUP;
+	return __real_rte_eal_alarm_set(us, cb, cb_arg);
 }

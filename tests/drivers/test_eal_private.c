@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* An EAL serving one process alone (lib/core/uet_eal_private.h, the
- * embedded run's): it makes no runtime folder and maps private memory, not
- * a memfd, and works as any (memory from its heap, an mbuf pool); other
- * memfds are still made. Without it, the EAL makes both as before. */
+ * embedded run's): it makes no runtime folder, maps private memory, not a
+ * memfd, starts no interrupt thread (an alarm is refused), and works as
+ * any (memory from its heap, an mbuf pool); other memfds are still made.
+ * Without it, the EAL makes all three as before. */
 #include <check.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
 
@@ -33,6 +35,26 @@ static void runtime_dir_of(const char *prefix, char *buf, size_t len)
 /* Whether the EAL's memory is the memfd it names "nohuge": its mapping
  * shows in /proc/self/maps as "/memfd:nohuge (deleted)". Its memory is
  * used first (a heap allocation), so that the mapping is in place. */
+/* Threads of this process (/proc/self/task). */
+static unsigned int process_threads(void)
+{
+	char line[256];
+	unsigned int n = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Threads: %u", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static void alarm_cb(void *arg)
+{
+	(void)arg;
+}
+
 static bool eal_memory_is_memfd(void)
 {
 	char line[512];
@@ -65,6 +87,10 @@ START_TEST(test_eal_private_makes_no_runtime_folder_nor_memfd)
 	ck_assert(!eal_memory_is_memfd());
 	/* The EAL works: a pool, its mbufs. */
 	ck_assert_ptr_nonnull(uet_test_pool("private_pool", 512));
+	/* No interrupt thread: the process is its one lcore; an alarm is
+	 * refused, not lost. */
+	ck_assert_uint_eq(process_threads(), 1);
+	ck_assert_int_lt(rte_eal_alarm_set(1000000, alarm_cb, NULL), 0);
 	/* Another memfd is still one. */
 	fd = memfd_create("uet_other", 0);
 	ck_assert_int_ge(fd, 0);
@@ -83,6 +109,10 @@ START_TEST(test_eal_shared_makes_its_runtime_folder_and_memfd)
 	ck_assert_int_eq(uet_eal_init_sized(prefix, 1, 64), 0);
 	ck_assert_int_eq(stat(dir, &st), 0);
 	ck_assert(eal_memory_is_memfd());
+	/* The interrupt thread runs the alarms. */
+	ck_assert_uint_eq(process_threads(), 2);
+	ck_assert_int_eq(rte_eal_alarm_set(1000000, alarm_cb, NULL), 0);
+	ck_assert_int_ge(rte_eal_alarm_cancel(alarm_cb, NULL), 1);
 	/* uet_eal_init_sized() removes the empty folder at exit. */
 }
 END_TEST
