@@ -14,10 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <yaml.h>
 
 #include "config_private.h"
 #include "uet_config.h"
+#include "uet_infile.h"
 #include "uet_time.h"
 #include "uet_units.h"
 
@@ -587,56 +590,43 @@ int uet_scenario_load_file(struct uet_scenario *s, const char *path,
 			   struct uet_config_error *err)
 {
 	struct cfg_ctx c = {.name = path, .err = err};
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *f;
-	int rc;
+	struct uet_infile_info info;
+	char *buf = NULL, why[160];
+	size_t len = 0;
+	int fd, rc;
 
 	uet_scenario_defaults(s);
 	if (path == NULL)
 		return -EINVAL;
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return cfg_fail(&c, 0, 0, NULL, NULL, false,
-				"cannot open the scenario: %s",
-				strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			char *nbuf;
-
-			cap = cap ? cap * 2 : 4096;
-			nbuf = realloc(buf, cap);
-			if (nbuf == NULL) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nbuf;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-		if (len > UET_CONFIG_FILE_MAX_BYTES) {
-			free(buf);
-			fclose(f);
-			return cfg_fail(&c, 0, 0, NULL, NULL, false,
-					"the file is larger than %" PRIu64
-					" MiB, the most a scenario may be: "
-					"not a scenario",
-					UET_CONFIG_FILE_MAX_BYTES >> 20);
-		}
+	/* A regular file of a bounded size: a FIFO would hang the load, a
+	 * device or a huge file never end it. */
+	rc = uet_infile_open(path, UET_CONFIG_FILE_MAX_BYTES, &fd, &info);
+	if (rc == 0) {
+		rc = uet_infile_read_fd(fd, UET_CONFIG_FILE_MAX_BYTES, &buf,
+					&len);
+		close(fd);
+		if (rc == -EFBIG)
+			info.size_bytes = UET_CONFIG_FILE_MAX_BYTES + 1;
 	}
-	if (ferror(f)) {
-		rc = cfg_fail(&c, 0, 0, NULL, NULL, false,
-			      "cannot read the scenario: %s", strerror(errno));
-		free(buf);
-		fclose(f);
+	if (rc == -ENOMEM)
 		return rc;
+	if (rc == -EFBIG)
+		return cfg_fail(&c, 0, 0, NULL, NULL, false,
+				"the file is larger than %" PRIu64
+				" MiB, the most a scenario may be: "
+				"not a scenario",
+				UET_CONFIG_FILE_MAX_BYTES >> 20);
+	if (rc == -EIO)
+		return cfg_fail(&c, 0, 0, NULL, NULL, false,
+				"cannot read the scenario: %s", strerror(EIO));
+	if (rc < 0) {
+		uet_infile_describe(rc, &info, UET_CONFIG_FILE_MAX_BYTES, why,
+				    sizeof(why));
+		return cfg_fail(&c, 0, 0, NULL, NULL, false,
+				"cannot open the scenario: %s; give the path "
+				"of a scenario file (YAML)",
+				why);
 	}
-	fclose(f);
 	{
 		/* The scenario's folder, absolute: traces are found from it
 		 * whatever the working directory of a later run. */

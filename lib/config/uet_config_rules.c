@@ -3,16 +3,19 @@
  * The rules that stop a run and involve more than one attribute: checked
  * after every section is loaded, so the order of sections does not matter.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config_private.h"
 #include "uet_host_addr.h"
 #include "uet_config.h"
+#include "uet_infile.h"
 #include "uet_units.h"
 
 /* Index of the row section.name. A rule names rows of the table only:
@@ -97,14 +100,32 @@ static int check_dscp(struct cfg_ctx *c)
 	return 0;
 }
 
+/*
+ * Whether path is a file a workload may read: a regular file (a FIFO would
+ * hang the run, a device never end it, a directory read as nothing). 0, or
+ * the uet_infile_open() error with its words in why.
+ */
+static int input_file(const char *path, char *why, size_t len)
+{
+	struct uet_infile_info info;
+	int fd, rc;
+
+	rc = uet_infile_open(path, 0, &fd, &info);
+	if (rc == 0)
+		close(fd);
+	else
+		uet_infile_describe(rc, &info, 0, why, len);
+	return rc;
+}
+
 /* workload.chakra: resolved against the scenario's folder, one rank file
  * per host (PREFIX.0.et .. PREFIX.<hosts-1>.et, and no PREFIX.<hosts>.et),
- * not together with messages. */
+ * each a regular file, not together with messages. */
 static int check_chakra(struct cfg_ctx *c)
 {
 	struct uet_workload_config *w = &c->s->workload;
 	uint32_t hosts = c->s->topology.hosts, n;
-	char path[UET_CONFIG_PATH_MAX + 16];
+	char path[UET_CONFIG_PATH_MAX + 16], why[160];
 	struct stat st;
 
 	if (w->chakra[0] == '\0')
@@ -123,8 +144,14 @@ static int check_chakra(struct cfg_ctx *c)
 	}
 	for (n = 0; n <= hosts; n++) {
 		snprintf(path, sizeof(path), "%s.%u.et", w->chakra, n);
-		if (stat(path, &st) != 0)
+		if (lstat(path, &st) != 0)
 			break;
+		if (n < hosts && input_file(path, why, sizeof(why)) < 0)
+			return cfg_fail_attr(c, "workload", "chakra",
+					     "%s is %s: give the prefix of "
+					     "Chakra trace files, one regular "
+					     "file per rank",
+					     path, why);
 	}
 	if (n == 0)
 		return cfg_fail_attr(c, "workload", "chakra",
@@ -177,8 +204,8 @@ static int check_one_source(struct cfg_ctx *c)
 static int check_matrix(struct cfg_ctx *c)
 {
 	struct uet_workload_config *w = &c->s->workload;
-	char path[UET_CONFIG_PATH_MAX + 16];
-	struct stat st;
+	char path[UET_CONFIG_PATH_MAX + 16], why[160];
+	int rc;
 
 	if (w->matrix[0] == '\0')
 		return 0;
@@ -194,9 +221,18 @@ static int check_matrix(struct cfg_ctx *c)
 				sizeof(w->matrix) - 1, c->base_dir);
 		memcpy(w->matrix, path, (size_t)len + 1);
 	}
-	if (stat(w->matrix, &st) != 0 || !S_ISREG(st.st_mode))
-		return cfg_fail_attr(c, "workload", "matrix", "no such file %s",
+	rc = input_file(w->matrix, why, sizeof(why));
+	if (rc == -ENOENT)
+		return cfg_fail_attr(c, "workload", "matrix",
+				     "no such file %s: give the path of a "
+				     "connection matrix file (uet-htsim's "
+				     "format)",
 				     w->matrix);
+	if (rc < 0)
+		return cfg_fail_attr(c, "workload", "matrix",
+				     "%s is %s: give the path of a connection "
+				     "matrix file (uet-htsim's format)",
+				     w->matrix, why);
 	return 0;
 }
 
@@ -647,6 +683,16 @@ int cfg_check_rules(struct cfg_ctx *c)
 		return cfg_fail_attr(c, "nic", "EgressPoolSize",
 				     "must hold one full packet on the wire, "
 				     "RdmaDataMSS + 106 = %llu bytes",
+				     (unsigned long long)wire_bytes);
+	/* A class queue that cannot take one full frame drops every one. */
+	if (is_set(c, "switch", "queue_limit") &&
+	    s->sw.queue_limit_bytes < wire_bytes)
+		return cfg_fail_attr(c, "switch", "queue_limit",
+				     "a class queue must hold one full packet "
+				     "on the wire, RdmaDataMSS + 106 = %llu "
+				     "bytes, or the switch drops every one: "
+				     "set at least %llu, or auto",
+				     (unsigned long long)wire_bytes,
 				     (unsigned long long)wire_bytes);
 	if (s->nic.ingress_pool_size_bytes < nominal_bytes)
 		return cfg_fail_attr(c, "nic", "IngressPoolSize",

@@ -100,13 +100,21 @@ static int parse_uint(const char *t, uint64_t *v)
 	return 0;
 }
 
+/* A value outside the row's range; above: it was too large (a number
+ * past 2^64 - 1 included), which a row without an upper bound can only
+ * be by overflowing. */
 static int fail_range(struct cfg_ctx *c, const struct uet_attr *a,
-		      unsigned int line, const char *key, const char *text)
+		      unsigned int line, const char *key, const char *text,
+		      bool above)
 {
 	char lo[CFG_VALUE_LEN], hi[CFG_VALUE_LEN];
 
 	cfg_format_value(a, a->min, lo, sizeof(lo));
 	cfg_format_value(a, a->max, hi, sizeof(hi));
+	if (a->max == UINT64_MAX && above)
+		return cfg_fail(c, line, 0, key, text, false,
+				"out of range: must be at most %s (2^64 - 1)",
+				hi);
 	if (a->max == UINT64_MAX)
 		return cfg_fail(c, line, 0, key, text, false,
 				"out of range: must be at least %s", lo);
@@ -201,7 +209,7 @@ int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 	case UET_ATTR_UINT:
 		rc = parse_uint(text, &v);
 		if (rc == -ERANGE)
-			return fail_range(c, a, line, key, text);
+			return fail_range(c, a, line, key, text, true);
 		if (rc < 0)
 			return cfg_fail(c, line, 0, key, text, false,
 					"wrong type: expected an unsigned "
@@ -240,7 +248,7 @@ int cfg_parse_value(struct cfg_ctx *c, const struct uet_attr *a,
 		return 0;
 	}
 	if (v < a->min || v > a->max)
-		return fail_range(c, a, line, key, text);
+		return fail_range(c, a, line, key, text, v > a->max);
 	cfg_field_set(a, base, v);
 	return 0;
 }

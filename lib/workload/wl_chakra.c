@@ -16,19 +16,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
 #include "chakra_et.pb-c.h"
+#include "uet_infile.h"
 #include "wl_private.h"
 
 #define PS_PER_US UINT64_C(1000000)
 
 /* Longest length prefix: a varint32. */
 #define WL_VARINT_MAX_BYTES 5u
-
-/* Largest trace file read, bytes after decompression. */
-#define WL_TRACE_MAX_BYTES (UINT64_C(1) << 31)
 
 typedef ChakraProtoMsg__AttributeProto wl_attr;
 
@@ -42,54 +42,90 @@ struct wl_tnode {
 	char name[UET_WL_NAME_LEN];
 };
 
-/* Read a whole file, decompressing a gzip one. */
+/*
+ * Read a whole trace, decompressing a gzip one: a regular file
+ * (uet_infile.h), which inflates to at most WL_TRACE_MAX_BYTES and to at
+ * most WL_GZIP_MAX_RATIO times its own size, checked as it inflates (a
+ * 1 MB file of zeros stops at 128 MB, not at its gigabyte).
+ */
 static int read_file(const char *path, uint8_t **bufp, size_t *lenp,
 		     struct uet_wl_error *err)
 {
-	gzFile f = gzopen(path, "rb");
+	struct uet_infile_info info;
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0;
-	int n, zerr;
+	uint64_t limit;
+	char why[160];
+	gzFile f;
+	int fd, n = 0, zerr, rc;
 
 	*bufp = NULL;
-	if (f == NULL) {
-		int e = errno ? errno : ENOMEM;
-
-		snprintf(err->message, sizeof(err->message),
-			 "cannot open %.200s: %s", path, strerror(e));
-		return -e;
+	rc = uet_infile_open(path, WL_TRACE_MAX_BYTES, &fd, &info);
+	if (rc < 0) {
+		uet_infile_describe(rc, &info, WL_TRACE_MAX_BYTES, why,
+				    sizeof(why));
+		(void)wl_fail(err,
+			      "%s: %s: give the prefix of Chakra trace files, "
+			      "one regular file per rank",
+			      path, why);
+		return rc;
 	}
-	for (;;) {
+	limit = info.size_bytes * WL_GZIP_MAX_RATIO;
+	if (limit < info.size_bytes || limit > WL_TRACE_MAX_BYTES)
+		limit = WL_TRACE_MAX_BYTES;
+	f = gzdopen(fd, "rb");
+	if (f == NULL) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len <= limit) {
 		if (cap - len < 65536) {
+			/* One byte past the limit tells a file that passes
+			 * it from one that ends there. */
+			size_t ncap = cap ? cap * 2 : 131072;
 			void *p;
 
-			cap = cap ? cap * 2 : 131072;
-			if (cap > WL_TRACE_MAX_BYTES) {
-				gzclose(f);
-				free(buf);
-				return wl_fail(err,
-					       "%s: larger than %" PRIu64
-					       " bytes",
-					       path, WL_TRACE_MAX_BYTES);
+			if (ncap > limit + 1)
+				ncap = (size_t)limit + 1;
+			if (ncap <= len) {
+				len = (size_t)limit + 1;
+				break;
 			}
-			p = realloc(buf, cap);
+			p = realloc(buf, ncap);
 			if (p == NULL) {
 				gzclose(f);
 				free(buf);
 				return -ENOMEM;
 			}
 			buf = p;
+			cap = ncap;
 		}
 		n = gzread(f, buf + len, (unsigned int)(cap - len));
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
+	if (len > limit) {
+		gzclose(f);
+		free(buf);
+		if (limit < WL_TRACE_MAX_BYTES)
+			return wl_fail(err,
+				       "%s: inflates past %" PRIu64
+				       " bytes, %u times its %" PRIu64
+				       " bytes: not a trace (a gzip trace "
+				       "inflates to at most %u times its "
+				       "size)",
+				       path, limit, WL_GZIP_MAX_RATIO,
+				       info.size_bytes, WL_GZIP_MAX_RATIO);
+		return wl_fail(err,
+			       "%s: larger than %" PRIu64 " bytes (%" PRIu64
+			       " MiB) once inflated, the most a trace may be",
+			       path, limit, limit >> 20);
+	}
 	if (n < 0 ||
 	    (gzerror(f, &zerr), zerr != Z_OK && zerr != Z_STREAM_END)) {
-		int rc = wl_fail(err, "%s: truncated or corrupt gzip data (%s)",
-				 path, gzerror(f, &zerr));
-
+		rc = wl_fail(err, "%s: truncated or corrupt gzip data (%s)",
+			     path, gzerror(f, &zerr));
 		gzclose(f);
 		free(buf);
 		return rc;
@@ -161,6 +197,7 @@ static int read_attrs(const char *path, uint64_t id, wl_attr **attrs, size_t n,
 		const char *name = a->name ? a->name : "";
 		bool *has = NULL;
 		int64_t *dst = NULL, v;
+		int rc;
 
 		if (a->value_case ==
 		    CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE__NOT_SET) {
@@ -186,7 +223,18 @@ static int read_attrs(const char *path, uint64_t id, wl_attr **attrs, size_t n,
 			has = &t->has_type, dst = &t->comm_type;
 		if (dst == NULL)
 			continue;
-		if (attr_int(a, &v) < 0)
+		rc = attr_int(a, &v);
+		if (rc == -ERANGE)
+			return wl_fail(err,
+				       "%s: node id %" PRIu64 ": attribute "
+				       "'%s' = %" PRIu64 ": out of range, at "
+				       "most %" PRId64 "%s",
+				       path, id, name, a->uint64_val, INT64_MAX,
+				       dst == &t->size
+					       ? " (and a message is at most "
+						 "4294967295 bytes)"
+					       : "");
+		if (rc < 0)
 			return wl_fail(err,
 				       "%s: node id %" PRIu64 ": attribute "
 				       "'%s' has attribute type %d, not an "
@@ -354,12 +402,20 @@ static int describe_nodes(const char *path, uint32_t rank, uint32_t ranks,
 		}
 		if ((t->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_SEND_NODE ||
 		     t->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE) &&
-		    (!t->has_size || t->size < 0 ||
-		     (uint64_t)t->size > UINT32_MAX))
+		    !t->has_size)
 			return wl_fail(err,
 				       "%s: node id %" PRIu64 ": comm_size "
-				       "missing or out of range",
+				       "missing: a COMM_SEND or COMM_COLL "
+				       "node needs its size in bytes",
 				       path, t->id);
+		if ((t->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_SEND_NODE ||
+		     t->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE) &&
+		    (t->size < 0 || (uint64_t)t->size > UINT32_MAX))
+			return wl_fail(err,
+				       "%s: node id %" PRIu64 ": comm_size "
+				       "= %" PRId64 ": out of range, a "
+				       "message is 0 to 4294967295 bytes",
+				       path, t->id, t->size);
 		if (t->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE &&
 		    (!t->has_type || t->comm_type < 0 ||
 		     t->comm_type >= UET_WL_COLL_TYPES))
@@ -531,17 +587,14 @@ static int load_rank(struct uet_wl_program *prog, const char *prefix,
 	return rc;
 }
 
+/* Whether rank's file is there (what it is, read_file() checks). */
 static bool file_exists(const char *prefix, uint32_t rank)
 {
 	char path[4096];
-	FILE *fp;
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s.%u.et", prefix, rank);
-	fp = fopen(path, "rb");
-	if (fp == NULL)
-		return false;
-	fclose(fp);
-	return true;
+	return lstat(path, &st) == 0;
 }
 
 int uet_wl_chakra_load(struct uet_wl_program *prog, const char *prefix,

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "uet_infile.h"
 #include "wl_matrix.h"
 
 /* The program: triggers first (in id order), then each connection in file
@@ -113,40 +115,35 @@ int uet_wl_matrix_parse(struct uet_wl_program *prog, const char *name,
 int uet_wl_matrix_load(struct uet_wl_program *prog, const char *path,
 		       uint32_t hosts, struct uet_wl_error *err)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	FILE *f;
-	int rc;
+	struct uet_infile_info info;
+	char *buf = NULL, why[160];
+	size_t len = 0;
+	int fd, rc;
 
 	memset(prog, 0, sizeof(*prog));
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		rc = -errno;
-		(void)wl_fail(err, "%s: cannot open: %s", path, strerror(-rc));
+	/* A regular file of a bounded size, checked before it is read: a
+	 * FIFO would hang the run, /dev/zero never end it. */
+	rc = uet_infile_open(path, WL_MATRIX_MAX_BYTES, &fd, &info);
+	if (rc == 0) {
+		rc = uet_infile_read_fd(fd, WL_MATRIX_MAX_BYTES, &buf, &len);
+		close(fd);
+		if (rc == -EFBIG)
+			info.size_bytes = WL_MATRIX_MAX_BYTES + 1;
+	}
+	if (rc == -ENOMEM || rc == -EIO) {
+		(void)wl_fail(err, "%s: cannot read: %s", path, strerror(-rc));
 		return rc;
 	}
-	do {
-		if (len == cap) {
-			char *p;
-
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (p == NULL) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = p;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got > 0);
-	rc = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (rc < 0)
-		(void)wl_fail(err, "%s: cannot read", path);
-	else
-		rc = uet_wl_matrix_parse(prog, path, buf, len, hosts, err);
+	if (rc < 0) {
+		uet_infile_describe(rc, &info, WL_MATRIX_MAX_BYTES, why,
+				    sizeof(why));
+		(void)wl_fail(err,
+			      "%s: %s: give the path of a connection matrix "
+			      "file",
+			      path, why);
+		return rc;
+	}
+	rc = uet_wl_matrix_parse(prog, path, buf, len, hosts, err);
 	free(buf);
 	return rc;
 }

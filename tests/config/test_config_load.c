@@ -8,6 +8,8 @@
 #include "check_main.h"
 #include "config_test.h"
 
+#include <sys/stat.h>
+
 static void load_example(const char *name, struct uet_scenario *s)
 {
 	struct uet_config_error e;
@@ -106,7 +108,12 @@ START_TEST(test_out_of_range)
 	expect_reject("switch: {drop_rate: 150%}\n", 1, "switch.drop_rate",
 		      "150%", "must be between 0% and 100%");
 	expect_reject("run: {seed: 99999999999999999999}\n", 1, "run.seed",
-		      "99999999999999999999", "must be at least 0");
+		      "99999999999999999999",
+		      "must be at most 18446744073709551615 (2^64 - 1)");
+	/* 2^64: before, "must be at least 0". */
+	expect_reject("run: {seed: 18446744073709551616}\n", 1, "run.seed",
+		      "18446744073709551616",
+		      "out of range: must be at most 18446744073709551615");
 	expect_reject("run: {end: 0ns}\n", 1, "run.end", "0ns",
 		      "must be between 1ps and");
 }
@@ -135,8 +142,43 @@ START_TEST(test_missing_file)
 		uet_scenario_load_file(&s, "/nonexistent/scenario.yaml", &e),
 		-EINVAL);
 	ck_assert_str_eq(e.message, "/nonexistent/scenario.yaml: cannot open "
-				    "the scenario: No such file or directory");
+				    "the scenario: no such file; give the path "
+				    "of a scenario file (YAML)");
 	ck_assert_uint_eq(e.line, 0);
+}
+END_TEST
+
+/*
+ * A scenario path that names no regular file is refused with what it
+ * names, at once: before, a FIFO waited for a writer for ever and a
+ * directory said "Is a directory" only when read.
+ */
+START_TEST(test_scenario_that_is_no_regular_file_is_refused_at_once)
+{
+	char dir[] = "/tmp/uet-scenario-XXXXXX", fifo[64], want[160];
+	struct uet_config_error e;
+	struct uet_scenario s;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/s.yaml", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(uet_scenario_load_file(&s, fifo, &e), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s: cannot open the scenario: a FIFO, not a regular file; "
+		 "give the path of a scenario file (YAML)",
+		 fifo);
+	ck_assert_str_eq(e.message, want);
+	ck_assert_int_eq(uet_scenario_load_file(&s, dir, &e), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s: cannot open the scenario: a directory, not a file; "
+		 "give the path of a scenario file (YAML)",
+		 dir);
+	ck_assert_str_eq(e.message, want);
+	ck_assert_int_eq(uet_scenario_load_file(&s, "/dev/zero", &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.message, "a character device, not a "
+						"regular file"));
+	unlink(fifo);
+	rmdir(dir);
 }
 END_TEST
 
@@ -235,6 +277,8 @@ static Suite *config_load_suite(void)
 	tcase_add_test(tc, test_out_of_range);
 	tcase_add_test(tc, test_duplicate_key);
 	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(
+		tc, test_scenario_that_is_no_regular_file_is_refused_at_once);
 	tcase_add_test(tc, test_yaml_syntax_error_line_and_column);
 	tcase_add_test(tc, test_every_prefix_loads_or_fails_cleanly);
 	tcase_add_test(tc, test_example_incast_8_loads);

@@ -387,6 +387,28 @@ START_TEST(test_pools_hold_one_packet)
 }
 END_TEST
 
+/* A class queue that cannot hold one frame of the scenario's MSS drops
+ * every frame: before, queue_limit 0 or 1 was accepted and the run lost
+ * all its traffic. */
+START_TEST(test_switch_queue_limit_holds_one_packet)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+
+	expect_reject("switch: {queue_limit: 0}\n", 1, "switch.queue_limit",
+		      "0",
+		      "a class queue must hold one full packet on the wire, "
+		      "RdmaDataMSS + 106 = 4202 bytes, or the switch drops "
+		      "every one: set at least 4202, or auto");
+	expect_reject("switch: {queue_limit: 1}\n", 1, "switch.queue_limit",
+		      "1", "set at least 4202, or auto");
+	expect_reject("nic: {RdmaDataMSS: 8000}\nswitch: {queue_limit: 8105}\n",
+		      2, "switch.queue_limit", "8105", "set at least 8106");
+	ck_assert_msg(load(&s, "switch: {queue_limit: 4202}\n", &e) == 0, "%s",
+		      e.message);
+}
+END_TEST
+
 /* A rule broken by a default names the default, with no line. */
 START_TEST(test_rule_on_default_value)
 {
@@ -428,6 +450,7 @@ static Suite *config_rules_suite(void)
 	tcase_add_test(tc, test_topology_shapes);
 	tcase_add_test(tc, test_pcap_hosts_auto_all_and_lists);
 	tcase_add_test(tc, test_pools_hold_one_packet);
+	tcase_add_test(tc, test_switch_queue_limit_holds_one_packet);
 	tcase_add_test(tc, test_rule_on_default_value);
 	suite_add_tcase(s, tc);
 	return s;

@@ -7,6 +7,8 @@
 #include "check_main.h"
 #include "config_test.h"
 
+#include <sys/stat.h>
+
 /* A folder of empty rank files t.0.et .. t.<n-1>.et; returns its path. */
 static void make_traces(char *dir, size_t len, uint32_t n)
 {
@@ -285,6 +287,78 @@ START_TEST(test_workload_chakra)
 }
 END_TEST
 
+/*
+ * A matrix or a rank file that is no regular file is refused with what it
+ * is. Before, a matrix that was a directory, a FIFO, /dev/zero or a loop
+ * of links said "no such file", and a rank file that was a FIFO hung the
+ * run when it was read.
+ */
+START_TEST(test_workload_input_that_is_no_regular_file_says_what_it_is)
+{
+	struct uet_scenario s;
+	struct uet_config_error e;
+	char dir[64], yaml[512], path[600], want[700];
+	const struct {
+		const char *name; /* in dir; NULL: /dev/zero */
+		const char *words;
+	} cases[] = {
+		{"d.cm", "is a directory, not a file"},
+		{"f.cm", "is a FIFO, not a regular file"},
+		{NULL, "is a character device, not a regular file"},
+		{"l.cm", "is a loop of symbolic links"},
+	};
+	size_t i;
+
+	make_traces(dir, sizeof(dir), 2);
+	snprintf(path, sizeof(path), "%s/d.cm", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/f.cm", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	snprintf(path, sizeof(path), "%s/l.cm", dir);
+	ck_assert_int_eq(symlink(path, path), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].name != NULL)
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 cases[i].name);
+		else
+			snprintf(path, sizeof(path), "/dev/zero");
+		snprintf(yaml, sizeof(yaml), "workload: {matrix: %s}\n", path);
+		ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+		ck_assert_str_eq(e.key, "workload.matrix");
+		snprintf(want, sizeof(want), "%s %s", path, cases[i].words);
+		ck_assert_msg(strncmp(e.rule, want, strlen(want)) == 0 &&
+				      strstr(e.rule, ": give the path of a "
+						     "connection matrix "
+						     "file") != NULL,
+			      "got %s, want %s...", e.rule, want);
+	}
+	/* Rank 1 a FIFO: refused by the scenario's check, not waited on. */
+	snprintf(path, sizeof(path), "%s/t.1.et", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {hosts: 2}\nworkload: {chakra: %s/t}\n", dir);
+	ck_assert_int_eq(load(&s, yaml, &e), -EINVAL);
+	ck_assert_str_eq(e.key, "workload.chakra");
+	snprintf(want, sizeof(want),
+		 "%s is a FIFO, not a regular file: give the prefix of "
+		 "Chakra trace files, one regular file per rank",
+		 path);
+	ck_assert_msg(strstr(e.rule, want) != NULL, "got %s", e.rule);
+	unlink(path);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].name == NULL)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].name);
+		if (rmdir(path) != 0)
+			unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/t.0.et", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *config_workload_suite(void)
 {
 	Suite *s = suite_create("config_workload");
@@ -296,6 +370,9 @@ static Suite *config_workload_suite(void)
 	tcase_add_test(tc, test_workload_generate_loads);
 	tcase_add_test(tc, test_workload_generate_rules);
 	tcase_add_test(tc, test_workload_chakra);
+	tcase_add_test(
+		tc,
+		test_workload_input_that_is_no_regular_file_says_what_it_is);
 	suite_add_tcase(s, tc);
 	return s;
 }

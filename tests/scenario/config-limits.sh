@@ -2,8 +2,8 @@
 # Every limit checked where it is stated (docs/configuration.md):
 #  - a message of 4 GiB is refused at load (the most is 4 GiB - 1, which
 #    loads): before, 4-64 GiB passed and failed at the first post;
-#  - a scenario file larger than 64 MiB is refused at once (uet-emu
-#    /dev/zero read it until memory ran out);
+#  - a scenario file larger than 64 MiB is refused at once, and /dev/zero
+#    as a device, unread (uet-emu /dev/zero read it until memory ran out);
 #  - periodic records that would pass records.MaxFileSize are refused
 #    before the run (switch.occupancy_interval 1ps wrote 900 MB for 21.7 us),
 #    naming the period and the key;
@@ -44,8 +44,15 @@ rc=0
 "$emu" /dev/zero >"$dir/zero.log" 2>&1 || rc=$?
 cat "$dir/zero.log"
 [ "$rc" -eq 2 ] || fail "/dev/zero: exited $rc, want 2"
-grep -q "/dev/zero: the file is larger than 64 MiB, the most a scenario may be" \
-	"$dir/zero.log" || fail "/dev/zero: no message on the file's size"
+grep -q "/dev/zero: cannot open the scenario: a character device, not a regular file" \
+	"$dir/zero.log" || fail "/dev/zero: not named a device"
+truncate -s 65M "$dir/big.yaml"
+rc=0
+"$emu" "$dir/big.yaml" >"$dir/big.log" 2>&1 || rc=$?
+cat "$dir/big.log"
+[ "$rc" -eq 2 ] || fail "big.yaml: exited $rc, want 2"
+grep -q "big.yaml: the file is larger than 64 MiB, the most a scenario may be" \
+	"$dir/big.log" || fail "big.yaml: no message on the file's size"
 
 scen occupancy 'switch: {occupancy_ports: "host0", occupancy_interval: 1ps}\n'
 sed -i 's/\\n/\n/' "$dir/occupancy.yaml"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -242,6 +243,106 @@ START_TEST(test_truncated_gzip_is_rejected)
 }
 END_TEST
 
+START_TEST(test_comm_size_past_int64_names_its_value)
+{
+	/* COMM_SEND id 1 with comm_size as a uint64 of 2^64 - 1 (field 13,
+	 * ten bytes of varint). */
+	static const uint8_t node[] = {
+		0x1c, 0x08, 0x01, 0x18, 0x05, 0x52, 0x16, 0x0a, 0x09, 'c',
+		'o',  'm',  'm',  '_',	's',  'i',  'z',  'e',	0x68, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+	char dir[100], prefix[200];
+	struct uet_wl_program p;
+	struct uet_wl_error err;
+
+	scratch(dir, sizeof(dir));
+	snprintf(prefix, sizeof(prefix), "%s/size64", dir);
+	write_trace(prefix, 0, node, sizeof(node));
+	ck_assert_int_eq(load(prefix, 1, &p, &err), -EINVAL);
+	/* Before: "attribute 'comm_size' has attribute type 13, not an
+	 * integer". */
+	ck_assert_msg(strstr(err.message,
+			     "node id 1: attribute 'comm_size' = "
+			     "18446744073709551615: out of range, at most "
+			     "9223372036854775807 (and a message is at most "
+			     "4294967295 bytes)"),
+		      "%s", err.message);
+}
+END_TEST
+
+START_TEST(test_fifo_trace_is_refused_not_waited_on)
+{
+	char dir[100], prefix[200], path[300];
+	struct uet_wl_program p;
+	struct uet_wl_error err;
+
+	scratch(dir, sizeof(dir));
+	snprintf(prefix, sizeof(prefix), "%s/fifo", dir);
+	snprintf(path, sizeof(path), "%s.0.et", prefix);
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	/* Before, the open waited for a writer for ever. */
+	ck_assert_int_eq(load(prefix, 1, &p, &err), -ENODEV);
+	ck_assert_msg(strstr(err.message, "fifo.0.et: a FIFO, not a regular "
+					  "file: give the prefix of Chakra "
+					  "trace files"),
+		      "%s", err.message);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/dir.0.et", dir);
+	ck_assert(mkdir(path, 0700) == 0 || errno == EEXIST);
+	snprintf(prefix, sizeof(prefix), "%s/dir", dir);
+	ck_assert_int_eq(load(prefix, 1, &p, &err), -EISDIR);
+	ck_assert_msg(strstr(err.message, "a directory, not a file"), "%s",
+		      err.message);
+	rmdir(path);
+}
+END_TEST
+
+/* Peak resident memory of this process, KiB. */
+static long peak_rss_kib(void)
+{
+	struct rusage ru;
+
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+START_TEST(test_gzip_bomb_stops_at_its_ratio)
+{
+	/* 64 MiB of zeros as one gzip member: about 64 KB, so the ratio
+	 * (128) stops it at about 8 MB inflated. Before, every byte was
+	 * inflated (the bound was 2 GiB) before the trace was refused. */
+	static uint8_t zeros[1u << 20];
+	char dir[100], prefix[200], path[300];
+	struct uet_wl_program p;
+	struct uet_wl_error err;
+	long before_kib;
+	gzFile f;
+	int i;
+
+	scratch(dir, sizeof(dir));
+	snprintf(prefix, sizeof(prefix), "%s/bomb", dir);
+	snprintf(path, sizeof(path), "%s.0.et", prefix);
+	f = gzopen(path, "wb9");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 64; i++)
+		ck_assert_int_eq(gzwrite(f, zeros, sizeof(zeros)),
+				 (int)sizeof(zeros));
+	ck_assert_int_eq(gzclose(f), Z_OK);
+	before_kib = peak_rss_kib();
+	ck_assert_int_eq(load(prefix, 1, &p, &err), -EINVAL);
+	ck_assert_msg(strstr(err.message, "bomb.0.et: inflates past ") &&
+			      strstr(err.message,
+				     "not a trace (a gzip trace inflates to at "
+				     "most 128 times its size)"),
+		      "%s", err.message);
+	ck_assert_msg(peak_rss_kib() - before_kib < 32 * 1024,
+		      "the refusal took %ld KiB more",
+		      peak_rss_kib() - before_kib);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_unknown_node_type_is_rejected)
 {
 	static const uint8_t node[] = {0x04, 0x08, 0x01, 0x18, 0x09};
@@ -372,6 +473,9 @@ Suite *chakra_suite(void)
 	tcase_add_test(tc, test_truncated_trace_is_rejected);
 	tcase_add_test(tc, test_truncated_gzip_is_rejected);
 	tcase_add_test(tc, test_unknown_node_type_is_rejected);
+	tcase_add_test(tc, test_comm_size_past_int64_names_its_value);
+	tcase_add_test(tc, test_fifo_trace_is_refused_not_waited_on);
+	tcase_add_test(tc, test_gzip_bomb_stops_at_its_ratio);
 	tcase_add_test(tc, test_unknown_attribute_type_is_rejected);
 	tcase_add_test(tc, test_dependency_cycle_is_rejected);
 	tcase_add_test(tc, test_unknown_dependency_is_rejected);

@@ -7,8 +7,11 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fake_net.h"
 
@@ -310,9 +313,62 @@ START_TEST(test_missing_file_says_so)
 	ck_assert_int_eq(uet_wl_matrix_load(&p, "/nonexistent/x.cm", 2, &err),
 			 -ENOENT);
 	ck_assert_str_eq(err.message,
-			 "/nonexistent/x.cm: cannot open: No such file or "
-			 "directory");
+			 "/nonexistent/x.cm: no such file: give the path of "
+			 "a connection matrix file");
 	uet_wl_program_free(&p);
+}
+END_TEST
+
+/*
+ * A path that names no regular file says what it names, without waiting
+ * on it (a FIFO) or reading it for ever (/dev/zero). Before, a directory,
+ * a FIFO, /dev/zero and a loop of links all said "no such file" in the
+ * scenario's check, and the load of a FIFO waited for a writer.
+ */
+START_TEST(test_path_that_is_no_regular_file_says_what_it_is)
+{
+	char dir[] = "/tmp/uet-matrix-XXXXXX", fifo[64], loop[64], sub[64];
+	const struct {
+		const char *path;
+		int rc;
+		const char *words;
+	} cases[] = {
+		{sub, -EISDIR, "a directory, not a file"},
+		{fifo, -ENODEV, "a FIFO, not a regular file"},
+		{"/dev/zero", -ENODEV,
+		 "a character device, not a regular file"},
+		{loop, -ELOOP, "a loop of symbolic links"},
+	};
+	struct uet_wl_error err;
+	struct uet_wl_program p;
+	char want[256];
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/d.cm", dir);
+	snprintf(fifo, sizeof(fifo), "%s/f.cm", dir);
+	snprintf(loop, sizeof(loop), "%s/l.cm", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(symlink(loop, loop), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		ck_assert_int_eq(uet_wl_matrix_load(&p, cases[i].path, 2, &err),
+				 cases[i].rc);
+		snprintf(want, sizeof(want), "%s: %s", cases[i].path,
+			 cases[i].words);
+		ck_assert_msg(strncmp(err.message, want, strlen(want)) == 0,
+			      "got %s, want %s...", err.message, want);
+		ck_assert_msg(strstr(err.message,
+				     ": give the path of a connection matrix "
+				     "file") != NULL,
+			      "%s", err.message);
+		uet_wl_program_free(&p);
+	}
+	unlink(loop);
+	unlink(fifo);
+	rmdir(sub);
+	rmdir(dir);
 }
 END_TEST
 
@@ -330,6 +386,7 @@ Suite *matrix_suite(void)
 	tcase_add_test(tc, test_multishot_ignores_activations_past_its_targets);
 	tcase_add_test(tc, test_bad_matrices_name_the_line_and_the_fault);
 	tcase_add_test(tc, test_missing_file_says_so);
+	tcase_add_test(tc, test_path_that_is_no_regular_file_says_what_it_is);
 	suite_add_tcase(s, tc);
 	return s;
 }
