@@ -226,65 +226,80 @@ int run_poll(struct run *e)
  * off, control frames parsed) and tx (bursts: the PMD's copy, the kernel's
  * send), and the rest waiting for a peer. A uet-nic sums its NICs' figures;
  * on several lcores its waiting is the wall time less the busy time of an
- * average lcore. Then the process's CPU time, context switches, naps and
- * page faults per window, and when the windows ran (for perf report
- * --time on a perf record -k CLOCK_MONOTONIC).
+ * average lcore.
+ */
+bool run_window_costs(const struct run *e, struct run_window_costs *c)
+{
+	struct uet_sync_stats st;
+	uint64_t busy_ns;
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->lcores = 1;
+	if (e->co != NULL) {
+		uet_sync_coordinator_stats(e->co, &st);
+		c->model_ns = st.wall_model_ns;
+		c->rx_ns = st.wall_rx_ns;
+		c->tx_ns = st.wall_tx_ns;
+		c->wall_ns = st.wall_ns;
+		c->windows = st.windows;
+		c->ctrl_frames = st.ctrl_frames_rx + st.ctrl_frames_tx;
+		c->data_frames = st.data_frames_rx + st.data_frames_tx;
+		c->rx_bursts = st.rx_bursts;
+		c->tx_bursts = st.tx_bursts;
+	} else {
+		c->lcores = run_nic_lcores(e);
+		for (i = 0; e->pa != NULL && i < e->count; i++) {
+			uet_sync_participant_stats(e->pa[i], &st);
+			c->model_ns += st.wall_model_ns;
+			c->rx_ns += st.wall_rx_ns;
+			c->tx_ns += st.wall_tx_ns;
+			c->ctrl_frames += st.ctrl_frames_rx + st.ctrl_frames_tx;
+			c->data_frames += st.data_frames_rx + st.data_frames_tx;
+			c->rx_bursts += st.rx_bursts;
+			c->tx_bursts += st.tx_bursts;
+			if (st.wall_ns > c->wall_ns)
+				c->wall_ns = st.wall_ns;
+			if (st.windows > c->windows)
+				c->windows = st.windows;
+		}
+	}
+	if (c->windows == 0 || c->wall_ns == 0)
+		return false;
+	busy_ns = (c->model_ns + c->rx_ns + c->tx_ns) / c->lcores;
+	c->waiting_ns = c->wall_ns > busy_ns ? c->wall_ns - busy_ns : 0;
+	return true;
+}
+
+/*
+ * The figures of run_window_costs() per window on stderr, then the
+ * process's CPU time, context switches, naps and page faults per window,
+ * and when the windows ran (for perf report --time on a perf record -k
+ * CLOCK_MONOTONIC).
  */
 void run_window_split(const struct run *e)
 {
-	uint64_t model = 0, rx = 0, tx = 0, wall = 0, windows = 0, busy;
-	uint64_t ctrl = 0, data = 0, rxb = 0, txb = 0;
 	const struct run_cpu *a = &e->cpu0, *b = &e->cpu1;
-	struct uet_sync_stats st;
-	unsigned int lcores = 1;
+	struct run_window_costs c;
 	double w;
-	uint32_t i;
 
-	if (e->co != NULL) {
-		uet_sync_coordinator_stats(e->co, &st);
-		model = st.wall_model_ns;
-		rx = st.wall_rx_ns;
-		tx = st.wall_tx_ns;
-		wall = st.wall_ns;
-		windows = st.windows;
-		ctrl = st.ctrl_frames_rx + st.ctrl_frames_tx;
-		data = st.data_frames_rx + st.data_frames_tx;
-		rxb = st.rx_bursts;
-		txb = st.tx_bursts;
-	} else {
-		lcores = run_nic_lcores(e);
-		for (i = 0; e->pa != NULL && i < e->count; i++) {
-			uet_sync_participant_stats(e->pa[i], &st);
-			model += st.wall_model_ns;
-			rx += st.wall_rx_ns;
-			tx += st.wall_tx_ns;
-			ctrl += st.ctrl_frames_rx + st.ctrl_frames_tx;
-			data += st.data_frames_rx + st.data_frames_tx;
-			rxb += st.rx_bursts;
-			txb += st.tx_bursts;
-			if (st.wall_ns > wall)
-				wall = st.wall_ns;
-			if (st.windows > windows)
-				windows = st.windows;
-		}
-	}
-	if (windows == 0 || wall == 0)
+	if (!run_window_costs(e, &c))
 		return;
-	w = (double)windows;
-	busy = (model + rx + tx) / lcores;
+	w = (double)c.windows;
 	fprintf(stderr,
 		"%s: wall per lockstep window: %.1f us: model %.1f, rx %.1f, "
 		"tx %.1f, waiting %.1f (%" PRIu64 " windows, %.3f ms; %u "
 		"lcore%s)\n",
-		e->prog, (double)wall / 1e3 / w, (double)model / 1e3 / w,
-		(double)rx / 1e3 / w, (double)tx / 1e3 / w,
-		(double)(wall > busy ? wall - busy : 0) / 1e3 / w, windows,
-		(double)wall / 1e6, lcores, lcores > 1 ? "s" : "");
+		e->prog, (double)c.wall_ns / 1e3 / w,
+		(double)c.model_ns / 1e3 / w, (double)c.rx_ns / 1e3 / w,
+		(double)c.tx_ns / 1e3 / w, (double)c.waiting_ns / 1e3 / w,
+		c.windows, (double)c.wall_ns / 1e6, c.lcores,
+		c.lcores > 1 ? "s" : "");
 	fprintf(stderr,
 		"%s: frames per lockstep window: %.1f data and %.1f control "
 		"(in and out), %.2f rx and %.2f tx bursts\n",
-		e->prog, (double)data / w, (double)ctrl / w, (double)rxb / w,
-		(double)txb / w);
+		e->prog, (double)c.data_frames / w, (double)c.ctrl_frames / w,
+		(double)c.rx_bursts / w, (double)c.tx_bursts / w);
 	/* The whole process (every lcore, the kernel's work in its system
 	 * calls), from the end of the handshake to the last window. */
 	fprintf(stderr,

@@ -15,6 +15,8 @@
  *                   window's wall time went
  *   run_nic_lcores.c  uet-nic's participants polled over several lcores
  *   run_summary.c   the totals and the closing summary
+ *   run_summary_csv.c  summary.csv: the summary's figures
+ *   run_wall_csv.c  wall-time.csv: the run's wall-clock figures
  *   run_port_records.c  uet-ports.csv: what each lockstep port carried
  *                   and dropped
  */
@@ -174,6 +176,22 @@ void run_close_clock(struct run *e);
 /* Poll the hosted roles until the run ends, a role fails or a signal
  * stops it; the process's CPU time over it in e->cpu0 and e->cpu1. */
 int run_poll(struct run *e);
+/* Where the lockstep windows' wall time went in this process, summed over
+ * the windows (the hosted NICs' in a uet-nic). */
+struct run_window_costs {
+	uint64_t windows;
+	uint64_t wall_ns;     /* first poll to the last */
+	uint64_t model_ns;    /* in the components */
+	uint64_t rx_ns;	      /* in rx bursts and frame handling */
+	uint64_t tx_ns;	      /* in tx bursts */
+	uint64_t waiting_ns;  /* the rest: waiting for a peer */
+	uint64_t data_frames; /* in and out */
+	uint64_t ctrl_frames; /* in and out */
+	uint64_t rx_bursts, tx_bursts;
+	unsigned int lcores; /* the NICs' lcores (a uet-nic), else 1 */
+};
+/* Fill c; false when no window ran over ports in this process. */
+bool run_window_costs(const struct run *e, struct run_window_costs *c);
 /* Print where a window's wall time went in this process. */
 void run_window_split(const struct run *e);
 
@@ -194,5 +212,9 @@ void run_summary(const struct run *e, const struct uet_run_result *r);
 /* run_summary_csv.c: the same figures into run.out/summary.csv; 0 or a
  * negative errno. */
 int run_summary_csv(const struct run *e, const struct uet_run_result *r);
+/* run_wall_csv.c: the run's wall-clock figures into run.out/wall-time.csv,
+ * the one file that differs between two identical runs; 0 or a negative
+ * errno. */
+int run_wall_csv(const struct run *e, const struct uet_run_result *r);
 
 #endif /* RUN_PRIVATE_H */

@@ -3,8 +3,9 @@
  * summary.csv in run.out: every figure of the summary printed on stderr
  * (run_summary.c), one row each, for scripts and tests that must not parse
  * the prose. Two columns, figure and value; the figures are named in
- * docs/records.md ("summary.csv"). wall_ms is the one row that varies
- * between two runs of the same scenario.
+ * docs/records.md ("summary.csv"). The wall-clock figures are in
+ * wall-time.csv (run_wall_csv.c), so that two runs of the same lockstep
+ * scenario write the same bytes here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -106,7 +107,6 @@ int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 	else
 		unfinished(e, f);
 	run_rt_summary_csv(e->rt, f);
-	row_u64(f, "wall_ms", r->wall_ns / 1000000u);
 	if (ferror(f))
 		rc = -EIO;
 	if (fclose(f) != 0 && rc == 0)

@@ -138,6 +138,10 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
 		out = -EIO;
 	}
+	if (run_wall_csv(e, res) < 0) {
+		fprintf(stderr, "%s: writing wall-time.csv failed\n", e->prog);
+		out = -EIO;
+	}
 	return out;
 }
 

@@ -36,22 +36,13 @@ YAML
 			exit 1
 		}
 	done
-	# summary.csv's wall_ms is the one figure that varies between runs.
-	sed -i '/^wall_ms,/d' "$dir"/a/summary.csv "$dir"/b/summary.csv
-	for f in "$dir"/a/*; do
-		# summary.csv's wall_ms is wall time, the one figure that
-		# differs between two runs.
-		if [ "$(basename "$f")" = summary.csv ]; then
-			cmp -s <(grep -v '^wall_ms,' "$f") \
-				<(grep -v '^wall_ms,' "$dir/b/summary.csv") && continue
-		elif cmp -s "$f" "$dir/b/$(basename "$f")"; then
-			continue
-		fi
-		{
-			echo "FAIL: $name: $(basename "$f") differs between two runs"
-			exit 1
-		}
-	done
+	# wall-time.csv (wall-clock figures) is the one file that varies
+	# between runs.
+	diff -r -x wall-time.csv "$dir/a" "$dir/b" >/dev/null || {
+		diff -rq -x wall-time.csv "$dir/a" "$dir/b" || true
+		echo "FAIL: $name: the records differ between two runs"
+		exit 1
+	}
 	# Ranks whose trace completed: a time in summary.csv's rank.R.end_ps.
 	done_ranks=$(grep -c '^rank\.[0-9]*\.end_ps,[0-9]' "$dir/a/summary.csv")
 	[ "$done_ranks" -eq "$n" ] || {
