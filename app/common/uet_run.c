@@ -59,49 +59,51 @@ int uet_run_parse_range(const char *s, uint32_t *first, uint32_t *count)
 static int run_open_pool(struct run *e)
 {
 	const struct uet_run_conf *conf = e->conf;
-	struct run_sizing z;
+	struct run_sizing sizing;
 	int rc;
 
 	if (conf->mbufs != 0) {
-		z.mbufs = conf->mbufs;
-		z.mbuf_data_bytes = conf->mbuf_data_bytes;
-		z.payload_mbufs = conf->payload_mbufs;
-		z.derived = conf->mbufs_derived;
+		sizing.mbufs = conf->mbufs;
+		sizing.mbuf_data_bytes = conf->mbuf_data_bytes;
+		sizing.payload_mbufs = conf->payload_mbufs;
+		sizing.derived = conf->mbufs_derived;
 	} else {
 		rc = run_size(e->sc, conf->role, e->first, e->count, e->prog,
-			      &z);
+			      &sizing);
 		if (rc < 0)
 			return rc;
 	}
-	e->pool_mbufs = z.mbufs;
-	e->pool_derived = z.derived;
+	e->pool_mbufs = sizing.mbufs;
+	e->pool_derived = sizing.derived;
 	/* Embedded, no frame reaches a device: the pools' memory is the
 	 * process's, not EAL's (uet_port_pool.c). */
 	e->mp = conf->role == UET_RUN_EMBEDDED
-			? uet_port_pool_create_local(RUN_POOL_NAME, z.mbufs,
-						     z.mbuf_data_bytes)
-			: uet_port_pool_create_growing(RUN_POOL_NAME, z.mbufs,
-						       z.mbuf_data_bytes,
-						       SOCKET_ID_ANY);
+			? uet_port_pool_create_local(RUN_POOL_NAME,
+						     sizing.mbufs,
+						     sizing.mbuf_data_bytes)
+			: uet_port_pool_create_growing(
+				  RUN_POOL_NAME, sizing.mbufs,
+				  sizing.mbuf_data_bytes, SOCKET_ID_ANY);
 	if (e->mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "
 			"%s; set run.mbufs lower or give EAL more memory "
 			"(-m)\n",
-			e->prog, RUN_POOL_NAME, z.mbufs,
-			z.derived ? "derived from the scenario" : "run.mbufs",
+			e->prog, RUN_POOL_NAME, sizing.mbufs,
+			sizing.derived ? "derived from the scenario"
+				       : "run.mbufs",
 			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	if (z.payload_mbufs == 0)
+	if (sizing.payload_mbufs == 0)
 		return 0;
 	e->payload_mp = uet_port_pool_create_attach(RUN_PAYLOAD_POOL_NAME,
-						    z.payload_mbufs);
+						    sizing.payload_mbufs);
 	if (e->payload_mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the payload mbuf pool %s of %u mbufs: "
 			"%s; give EAL more memory (-m)\n",
-			e->prog, RUN_PAYLOAD_POOL_NAME, z.payload_mbufs,
+			e->prog, RUN_PAYLOAD_POOL_NAME, sizing.payload_mbufs,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -187,42 +189,42 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	const uint64_t launch_ns =
 		conf->launch_ns != 0 ? conf->launch_ns : run_wall_ns();
 	const struct uet_scenario *sc = conf->sc;
-	struct run e;
+	struct run run;
 	uint64_t hash = conf->scenario_hash;
 	int rc, out_rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	memset(&e, 0, sizeof(e));
-	e.conf = conf;
-	e.sc = sc;
-	e.prog = conf->prog != NULL ? conf->prog : "uet-run";
-	e.hosts = sc->topology.hosts;
+	memset(&run, 0, sizeof(run));
+	run.conf = conf;
+	run.sc = sc;
+	run.prog = conf->prog != NULL ? conf->prog : "uet-run";
+	run.hosts = sc->topology.hosts;
 	res->realtime = sc->run.clock == UET_CLOCK_REALTIME;
 
-	rc = run_roles(&e, conf);
+	rc = run_roles(&run, conf);
 	if (rc == 0)
-		rc = run_workload_open(&e, res);
+		rc = run_workload_open(&run, res);
 	if (rc == 0 && hash == 0)
 		rc = uet_scenario_hash(sc, &hash);
 	if (rc == 0)
-		rc = run_open_pool(&e);
+		rc = run_open_pool(&run);
 	if (rc == 0)
-		rc = run_open_outputs(&e);
+		rc = run_open_outputs(&run);
 	if (rc == 0)
-		rc = run_wire_models(&e);
+		rc = run_wire_models(&run);
 	if (rc == 0)
-		rc = run_clock_open(&e, hash);
+		rc = run_clock_open(&run, hash);
 	if (rc < 0)
 		goto out;
 
-	rc = run_clock_poll(&e);
-	res->wall_ns = run_wall_ns() - e.start_ns;
-	res->setup_ns = e.start_ns - launch_ns;
-	out_rc = run_finish(&e, rc, res);
+	rc = run_clock_poll(&run);
+	res->wall_ns = run_wall_ns() - run.start_ns;
+	res->setup_ns = run.start_ns - launch_ns;
+	out_rc = run_finish(&run, rc, res);
 out:
 	/* Records that could not be written fail the run (non-zero exit):
 	 * what it measured is not all there. */
-	if (run_close(&e) < 0 && out_rc == 0)
+	if (run_close(&run) < 0 && out_rc == 0)
 		out_rc = -EIO;
 	return rc < 0 ? rc : out_rc;
 }

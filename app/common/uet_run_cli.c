@@ -317,10 +317,10 @@ static uint64_t realtime_to_monotonic_ns(unsigned long long at_ns)
  * fewer than the free CPUs). Empty for run.lcores and uet-switch.
  */
 static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
-		       const struct run_sizing *z, uint32_t nics, char *buf,
-		       size_t len)
+		       const struct run_sizing *sizing, uint32_t nics,
+		       char *buf, size_t len)
 {
-	const struct run_lcores_choice *c = &z->lcores_choice;
+	const struct run_lcores_choice *c = &sizing->lcores_choice;
 	size_t n;
 
 	buf[0] = '\0';
@@ -328,15 +328,17 @@ static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
 		return;
 	run_lcores_why(c, buf, len);
 	n = strlen(buf);
-	if (z->lcores < c->lcores && n < len)
+	if (sizing->lcores < c->lcores && n < len)
 		n += (size_t)snprintf(
 			buf + n, len - n,
-			z->lcores == nics ? ", %u NIC%s" : ", at most %u%s",
-			z->lcores,
-			z->lcores == 1 || z->lcores != nics ? "" : "s");
+			sizing->lcores == nics ? ", %u NIC%s"
+					       : ", at most %u%s",
+			sizing->lcores,
+			sizing->lcores == 1 || sizing->lcores != nics ? ""
+								      : "s");
 	if (n < len)
-		snprintf(buf + n, len - n, ": %u lcore%s", z->lcores,
-			 z->lcores == 1 ? "" : "s");
+		snprintf(buf + n, len - n, ": %u lcore%s", sizing->lcores,
+			 sizing->lcores == 1 ? "" : "s");
 }
 
 int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
@@ -349,7 +351,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 	struct timespec launch;
 	struct cli c = {.timeout_ms = 0};
 	struct uet_run_result res;
-	struct run_sizing z;
+	struct run_sizing sizing;
 	struct uet_scenario sc;
 	struct sigaction sa;
 	char why[160];
@@ -391,9 +393,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 					 : role == UET_RUN_EMBEDDED
 						 ? sc.topology.hosts
 						 : 0,
-					 prog, &z);
+					 prog, &sizing);
 		if (sized == 0) {
-			lcores_why(&sc, role, &z,
+			lcores_why(&sc, role, &sizing,
 				   role == UET_RUN_NICS ? c.nic_count
 							: sc.topology.hosts,
 				   why, sizeof(why));
@@ -404,12 +406,13 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 			       "%u; expected peak about %" PRIu64
 			       " MiB (models %" PRIu64 " MiB, %" PRIu64
 			       " frames in flight %" PRIu64 " MiB)%s%s\n",
-			       prog, z.lcores, z.mbufs, z.mbuf_data_bytes,
-			       z.pool_bytes >> 20,
-			       z.derived ? ", derived" : " (run.mbufs)",
-			       z.groups, z.window_frames, z.eal_mem_mb,
-			       z.expected_bytes >> 20, z.model_bytes >> 20,
-			       z.expected_frames, z.frames_bytes >> 20,
+			       prog, sizing.lcores, sizing.mbufs,
+			       sizing.mbuf_data_bytes, sizing.pool_bytes >> 20,
+			       sizing.derived ? ", derived" : " (run.mbufs)",
+			       sizing.groups, sizing.window_frames,
+			       sizing.eal_mem_mb, sizing.expected_bytes >> 20,
+			       sizing.model_bytes >> 20, sizing.expected_frames,
+			       sizing.frames_bytes >> 20,
 			       why[0] != '\0' ? "; " : "", why);
 		}
 		uet_scenario_free(&sc);
@@ -426,7 +429,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 		      role == UET_RUN_NICS	 ? c.nic_count
 		      : role == UET_RUN_EMBEDDED ? sc.topology.hosts
 						 : 0,
-		      prog, &z);
+		      prog, &sizing);
 	if (rc < 0) {
 		uet_scenario_free(&sc);
 		free(c.ports);
@@ -443,7 +446,8 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 		/* The embedded run shares nothing with another process: no
 		 * runtime folder, private memory (uet_eal_private.h). */
 		uet_eal_private_set(role == UET_RUN_EMBEDDED);
-		rc = uet_eal_init_sized(prefix, z.lcores, z.eal_mem_mb);
+		rc = uet_eal_init_sized(prefix, sizing.lcores,
+					sizing.eal_mem_mb);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: EAL initialisation failed: %s\n", prog,
@@ -458,15 +462,15 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	lcores_why(&sc, role, &z,
+	lcores_why(&sc, role, &sizing,
 		   role == UET_RUN_NICS ? c.nic_count : sc.topology.hosts, why,
 		   sizeof(why));
 	conf.sc = &sc;
 	conf.lcores_why = why[0] != '\0' ? why : NULL;
-	conf.mbufs = z.mbufs;
-	conf.mbuf_data_bytes = z.mbuf_data_bytes;
-	conf.payload_mbufs = z.payload_mbufs;
-	conf.mbufs_derived = z.derived;
+	conf.mbufs = sizing.mbufs;
+	conf.mbuf_data_bytes = sizing.mbuf_data_bytes;
+	conf.payload_mbufs = sizing.payload_mbufs;
+	conf.mbufs_derived = sizing.derived;
 	conf.nic_first = c.nic_first;
 	conf.nic_count = c.nic_count;
 	conf.port_devargs = c.ports;

@@ -558,7 +558,6 @@ static int check_topology(struct cfg_ctx *c)
 	return 0;
 }
 
-/* The rules that involve more than one attribute. */
 /* a * b, UINT64_MAX when it does not fit. */
 static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
@@ -627,6 +626,7 @@ static int check_records(struct cfg_ctx *c)
 			      ports, "port", 160);
 }
 
+/* The rules that involve more than one attribute. */
 int cfg_check_rules(struct cfg_ctx *c)
 {
 	const struct uet_scenario *s = c->s;
