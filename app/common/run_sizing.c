@@ -45,8 +45,15 @@
 /* Of the switch queues: TC0, 1.5 x for trimmable retransmissions, and
  * the control class; the trimmed class holds headers only. */
 #define SIZING_QUEUE_SHARE_X2 7u /* (1 + 1.5 + 1) x 2 */
-/* EAL's own needs beyond the pool (ring ports, memzones, malloc heap). */
-#define SIZING_EAL_BASE_MB 48u
+/*
+ * EAL's own memory when the pools are the process's (the embedded run):
+ * the two pools' headers with their per-lcore caches, about 1 MiB each
+ * whatever the pools' size, EAL's tables, the malloc heap. A 1,024-host run
+ * on 2 lcores still starts with 3 MiB (2 is too little). Each MiB costs
+ * the start 256 entries of EAL's memseg array, each written: 48 MiB were
+ * 145 page faults, a tenth of a 16-host run's CPU time.
+ */
+#define SIZING_EAL_BASE_MB 8u
 /* Measured peak memory (docs/performance.md, "Sizing"): of an idle NIC
  * (its model, record view, rings), of a fabric port, of a data frame in
  * flight beyond its mbufs (queue and ring entries, its timer, PSN slots),
