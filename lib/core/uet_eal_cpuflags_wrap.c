@@ -8,9 +8,9 @@
  * leaf, then the flag's leaf), and rte_eal_init() with DPDK's spinlock
  * constructor asks for eight flags: sixteen CPUIDs. In a virtual machine
  * each CPUID is a trap to the hypervisor; on this project's machine (a
- * KVM guest) 9-13 us each, about 0.2 ms of a 16-host run's 4 ms of CPU.
- * glibc (2.36 here; 2.33 began it) keeps the raw registers of the leaves it reads
- * at start (1, 7, 0x80000001, 0x80000007, 0x80000008, 7.1, 0xd.1, 0x14,
+ * KVM guest) 3.9 us of CPU and 9-18 us of wall time each.
+ * glibc (2.36 here; 2.33 began it) keeps the raw registers of the leaves it
+ * reads at start (1, 7, 0x80000001, 0x80000007, 0x80000008, 7.1, 0xd.1, 0x14,
  * 0x19), zeros for a leaf the CPU does not have, and gives them out with
  * __x86_get_cpuid_feature_leaf() (<sys/platform/x86.h>).
  *
