@@ -5,12 +5,17 @@
  * NICs-only process, arrivals.csv for the merge. Also the two tables the
  * NICs share, the payload pattern and the arrival times.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
 
 #include "uet_capture.h"
 #include "uet_fabric.h"
@@ -38,6 +43,79 @@ static int make_dirs(const char *path)
 		buf[i] = path[i];
 	}
 	return 0;
+}
+
+/*
+ * Every file a run writes into run.out (docs/records.md), besides the
+ * captures port-H.pcap. A run clears them all as it opens its outputs, so
+ * that the folder never holds two runs: a file this run does not write
+ * (summary.csv until the end, a record it has off, the capture of a host
+ * it does not have) would otherwise pass for this run's.
+ */
+static const char *const run_out_names[] = {
+	"summary.csv",
+	"summary.csv.tmp",
+	"flows.csv",
+	"uet-transport-stats.csv",
+	"uet-events.csv",
+	"uet-monitor.csv",
+	"uet-cc-trace.csv",
+	"workload.csv",
+	"workload-messages.csv",
+	"uet-ports.csv",
+	"switch-stats.csv",
+	"switch-occupancy.csv",
+	"arrivals.csv",
+	"uet-realtime.csv",
+};
+
+/* Whether name (a file in run.out) is one a run writes: a name of
+ * run_out_names or port-H.pcap, either with UET_OUTFILE_SUFFIX. */
+static bool run_out_name(const char *name)
+{
+	const size_t sfx = strlen(UET_OUTFILE_SUFFIX);
+	size_t n = strlen(name), i;
+
+	if (n > sfx && strcmp(name + n - sfx, UET_OUTFILE_SUFFIX) == 0)
+		n -= sfx;
+	for (i = 0; i < RTE_DIM(run_out_names); i++)
+		if (strlen(run_out_names[i]) == n &&
+		    strncmp(name, run_out_names[i], n) == 0)
+			return true;
+	if (n <= strlen("port-.pcap") || strncmp(name, "port-", 5) != 0 ||
+	    strncmp(name + n - 5, ".pcap", 5) != 0)
+		return false;
+	for (i = 5; i < n - 5; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	return true;
+}
+
+/* Remove an earlier run's files from run.out (run_out_names). */
+static int run_clear_outputs(const struct run *e, const char *out)
+{
+	char path[UET_CONFIG_PATH_MAX + 300];
+	struct dirent *d;
+	int rc = 0;
+	DIR *dir;
+
+	dir = opendir(out);
+	if (dir == NULL)
+		return -errno;
+	while ((d = readdir(dir)) != NULL) {
+		if (!run_out_name(d->d_name))
+			continue;
+		run_out_path(path, sizeof(path), out, d->d_name);
+		if (unlink(path) < 0 && errno != ENOENT) {
+			rc = -errno;
+			fprintf(stderr,
+				"%s: cannot remove %s, an earlier run's: %s\n",
+				e->prog, path, strerror(-rc));
+			break;
+		}
+	}
+	closedir(dir);
+	return rc;
 }
 
 void run_out_path(char *buf, size_t size, const char *out, const char *name)
@@ -74,6 +152,9 @@ int run_open_outputs(struct run *e)
 			strerror(-rc));
 		return rc;
 	}
+	rc = run_clear_outputs(e, out);
+	if (rc < 0)
+		return rc;
 	if (e->count > 0) {
 		rc = uet_record_open(&e->rec, &rc_conf);
 		if (rc < 0) {

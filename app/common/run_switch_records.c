@@ -6,12 +6,14 @@
  * rows in port and class order, so identical runs give identical files.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run_switch_records.h"
 #include "uet_record.h"
+#include "uet_run_params.h"
 
 struct run_swrec {
 	struct uet_fabric *fab;
@@ -29,6 +31,71 @@ static void swrec_path(char *buf, size_t size, const char *out,
 
 	snprintf(buf, size, "%s%s%s", out,
 		 n > 0 && out[n - 1] == '/' ? "" : "/", name);
+}
+
+/* The message of a failure's link that names no link of the fabric. */
+static void swrec_no_link(const char *prog, uint32_t i, const char *link,
+			  const char *forms)
+{
+	fprintf(stderr,
+		"%s: topology.failures[%u].link = %s: no such link; this "
+		"fabric's links are %s\n",
+		prog, i, link, forms);
+}
+
+/* The message of an occupancy port that names no port of the fabric. */
+static void swrec_no_port(const char *prog, const char *name, const char *forms)
+{
+	fprintf(stderr,
+		"%s: switch.occupancy_ports: %s: no such port; a port is "
+		"SWITCH:LINK (e.g. leaf0:leaf0-spine1, spine1:leaf0-spine1) "
+		"or hostH, and this fabric's links are %s\n",
+		prog, name, forms);
+}
+
+/* The next name of a list separated by commas (spaces allowed), into
+ * name; false at the end of the list. */
+static bool swrec_next_name(const char **s, char *name, size_t size)
+{
+	size_t len;
+
+	while (**s == ' ' || **s == ',')
+		(*s)++;
+	if (**s == '\0')
+		return false;
+	len = strcspn(*s, ", ");
+	if (len >= size)
+		len = size - 1;
+	memcpy(name, *s, len);
+	name[len] = '\0';
+	*s += strcspn(*s, ", ");
+	return true;
+}
+
+int run_swrec_check_names(const struct uet_scenario *sc, const char *prog)
+{
+	const struct uet_topology_config *t = &sc->topology;
+	char name[UET_CONFIG_PORT_LIST_MAX], forms[256];
+	const char *s = sc->sw.occupancy_ports;
+	struct uet_fabric_conf fc;
+	uint32_t i;
+	int rc;
+
+	rc = uet_run_fabric_conf(sc, &fc);
+	if (rc < 0)
+		return rc;
+	uet_fabric_conf_link_forms(&fc, forms, sizeof(forms));
+	for (i = 0; i < t->failure_count; i++)
+		if (uet_fabric_conf_link_check(&fc, t->failures[i].link) < 0) {
+			swrec_no_link(prog, i, t->failures[i].link, forms);
+			return -EINVAL;
+		}
+	while (swrec_next_name(&s, name, sizeof(name)))
+		if (uet_fabric_conf_port_check(&fc, name) < 0) {
+			swrec_no_port(prog, name, forms);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 int run_swrec_failures(struct uet_fabric *fab, const struct uet_scenario *sc,
@@ -50,10 +117,7 @@ int run_swrec_failures(struct uet_fabric *fab, const struct uet_scenario *sc,
 		rc = uet_fabric_link_find(fab, lf->link);
 		if (rc < 0) {
 			uet_fabric_link_forms(fab, forms, sizeof(forms));
-			fprintf(stderr,
-				"%s: topology.failures[%u].link = %s: no such "
-				"link; this fabric's links are %s\n",
-				prog, i, lf->link, forms);
+			swrec_no_link(prog, i, lf->link, forms);
 			return -EINVAL;
 		}
 		f.port = (uint32_t)rc;
@@ -105,27 +169,12 @@ static int swrec_parse_ports(struct run_swrec *r, const char *prog,
 	*ports = calloc(strlen(s) / 2 + 1, sizeof(**ports));
 	if (*ports == NULL)
 		return -ENOMEM;
-	while (*s != '\0') {
-		size_t len;
-		int port;
+	while (swrec_next_name(&s, name, sizeof(name))) {
+		int port = uet_fabric_port_find(r->fab, name);
 
-		while (*s == ' ' || *s == ',')
-			s++;
-		if (*s == '\0')
-			break;
-		len = strcspn(s, ", ");
-		memcpy(name, s, len);
-		name[len] = '\0';
-		s += len;
-		port = uet_fabric_port_find(r->fab, name);
 		if (port < 0) {
 			uet_fabric_link_forms(r->fab, forms, sizeof(forms));
-			fprintf(stderr,
-				"%s: switch.occupancy_ports: %s: no such "
-				"port; a port is SWITCH:LINK (e.g. "
-				"leaf0:leaf0-spine1, spine1:leaf0-spine1) or "
-				"hostH, and this fabric's links are %s\n",
-				prog, name, forms);
+			swrec_no_port(prog, name, forms);
 			free(*ports);
 			*ports = NULL;
 			return -EINVAL;

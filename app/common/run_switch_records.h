@@ -15,6 +15,17 @@
 struct run_swrec;
 
 /**
+ * The names the scenario gives the fabric (topology.failures[].link,
+ * switch.occupancy_ports), checked against its shape before anything is
+ * built or opened: a scenario they refuse leaves run.out as it was.
+ *
+ * @return
+ *   0, or -EINVAL after a message on stderr naming the entry, its value
+ *   and how this fabric's links are named.
+ */
+int run_swrec_check_names(const struct uet_scenario *sc, const char *prog);
+
+/**
  * Schedule topology.failures in the fabric, each link found by name.
  *
  * @return

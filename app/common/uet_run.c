@@ -202,6 +202,10 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 	res->realtime = sc->run.clock == UET_CLOCK_REALTIME;
 
 	rc = run_roles(&run, conf);
+	/* Everything that can refuse the scenario, before run.out is
+	 * touched. */
+	if (rc == 0 && run.has_switch)
+		rc = run_swrec_check_names(sc, run.prog);
 	if (rc == 0)
 		rc = run_workload_open(&run, res);
 	if (rc == 0 && hash == 0)

@@ -18,6 +18,7 @@
 #include "uet_port.h"
 #include "uet_run_cli.h"
 #include "run_sizing.h"
+#include "run_switch_records.h"
 
 /* Whether a private EAL is cleaned up before the exit (above its use). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -268,6 +269,12 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 			prog);
 		goto fail;
 	}
+	/* Names of links and ports are checked against the fabric's shape
+	 * here, with the scenario, not once the fabric is built: by then
+	 * run.out is open, and a refused scenario would have replaced the
+	 * last run's records. */
+	if (run_swrec_check_names(sc, prog) < 0)
+		goto fail;
 	if (c->print_config)
 		return 0;
 	if (role == UET_RUN_EMBEDDED && sc->sw.external_hosts[0] != '\0') {

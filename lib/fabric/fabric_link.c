@@ -85,16 +85,41 @@ int uet_fabric_port_find(const struct uet_fabric *fab, const char *name)
 
 void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len)
 {
-	const struct uet_fabric_conf *c;
+	if (fab == NULL) {
+		if (buf != NULL && len > 0)
+			buf[0] = '\0';
+		return;
+	}
+	uet_fabric_conf_link_forms(&fab->conf, buf, len);
+}
+
+int uet_fabric_conf_link_check(const struct uet_fabric_conf *conf,
+			       const char *name)
+{
+	if (conf == NULL || name == NULL)
+		return -EINVAL;
+	return fabric_topo_conf_link_find(conf, name) < 0 ? -ENOENT : 0;
+}
+
+int uet_fabric_conf_port_check(const struct uet_fabric_conf *conf,
+			       const char *name)
+{
+	if (conf == NULL || name == NULL)
+		return -EINVAL;
+	return fabric_topo_conf_port_find(conf, name) < 0 ? -ENOENT : 0;
+}
+
+void uet_fabric_conf_link_forms(const struct uet_fabric_conf *c, char *buf,
+				size_t len)
+{
 	uint32_t half;
 
 	if (buf == NULL || len == 0)
 		return;
-	if (fab == NULL) {
+	if (c == NULL) {
 		buf[0] = '\0';
 		return;
 	}
-	c = &fab->conf;
 	half = c->k / 2;
 	switch (c->topo) {
 	case UET_FABRIC_TOPO_LEAF_SPINE:

@@ -549,6 +549,13 @@ void fabric_topo_link_name(const struct uet_fabric *fab, uint32_t port,
 /* The port at the lower-tier end of the link of that name, or -ENOENT:
  * read from the shape, one spelling per link. */
 int fabric_topo_link_find(const struct uet_fabric *fab, const char *name);
+/* The same, from the configuration alone (no fabric built). */
+int fabric_topo_conf_link_find(const struct uet_fabric_conf *c,
+			       const char *name);
+/* The lower-tier port of the link a port name (uet_fabric_port_find())
+ * names, from the configuration alone; -ENOENT for no such port. */
+int fabric_topo_conf_port_find(const struct uet_fabric_conf *c,
+			       const char *name);
 
 /*
  * Link failures and occupancy (fabric_link.c, fabric_occ.c): state kept

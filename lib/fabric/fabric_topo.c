@@ -343,7 +343,12 @@ static bool topo_name_pair(const char *name, const char *word1, uint32_t *a,
 
 int fabric_topo_link_find(const struct uet_fabric *fab, const char *name)
 {
-	const struct uet_fabric_conf *c = &fab->conf;
+	return fabric_topo_conf_link_find(&fab->conf, name);
+}
+
+int fabric_topo_conf_link_find(const struct uet_fabric_conf *c,
+			       const char *name)
+{
 	const char *rest = name;
 	uint32_t a, b;
 
@@ -367,4 +372,64 @@ int fabric_topo_link_find(const struct uet_fabric *fab, const char *name)
 			return (int)(3 * c->hosts + a * half + b % half);
 	}
 	return -ENOENT;
+}
+
+/*
+ * Whether switch sw (its name, e.g. "leaf2") holds an end of the link
+ * whose lower-tier port is port and whose name is link. A link between
+ * switches is named after both ("leafL-spineS"); a host's link ends at
+ * the one switch the host is under.
+ */
+static bool topo_conf_link_end(const struct uet_fabric_conf *c, uint32_t port,
+			       const char *link, const char *sw, size_t sw_len)
+{
+	const char *dash = strchr(link, '-');
+	char host_sw[16];
+
+	if (port >= c->hosts) {
+		const bool lower = dash != NULL &&
+				   (size_t)(dash - link) == sw_len &&
+				   strncmp(link, sw, sw_len) == 0;
+		const bool upper = dash != NULL && strlen(dash + 1) == sw_len &&
+				   strncmp(dash + 1, sw, sw_len) == 0;
+
+		return lower || upper;
+	}
+	/* A shape that cannot be built (checked by uet_fabric_create())
+	 * has no host under a switch. */
+	switch (c->topo) {
+	case UET_FABRIC_TOPO_LEAF_SPINE:
+		if (c->hosts_per_leaf == 0)
+			return false;
+		snprintf(host_sw, sizeof(host_sw), "leaf%u",
+			 port / c->hosts_per_leaf);
+		break;
+	case UET_FABRIC_TOPO_FAT_TREE:
+		if (c->k < 2)
+			return false;
+		snprintf(host_sw, sizeof(host_sw), "tor%u", port / (c->k / 2));
+		break;
+	default:
+		snprintf(host_sw, sizeof(host_sw), "switch");
+		break;
+	}
+	return strlen(host_sw) == sw_len && strncmp(host_sw, sw, sw_len) == 0;
+}
+
+int fabric_topo_conf_port_find(const struct uet_fabric_conf *c,
+			       const char *name)
+{
+	const char *colon = strchr(name, ':');
+	int port;
+
+	if (colon == NULL) {
+		/* A link alone names a port only when one switch ends it. */
+		port = fabric_topo_conf_link_find(c, name);
+		return port >= 0 && (uint32_t)port < c->hosts ? port : -ENOENT;
+	}
+	port = fabric_topo_conf_link_find(c, colon + 1);
+	if (port < 0 || !topo_conf_link_end(c, (uint32_t)port, colon + 1, name,
+					    (size_t)(colon - name)))
+		return -ENOENT;
+	return port;
 }

@@ -491,6 +491,33 @@ int uet_fabric_port_find(const struct uet_fabric *fab, const char *name);
 void uet_fabric_link_forms(const struct uet_fabric *fab, char *buf, size_t len);
 
 /**
+ * Whether the fabric conf describes has a link of this name, as
+ * uet_fabric_link_find() would find it, without building the fabric: the
+ * names a scenario gives (topology.failures) are checked before a run
+ * opens any output.
+ *
+ * @return
+ *   0, -ENOENT for no link of that name, -EINVAL on NULL.
+ */
+int uet_fabric_conf_link_check(const struct uet_fabric_conf *conf,
+			       const char *name);
+
+/**
+ * Whether the fabric conf describes has a port of this name, as
+ * uet_fabric_port_find() would find it, without building the fabric
+ * (switch.occupancy_ports).
+ *
+ * @return
+ *   0, -ENOENT for no such port, -EINVAL on NULL.
+ */
+int uet_fabric_conf_port_check(const struct uet_fabric_conf *conf,
+			       const char *name);
+
+/** uet_fabric_link_forms() of the fabric conf describes. */
+void uet_fabric_conf_link_forms(const struct uet_fabric_conf *conf, char *buf,
+				size_t len);
+
+/**
  * Schedule a failure: at at_ps both directions of the link serialize at
  * rate_ppm of their nominal rate (a frame already on the wire keeps its
  * end), or the link goes down: the frames queued at either end and the

@@ -8,6 +8,7 @@
  * time series.
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "fabric_test.h"
 
@@ -97,6 +98,81 @@ START_TEST(test_link_and_port_names_parse)
 	uet_fabric_link_forms(fab, forms, sizeof(forms));
 	ck_assert_str_eq(forms, "host0 .. host7");
 	uet_fabric_destroy(fab);
+}
+END_TEST
+
+/*
+ * Every name, checked from the configuration alone (before a run opens
+ * its outputs), as the built fabric finds it: each port's link and each
+ * switch with each link, right or wrong, in the three shapes. Before, the
+ * names were checked only once the fabric was built, after run.out had
+ * been opened, and a bad name left the last run's records cut.
+ */
+static void lk_names_agree(const struct uet_fabric_conf *c)
+{
+	static const char *const bad[] = {
+		"leaf-1-spine0", "spine1-leaf2", "bogus:port", ":host5",
+		"host0,",	 "host",	 "",	       "switch:",
+		"leaf0:",	 "tor0-agg1-",
+	};
+	char names[64][16], name[64];
+	struct uet_fabric_port_info info;
+	uint32_t n_sw = 0, p, s, i;
+	struct uet_fabric *fab;
+
+	ck_assert_int_eq(uet_fabric_create(&fab, c), 0);
+	ck_assert_uint_le(uet_fabric_switch_count(fab), 64);
+	for (p = 0; p < uet_fabric_port_count(fab); p++) {
+		ck_assert_int_eq(uet_fabric_port_info(fab, p, &info), 0);
+		snprintf(names[info.sw], sizeof(names[0]), "%s",
+			 info.switch_name);
+		if (info.sw + 1 > n_sw)
+			n_sw = info.sw + 1;
+	}
+	ck_assert_uint_eq(n_sw, uet_fabric_switch_count(fab));
+	for (p = 0; p < uet_fabric_port_count(fab); p++) {
+		ck_assert_int_eq(uet_fabric_port_info(fab, p, &info), 0);
+		ck_assert_int_eq(uet_fabric_conf_link_check(c, info.link_name),
+				 0);
+		ck_assert_int_eq(uet_fabric_conf_port_check(c, info.link_name),
+				 uet_fabric_port_find(fab, info.link_name) >= 0
+					 ? 0
+					 : -ENOENT);
+		for (s = 0; s < n_sw; s++) {
+			snprintf(name, sizeof(name), "%s:%s", names[s],
+				 info.link_name);
+			ck_assert_msg(
+				uet_fabric_conf_port_check(c, name) ==
+					(uet_fabric_port_find(fab, name) >= 0
+						 ? 0
+						 : -ENOENT),
+				"%s", name);
+		}
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(uet_fabric_conf_link_check(c, bad[i]),
+				 -ENOENT);
+		ck_assert_int_eq(uet_fabric_conf_port_check(c, bad[i]),
+				 -ENOENT);
+	}
+	ck_assert_int_eq(uet_fabric_conf_link_check(c, NULL), -EINVAL);
+	ck_assert_int_eq(uet_fabric_conf_port_check(NULL, "host0"), -EINVAL);
+	uet_fabric_destroy(fab);
+}
+
+START_TEST(test_names_checked_from_the_conf_as_the_fabric_finds_them)
+{
+	struct uet_fabric_conf c;
+
+	ft_conf_leaf_spine(&c, 4, 3, 2);
+	lk_names_agree(&c);
+	ft_conf(&c);
+	c.topo = UET_FABRIC_TOPO_FAT_TREE;
+	c.k = 4;
+	c.hosts = 16;
+	lk_names_agree(&c);
+	ft_conf(&c);
+	lk_names_agree(&c);
 }
 END_TEST
 
@@ -578,6 +654,8 @@ static Suite *link_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_link_and_port_names_parse);
+	tcase_add_test(
+		tc, test_names_checked_from_the_conf_as_the_fabric_finds_them);
 	tcase_add_test(tc, test_degraded_link_serializes_at_its_fraction);
 	tcase_add_test(tc, test_degrade_applies_from_the_next_frame);
 	tcase_add_test(tc, test_queue_limit_by_port_rate);
