@@ -152,7 +152,9 @@ int run_open_outputs(struct run *e)
 			strerror(-rc));
 		return rc;
 	}
-	rc = run_clear_outputs(e, out);
+	rc = run_lock_out(e, out);
+	if (rc == 0)
+		rc = run_clear_outputs(e, out);
 	if (rc < 0)
 		return rc;
 	if (e->count > 0) {
@@ -339,5 +341,6 @@ int run_close_outputs(struct run *e)
 	uet_ses_arrivals_free(e->arrivals);
 	uet_ses_pattern_free(e->pattern);
 	free(e->cap);
+	run_unlock_out(e);
 	return rc;
 }

@@ -92,6 +92,7 @@ struct run {
 	struct run_swrec *swrec;  /* switch-stats and occupancy records */
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
+	int out_lock_fd; /* run.out's lock (run_out_lock.c) + 1, or 0 */
 	struct uet_record *rec;
 	/* NIC i's view of rec (its rows wait there until its window ends),
 	 * or NULL: rec itself. uet-emu flushes the views in host order after
@@ -158,6 +159,13 @@ int run_flush_nic_record(struct run *e, uint32_t i);
 /* 0, or -EIO when a record or capture could not be written whole (each
  * failure named on stderr). */
 int run_close_outputs(struct run *e);
+
+/* run_out_lock.c: run.out owned by this run (RUN_OUT_LOCK_NAME locked),
+ * from before it clears the folder until its files are closed. -EBUSY
+ * when another run holds it, named on stderr. */
+#define RUN_OUT_LOCK_NAME ".uet-run.lock"
+int run_lock_out(struct run *e, const char *out);
+void run_unlock_out(struct run *e);
 
 /* run_ports.c */
 int run_open_ports(struct run *e);
