@@ -297,7 +297,7 @@ START_TEST(test_workload_input_that_is_no_regular_file_says_what_it_is)
 {
 	struct uet_scenario s;
 	struct uet_config_error e;
-	char dir[64], yaml[512], path[600], want[700];
+	char dir[64], yaml[640], path[600], want[700];
 	const struct {
 		const char *name; /* in dir; NULL: /dev/zero */
 		const char *words;
