@@ -77,7 +77,8 @@ static int lock_open(struct run *e, const char *path, const char *out)
 	/* A holder removes the file as it ends: a few retries cover a run
 	 * ending each time we open; more would mean a run per microsecond. */
 	for (tries = 0; tries < 8; tries++) {
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+			  0666);
 		if (fd < 0) {
 			rc = -errno;
 			fprintf(stderr, "%s: cannot open %s to own %s: %s\n",
@@ -90,7 +91,8 @@ static int lock_open(struct run *e, const char *path, const char *out)
 				lock_holder(fd, who, sizeof(who));
 				fprintf(stderr,
 					"%s: %s is in use by %s, a run writing "
-					"its records there: wait for it to end, "
+					"its records there: wait for it to "
+					"end, "
 					"or give another --out (nothing in %s "
 					"was touched)\n",
 					e->prog, out, who, out);
@@ -106,8 +108,10 @@ static int lock_open(struct run *e, const char *path, const char *out)
 			return fd;
 		close(fd);
 	}
-	fprintf(stderr, "%s: cannot lock %s: it was removed %d times as we "
-		"took it\n", e->prog, path, tries);
+	fprintf(stderr,
+		"%s: cannot lock %s: it was removed %d times as we "
+		"took it\n",
+		e->prog, path, tries);
 	return -EAGAIN;
 }
 
