@@ -205,6 +205,34 @@ int run_wire_models(struct run *e)
 	return run_outputs_attach_switch(e);
 }
 
+/* The addresses of switch.external_hosts, for the NICs, which take what
+ * those hosts send as untrusted (*ips NULL when there are none). */
+static int run_external_ips(const struct uet_scenario *sc, uint32_t hosts,
+			    uint32_t **ips, uint32_t *count)
+{
+	uint32_t h;
+
+	*ips = NULL;
+	*count = 0;
+	if (sc->sw.external_hosts[0] == '\0')
+		return 0;
+	for (h = 0; h < hosts; h++) {
+		uint32_t *grown;
+
+		if (!uet_scenario_host_external(sc, h))
+			continue;
+		grown = realloc(*ips, (*count + 1) * sizeof(**ips));
+		if (grown == NULL) {
+			free(*ips);
+			*ips = NULL;
+			return -ENOMEM;
+		}
+		*ips = grown;
+		(*ips)[(*count)++] = uet_host_ipv4(h);
+	}
+	return 0;
+}
+
 /*
  * The hosted NICs, and the workload's messages whose source is hosted, each
  * posted to its source NIC at its time.
@@ -218,12 +246,16 @@ int run_wire_nics(struct run *e)
 		.completed = on_completion,
 		.ctx = e,
 	};
+	uint32_t *ext_ips, ext_count;
 	uint32_t i;
 	int rc;
 
 	e->nic = calloc(e->hosts, sizeof(*e->nic));
 	if (e->nic == NULL)
 		return -ENOMEM;
+	rc = run_external_ips(sc, e->hosts, &ext_ips, &ext_count);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < e->count; i++) {
 		uint32_t h = e->first + i;
 		struct uet_nic_params params;
@@ -237,6 +269,8 @@ int run_wire_nics(struct run *e)
 			.arrivals = e->arrivals,
 			.pattern = e->pattern,
 			.seed = sc->run.seed,
+			.external_ips = ext_ips,
+			.external_count = ext_count,
 		};
 
 		uet_host_mac(h, nc.mac);
@@ -247,10 +281,12 @@ int run_wire_nics(struct run *e)
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot create nic %u: %s\n",
 				e->prog, h, strerror(-rc));
+			free(ext_ips);
 			return rc;
 		}
 		uet_nic_set_callbacks(e->nic[i], &cb);
 	}
+	free(ext_ips);
 	if (e->wl != NULL) {
 		uet_time_t lookahead_ps;
 

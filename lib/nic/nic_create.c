@@ -179,6 +179,19 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 	nic->monitor_on = nic->rec != NULL && uet_record_monitor_on(nic->rec);
 	nic->arrivals = conf->arrivals;
 	nic->seed = conf->seed;
+	if (conf->external_count > 0) {
+		rc = -EINVAL;
+		if (conf->external_ips == NULL)
+			goto fail_evq;
+		rc = -ENOMEM;
+		nic->external_ips = malloc(conf->external_count *
+					   sizeof(*nic->external_ips));
+		if (nic->external_ips == NULL)
+			goto fail_evq;
+		memcpy(nic->external_ips, conf->external_ips,
+		       conf->external_count * sizeof(*nic->external_ips));
+		nic->external_count = conf->external_count;
+	}
 	uet_rng_seed(&nic->rng, conf->seed,
 		     UINT64_C(0x4e4943) << 32 | conf->index);
 	uet_wire_cfg_default(&nic->wire);
@@ -199,6 +212,7 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 fail_pcie:
 	uet_pcie_fini(&nic->pcie);
 fail_evq:
+	free(nic->external_ips);
 	uet_evq_fini(&nic->comp.evq);
 fail_free:
 	free(nic);
@@ -250,6 +264,7 @@ void uet_nic_destroy(struct uet_nic *nic)
 	nic_rx_fini(nic);
 	uet_pcie_fini(&nic->pcie);
 	nic_payload_release(nic->payload);
+	free(nic->external_ips);
 	free(nic);
 }
 

@@ -295,6 +295,8 @@ void nic_pdc_close(struct nic_pdc *pdc)
 		}
 		uet_pds_rx_fini(&pdc->rx);
 		uet_evq_cancel(&nic->comp.evq, &pdc->linger_ev);
+		if (pdc->external)
+			nic->external_rx_open--;
 	}
 	if (g != NULL) {
 		if (pdc->is_tx)

@@ -40,6 +40,11 @@
 /** Slots of the closed-side ring at its first close; it doubles up to
  * NIC_RX_CLOSED_MAX (a power-of-two fraction of it). */
 #define NIC_RX_CLOSED_FIRST 16u
+/** Receiving sides that external hosts (struct uet_nic_conf) may hold open
+ * on one NIC at once, all of them together: the rest of the 65,535 PDC
+ * numbers stay for our own hosts' traffic, whatever a foreign stack
+ * opens. */
+#define NIC_EXTERNAL_RX_PDCS_MAX 1024u
 /** Per-packet events allocated together (stable addresses): a pool that
  * grows by a few at a time follows the NIC's peak closely. */
 #define NIC_TEV_CHUNK 16u
@@ -246,6 +251,7 @@ struct nic_pdc {
 	struct uet_pds_rx rx;	    /**< received PSNs */
 	struct uet_ses_msg_rx rmsg; /**< the message */
 	bool rmsg_known;	    /**< rmsg set from an untrimmed packet */
+	bool external;		    /**< its peer is an external host */
 	uet_time_t last_rx_ps;	    /**< ps, last data packet */
 	struct uet_event linger_ev; /**< closes a side the CLOSE missed */
 };
@@ -359,6 +365,9 @@ struct uet_nic {
 	struct uet_component comp; /**< first: what lib/sync runs */
 	struct uet_nic_params p;   /**< parameters */
 	uint32_t index, ip;	   /**< host number, IPv4 (host order) */
+	uint32_t *external_ips;	   /**< untrusted peers (uet_nic_conf) */
+	uint32_t external_count;   /**< entries of external_ips */
+	uint32_t external_rx_open; /**< their receiving sides open */
 	uint8_t mac[6], switch_mac[6];
 	struct rte_mempool *mp;		   /**< frames */
 	struct rte_mempool *payload_mp;	   /**< payload mbufs */

@@ -44,6 +44,25 @@ static bool receive_pool_charge(struct uet_nic *nic, int tc, uint32_t ip_bytes)
 
 static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg);
 
+/* How long a receiving side waits with no packet before it closes: 4 x
+ * the longest timeout, so that its sender has retransmitted by then. */
+static uet_time_t rx_linger_ps(const struct uet_nic *nic)
+{
+	return 4 * uet_pds_rto_ps(&nic->p.pds,
+				  nic->p.pds.max_rto_backoff_count + 1);
+}
+
+/* Whether ip is one of the external hosts: its frames are untrusted. */
+static bool peer_external(const struct uet_nic *nic, uint32_t ip)
+{
+	uint32_t i;
+
+	for (i = 0; i < nic->external_count; i++)
+		if (nic->external_ips[i] == ip)
+			return true;
+	return false;
+}
+
 /* Step 2: the PDC, found by its destination PDC number, or for a SYN
  * packet by (source IPv4, source PDC number, start PSN), created if new.
  * A packet of a message whose side has closed on its linger timer finds
@@ -55,6 +74,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 	const struct uet_pds_req *req = &f->pds.u.req;
 	struct nic_pdc *pdc;
 	uint32_t start_psn;
+	bool external;
 
 	*closed = NULL;
 	if (!(f->pds.flags & UET_PDS_REQ_F_SYN)) {
@@ -84,6 +104,11 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 					 req->psn);
 	if (*closed != NULL)
 		return NULL;
+	external = nic->external_count > 0 && peer_external(nic, f->ip.src);
+	if (external && nic->external_rx_open >= NIC_EXTERNAL_RX_PDCS_MAX) {
+		nic->st.external_pdcs_refused++;
+		return NULL;
+	}
 	pdc = calloc(1, sizeof(*pdc));
 	if (pdc == NULL)
 		return NULL;
@@ -101,6 +126,16 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		nic_pdc_close(pdc);
 		nic->st.pdc_exhausted++;
 		return NULL;
+	}
+	if (external) {
+		/* A foreign sender may open a side and never finish its
+		 * message: the side's linger timer runs from the start, not
+		 * from the arrival, so that it is reclaimed. */
+		pdc->external = true;
+		nic->external_rx_open++;
+		pdc->last_rx_ps = nic_now(nic);
+		uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,
+				 nic_now(nic) + rx_linger_ps(nic));
 	}
 	return pdc;
 }
@@ -168,13 +203,15 @@ static bool payload_matches(const struct uet_nic *nic, const struct rte_mbuf *m,
 /* Step 4: deliver a new packet's payload to the host as a PCIe write;
  * its pool space goes back when the write is accepted. */
 static void receive_deliver(struct uet_nic *nic, const struct rte_mbuf *m,
-			    const struct uet_frame *f, uint32_t ip_bytes)
+			    const struct uet_frame *f, uint32_t ip_bytes,
+			    bool external)
 {
 	uet_time_t accepted_ps = nic_now(nic);
 	uint32_t payload = (uint32_t)f->payload_bytes;
 	struct nic_tev *t;
 
-	if (!payload_matches(nic, m, f))
+	/* Our pattern is ours: a foreign stack's payload is its own. */
+	if (!external && !payload_matches(nic, m, f))
 		nic->st.payload_mismatches++;
 	if (uet_pcie_write(&nic->pcie, nic_now(nic), payload, &accepted_ps,
 			   NULL) < 0)
@@ -196,11 +233,17 @@ static void rx_linger(struct uet_evq *q, struct uet_event *ev, void *arg)
 {
 	struct nic_pdc *pdc = arg;
 	struct uet_nic *nic = pdc->nic;
-	uet_time_t linger =
-		4 * uet_pds_rto_ps(&nic->p.pds,
-				   nic->p.pds.max_rto_backoff_count + 1);
+	uet_time_t linger = rx_linger_ps(nic);
 
 	(void)ev;
+	if (uet_evq_now(q) - pdc->last_rx_ps >= linger && !pdc->rmsg.arrived) {
+		/* Only an external host's side waits here unarrived: it
+		 * stalled, and goes without being remembered (a retransmit
+		 * of it finds no side and is dropped as stale). */
+		nic->st.external_stalls_closed++;
+		nic_pdc_close(pdc);
+		return;
+	}
 	if (uet_evq_now(q) - pdc->last_rx_ps >= linger) {
 		/* Its CLOSE was lost, or its sender still waits for an ACK
 		 * that was: remember the side, to answer that sender. */
@@ -216,22 +259,30 @@ static void receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct uet_ses_msg_rx *msg = &pdc->rmsg;
 
+	/* Every byte, not only the last packet with no gap before it: a
+	 * request_length that its packets do not fill is no arrival. */
 	if (!msg->eom_seen || msg->arrived ||
+	    msg->delivered_bytes != msg->bytes ||
 	    !uet_pds_rx_no_gap_through(&pdc->rx, msg->eom_psn))
 		return;
 	msg->arrived = true;
 	msg->arrived_ps = nic_now(nic);
 	nic->st.transport.msgs_arrived++;
-	uet_ses_arrivals_set(nic->arrivals, msg->msg_id, msg->arrived_ps);
-	nic_complete(nic, UET_SES_ARRIVED, pdc);
+	if (pdc->external) {
+		/* Its memory_key is the foreign stack's, not one of our
+		 * message numbers: it goes in no table of ours. */
+		nic->st.external_msgs_arrived++;
+		nic_record_event(nic, UET_EV_MSG_ARRIVED, pdc, msg->msg_id,
+				 msg->bytes);
+	} else {
+		uet_ses_arrivals_set(nic->arrivals, msg->msg_id,
+				     msg->arrived_ps);
+		nic_complete(nic, UET_SES_ARRIVED, pdc);
+	}
 	/* The sender's CLOSE ends this side; the linger timer ends it if the
 	 * CLOSE is lost (4 x the longest timeout with no packet). */
-	uet_evq_schedule(
-		&nic->comp.evq, &pdc->linger_ev,
-		nic_now(nic) +
-			4 * uet_pds_rto_ps(&nic->p.pds,
-					   nic->p.pds.max_rto_backoff_count +
-						   1));
+	uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,
+			 nic_now(nic) + rx_linger_ps(nic));
 }
 
 /* Step 5: the ACK, held for the receiver's PCIe service-time estimate;
@@ -370,6 +421,19 @@ static void monitor_rx(struct uet_nic *nic, const struct uet_frame *f,
 	nic_record_monitor(nic, &r);
 }
 
+/* Whether data packet f's payload lies inside the message its PDC
+ * carries: the same request_length as the first packet's, and no byte
+ * past it. */
+static bool packet_fits(const struct uet_ses_msg_rx *msg,
+			const struct uet_frame *f)
+{
+	const struct uet_ses_std *std = &f->ses.u.std;
+	uint64_t off = std->flags & UET_SES_F_SOM ? 0 : std->message_offset;
+
+	return std->request_length == msg->bytes &&
+	       off + f->payload_bytes <= msg->bytes;
+}
+
 static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 			 const struct uet_frame *f)
 {
@@ -383,7 +447,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	struct nic_pdc *pdc;
 	int rc;
 
-	if (!trimmed && !f->has_ses) {
+	if (!trimmed && (!f->has_ses || f->ses.kind != UET_SES_REQUEST_STD)) {
 		nic->st.transport.malformed_frames++;
 		return;
 	}
@@ -420,6 +484,11 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 				    std->initiator);
 		pdc->rmsg_known = true;
 	}
+	if (!packet_fits(&pdc->rmsg, f)) {
+		nic->st.misfit_packets++;
+		ingress_release_now(nic, tc, ip_bytes);
+		return;
+	}
 	ooo_before = pdc->rx.stats.out_of_order;
 	rc = uet_pds_rx_receive(&pdc->rx, f->pds.u.req.psn);
 	nic->st.transport.ooo_events += pdc->rx.stats.out_of_order - ooo_before;
@@ -429,7 +498,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	}
 	nic->st.transport.data_pkts_received++;
 	if (rc == 1) {
-		receive_deliver(nic, m, f, ip_bytes);
+		receive_deliver(nic, m, f, ip_bytes, pdc->external);
 		pdc->rmsg.delivered_bytes += f->payload_bytes;
 		if (f->ses.u.std.flags & UET_SES_F_EOM) {
 			pdc->rmsg.eom_psn = f->pds.u.req.psn;
@@ -501,6 +570,8 @@ static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 		nic_pfc_receive(nic, &f.l2.pfc);
 	} else if (f.kind != UET_FRAME_UET || f.ip.dst != nic->ip) {
 		nic->st.other_frames++;
+	} else if (f.ip.src == nic->ip) {
+		nic->st.own_source_frames++;
 	} else {
 		switch (f.pds.type) {
 		case UET_PDS_TYPE_RUD_CC_REQ:

@@ -60,6 +60,15 @@ struct uet_nic_conf {
 	const struct uet_ses_pattern *pattern;
 	/** Scenario seed (start PSNs, entropy streams). */
 	uint64_t seed;
+	/** IPv4 addresses (host order) of the hosts whose switch port faces
+	 * an endpoint that is not ours (switch.external_hosts); copied. What
+	 * they send is untrusted: their receiving sides are bounded and
+	 * reclaimed when they stall, and their messages are neither checked
+	 * against our payload pattern nor entered in the arrival table nor
+	 * given to the completion callbacks. NULL: none. */
+	const uint32_t *external_ips;
+	/** Entries of external_ips. */
+	uint32_t external_count;
 };
 
 /** Counters the tests and the stats rows read; see struct
@@ -119,6 +128,21 @@ struct uet_nic_stats {
 	uint64_t prefetch_peak_bytes;
 	/** Timer expiries that did nothing (acknowledged or stale). */
 	uint64_t rto_ignored;
+	/** UET frames whose source address is this NIC's own, dropped: no
+	 * NIC sends to itself, so someone else wrote it. */
+	uint64_t own_source_frames;
+	/** Data packets whose payload lies outside their message (past its
+	 * request_length, or a request_length other than the one its PDC's
+	 * first packet gave), dropped. */
+	uint64_t misfit_packets;
+	/** SYN packets of an external host refused: its receiving sides
+	 * were at NIC_EXTERNAL_RX_PDCS_MAX. */
+	uint64_t external_pdcs_refused;
+	/** Receiving sides of external hosts closed with their message not
+	 * arrived, after a linger time with no packet (stalled). */
+	uint64_t external_stalls_closed;
+	/** Messages from external hosts that arrived whole. */
+	uint64_t external_msgs_arrived;
 };
 
 /**

@@ -225,6 +225,8 @@ void h_start(struct h *h)
 			.arrivals = h->arrivals,
 			.pattern = h->pattern,
 			.seed = 42,
+			.external_ips = h->external_ips,
+			.external_count = h->external_count,
 		};
 		struct uet_component *comp;
 

@@ -98,6 +98,9 @@ struct h {
 	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
 	 * sender); otherwise both NICs use h->p. */
 	uint32_t nic1_lane_count;
+	/** External hosts given to both NICs (uet_nic_conf). */
+	const uint32_t *external_ips;
+	uint32_t external_count;
 };
 
 /** Initialise EAL (once per process) and the parameters of a default
