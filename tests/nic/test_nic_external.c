@@ -59,8 +59,8 @@ static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
 	memset(&ses, 0, sizeof(ses));
 	ses.kind = UET_SES_REQUEST_STD;
 	ses.u.std.opcode = UET_SES_OP_SEND;
-	ses.u.std.flags = (p->som ? UET_SES_F_SOM : 0) |
-			  (p->eom ? UET_SES_F_EOM : 0);
+	ses.u.std.flags =
+		(p->som ? UET_SES_F_SOM : 0) | (p->eom ? UET_SES_F_EOM : 0);
 	ses.u.std.memory_key = p->memory_key;
 	ses.u.std.request_length = p->request_length;
 	if (!p->som) {
@@ -72,9 +72,9 @@ static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
 	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
 	ck_assert_ptr_nonnull(d);
 	/* A payload that is not our pattern: a foreign stack's own bytes. */
-	ck_assert_int_eq(uet_frame_build(d, len, &a, &pds, &ses, NULL,
-					 p->payload_bytes),
-			 (int)len);
+	ck_assert_int_eq(
+		uet_frame_build(d, len, &a, &pds, &ses, NULL, p->payload_bytes),
+		(int)len);
 	memset(d + UET_DATA_HDR_FRAME_BYTES, 0x5a, p->payload_bytes);
 	return m;
 }
@@ -143,9 +143,8 @@ START_TEST(test_syn_flood_bounded_and_reclaimed)
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	/* Our own traffic is unharmed. */
 	t = uet_evq_now(&uet_nic_component(h.nic[1])->evq) + 1000;
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 64 * 1024, t,
-					      1),
-			 0);
+	ck_assert_int_eq(
+		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 1024, t, 1), 0);
 	h_run(&h, RUN_END_PS);
 	ck_assert_uint_eq(h.arrived[1], 1);
 	ck_assert_uint_eq(h.completed[0], 1);
