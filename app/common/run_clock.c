@@ -143,6 +143,9 @@ void run_clock_sync_line(const struct run *e, uint64_t windows,
 /* Which role: realtime whatever the process hosts, else by role. */
 static const struct run_clock_ops *run_clock_pick(const struct run *e)
 {
+	/* Over ranks the role says what it cannot run (realtime). */
+	if (e->conf->ranks != NULL)
+		return &run_clock_mpi;
 	if (e->sc->run.clock == UET_CLOCK_REALTIME)
 		return &run_clock_realtime;
 	switch (e->conf->role) {

@@ -8,6 +8,7 @@
  *   run_clock_coordinator.c  uet-switch: lockstep frames, the switch's side
  *   run_clock_participant.c  uet-nic: lockstep frames, the NICs' side
  *   run_clock_realtime.c     any program with run.clock realtime
+ *   run_clock_mpi.c          uet-emu-mpi: one run over MPI ranks
  *
  * run_clock.c picks the role, checks its mandatory callbacks, and holds
  * the hooks the lockstep roles share (after a window, after the NICs'
@@ -25,7 +26,7 @@ struct run;
 struct uet_run_result;
 struct uet_sync_progress;
 
-/** A clock role. Every callback is mandatory. */
+/** A clock role. Every callback is mandatory but combine. */
 struct run_clock_ops {
 	/** Name, for messages ("local", "coordinator", ...). */
 	const char *name;
@@ -43,6 +44,9 @@ struct run_clock_ops {
 	/** Virtual time, windows and events into res, the role's own
 	 * lines on stderr (rc: how the run ended). */
 	void (*report)(struct run *e, int rc, struct uet_run_result *res);
+	/** Optional: the hosted NICs' totals (run_totals()) made the
+	 * run's, where other processes ran some of them (MPI ranks). */
+	void (*combine)(struct run *e, struct uet_run_result *res);
 	/** Free what open made (also after a failed open). */
 	void (*close)(struct run *e);
 };
@@ -51,6 +55,7 @@ extern const struct run_clock_ops run_clock_local;
 extern const struct run_clock_ops run_clock_coordinator;
 extern const struct run_clock_ops run_clock_participant;
 extern const struct run_clock_ops run_clock_realtime;
+extern const struct run_clock_ops run_clock_mpi;
 
 /* The hooks the lockstep roles share (run_clock.c). */
 

@@ -143,6 +143,10 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 	if (bit == RUN_MSG_ARRIVED && e->wl == NULL &&
 	    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
 		__atomic_fetch_add(&e->arrived, 1, __ATOMIC_RELAXED);
+	/* Over ranks the senders elsewhere learn it (run_clock_mpi.c). */
+	if (bit == RUN_MSG_ARRIVED && e->arrived_log != NULL)
+		e->arrived_log[__atomic_fetch_add(
+			&e->n_arrived_log, 1, __ATOMIC_ACQ_REL)] = c->msg_id;
 	if (bit == RUN_MSG_COMPLETED)
 		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
 }

@@ -43,6 +43,7 @@ struct uet_sync_coordinator;
 struct uet_sync_participant;
 struct uet_sync_local;
 struct run_clock_ops;
+struct run_mpi;
 struct run_rt;
 struct run_swrec;
 struct run_wl;
@@ -112,7 +113,13 @@ struct run {
 	struct uet_sync_participant **pa;
 	struct run_nic_ctx *pa_ctx;   /* the participants' window hooks */
 	struct uet_sync_local *local; /* uet-emu's in-process lockstep */
-	struct run_rt *rt;	      /* realtime roles, or NULL: lockstep */
+	/* Over MPI ranks (run_clock_mpi.c): the role's state, and the
+	 * messages whose arrival this rank's NICs saw, in order, for the
+	 * other ranks (written from any NIC lcore). */
+	struct run_mpi *mpi;
+	uint64_t *arrived_log;
+	uint32_t n_arrived_log;
+	struct run_rt *rt; /* realtime roles, or NULL: lockstep */
 	uint64_t start_ns;
 	/* Lockstep over ports: the process's CPU time and context switches
 	 * from the end of the handshake to the end of the windows, for the

@@ -15,6 +15,7 @@
 #include <rte_mempool.h>
 
 #include "uet_port.h"
+#include "run_clock.h"
 #include "run_private.h"
 #include "run_realtime.h"
 #include "run_sizing.h"
@@ -134,7 +135,11 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 		out = -EIO;
 	}
 	run_totals(e, res);
-	run_summary(e, res);
+	if (e->clock != NULL && e->clock->combine != NULL)
+		e->clock->combine(e, res);
+	/* Over ranks every rank has the run's totals; rank 0 says them. */
+	if (e->conf->ranks == NULL || e->conf->ranks->rank == 0)
+		run_summary(e, res);
 	run_rt_summary(e->rt, stderr);
 	if (run_summary_csv(e, res) < 0) {
 		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);

@@ -15,6 +15,7 @@
 #include "uet_config.h"
 #include "uet_lateness.h"
 #include "uet_port.h"
+#include "uet_sync_ranks.h"
 
 /** Which roles this process hosts. */
 enum uet_run_role {
@@ -111,6 +112,12 @@ struct uet_run_conf {
 	 * processes: 1 lcore"), for the summary; NULL: run.lcores said.
 	 */
 	const char *lcores_why;
+	/**
+	 * UET_RUN_EMBEDDED over MPI ranks (uet-emu-mpi): this rank, its
+	 * share of the NICs and the collectives; rank 0 writes the run's
+	 * records and summary. NULL: one process.
+	 */
+	const struct uet_sync_ranks *ranks;
 };
 
 /** What a run ended with (counted over the roles this process hosts). */

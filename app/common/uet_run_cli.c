@@ -33,6 +33,17 @@
  */
 static volatile sig_atomic_t run_cli_stop;
 
+/* uet-emu-mpi's ranks (uet_run_cli_set_ranks()), or NULL. */
+static const struct uet_sync_ranks *run_cli_ranks;
+static const char *run_cli_rank_out;
+
+void uet_run_cli_set_ranks(const struct uet_sync_ranks *ranks,
+			   const char *rank_out)
+{
+	run_cli_ranks = ranks;
+	run_cli_rank_out = rank_out;
+}
+
 static void on_signal(int sig)
 {
 	run_cli_stop = sig; /* SIGINT and SIGTERM are not 0 */
@@ -262,6 +273,15 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 		}
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
 	}
+	/* Over ranks, rank 0 writes the run's files; the others' go to a
+	 * folder of their own, with no captures (rank 0's copy of the
+	 * switch captures the same frames). */
+	if (run_cli_ranks != NULL && run_cli_ranks->rank > 0 &&
+	    run_cli_rank_out != NULL) {
+		snprintf(sc->run.out, sizeof(sc->run.out), "%s",
+			 run_cli_rank_out);
+		sc->records.enable_pcap = false;
+	}
 	if (c->start_at_ns != 0 && sc->run.clock != UET_CLOCK_REALTIME) {
 		fprintf(stderr,
 			"%s: --start-at applies only with run.clock "
@@ -485,6 +505,7 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 	conf.timeout_ms = (uint32_t)c.timeout_ms;
 	conf.startup_timeout_ms = (uint32_t)c.startup_ms;
 	conf.stop = &run_cli_stop;
+	conf.ranks = run_cli_ranks;
 	conf.process_exits = true;
 	conf.rt_linger_ms = (uint32_t)c.linger_ms;
 	if (c.start_at_ns != 0)

@@ -40,4 +40,12 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 				      const char *devargs,
 				      const struct uet_port_conf *conf));
 
+/**
+ * uet-emu-mpi, before uet_run_cli_main(): the run is spread over @p ranks
+ * (uet_sync_ranks.h); a rank above 0 writes its files to @p rank_out, a
+ * folder of its own (rank 0 writes the run's into run.out).
+ */
+void uet_run_cli_set_ranks(const struct uet_sync_ranks *ranks,
+			   const char *rank_out);
+
 #endif /* UET_RUN_CLI_H */

@@ -104,3 +104,102 @@ int rec_view_close(struct uet_record *view)
 	free(view);
 	return rc;
 }
+
+/* A block of a view's rows: for each kind in enum order, its byte count
+ * (32 bits, host order: the ranks of a run share one build) and its
+ * rows. */
+int uet_record_view_export(struct uet_record *view, uint8_t **dst, size_t *len,
+			   size_t *cap)
+{
+	size_t need = *len;
+	uint8_t *p;
+	int k;
+
+	if (view == NULL || view->parent == NULL)
+		return -EINVAL;
+	for (k = 0; k < REC_KIND_COUNT; k++)
+		need += sizeof(uint32_t) + view->view[k].len;
+	if (need > *cap) {
+		size_t c = *cap != 0 ? *cap : 4096u;
+
+		while (c < need)
+			c *= 2;
+		p = realloc(*dst, c);
+		if (p == NULL)
+			return -ENOMEM;
+		*dst = p;
+		*cap = c;
+	}
+	p = *dst + *len;
+	for (k = 0; k < REC_KIND_COUNT; k++) {
+		struct rec_view_buf *b = &view->view[k];
+		uint32_t n = (uint32_t)b->len;
+
+		memcpy(p, &n, sizeof(n));
+		p += sizeof(n);
+		if (n != 0)
+			memcpy(p, b->bytes, n);
+		p += n;
+		rec_view_buf_release(b);
+	}
+	*len = need;
+	return 0;
+}
+
+int uet_record_view_import(struct uet_record *view, const uint8_t *src,
+			   size_t len, size_t *used)
+{
+	size_t at = 0;
+	int k;
+
+	if (view == NULL || view->parent == NULL)
+		return -EINVAL;
+	/* The whole block checked first: a refused one adds no row. */
+	for (k = 0; k < REC_KIND_COUNT; k++) {
+		uint32_t n;
+
+		if (len - at < sizeof(n))
+			return -EBADMSG;
+		memcpy(&n, src + at, sizeof(n));
+		at += sizeof(n);
+		if (len - at < n)
+			return -EBADMSG;
+		at += n;
+	}
+	at = 0;
+	for (k = 0; k < REC_KIND_COUNT; k++) {
+		struct rec_view_buf *b = &view->view[k];
+		uint32_t n;
+
+		memcpy(&n, src + at, sizeof(n));
+		at += sizeof(n);
+		if (n != 0 && b->len + n > b->cap) {
+			size_t cap = b->cap ? b->cap : REC_VIEW_FIRST_BYTES;
+			char *p;
+
+			while (cap < b->len + n)
+				cap *= 2;
+			p = realloc(b->bytes, cap);
+			if (p == NULL)
+				return -ENOMEM;
+			b->bytes = p;
+			b->cap = cap;
+		}
+		if (n != 0)
+			memcpy(b->bytes + b->len, src + at, n);
+		b->len += n;
+		at += n;
+	}
+	*used = at;
+	return 0;
+}
+
+size_t uet_record_view_bytes(const struct uet_record *view)
+{
+	size_t n = 0;
+	int k;
+
+	for (k = 0; view != NULL && k < REC_KIND_COUNT; k++)
+		n += view->view[k].len;
+	return n;
+}

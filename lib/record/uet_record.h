@@ -19,6 +19,7 @@
 #define UET_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uet_lateness.h"
@@ -258,6 +259,33 @@ int uet_record_view_flush(struct uet_record *view);
  *   The views are emptied in every case.
  */
 int uet_record_views_flush(struct uet_record *const *views, uint32_t n_views);
+
+/** Bytes of rows a view holds (0: none to flush or export). */
+size_t uet_record_view_bytes(const struct uet_record *view);
+
+/**
+ * The rows a view holds, every kind's, as one block of bytes (appended to
+ * @p dst, which grows), the view emptied: how a process that runs some of
+ * the NICs hands their window's rows to the process that writes the files
+ * (uet-emu-mpi's ranks, docs/lockstep.md). The block is opaque: only
+ * uet_record_view_import() of a view of the same records reads it.
+ *
+ * @return
+ *   0, -EINVAL (not a view), -ENOMEM (@p dst could not grow; the view
+ *   keeps its rows).
+ */
+int uet_record_view_export(struct uet_record *view, uint8_t **dst, size_t *len,
+			   size_t *cap);
+
+/**
+ * Append a block of uet_record_view_export() to a view's rows, as if its
+ * writer had written them here. *used is set to the block's bytes.
+ *
+ * @return
+ *   0, -EBADMSG (not such a block, or cut short), -ENOMEM.
+ */
+int uet_record_view_import(struct uet_record *view, const uint8_t *src,
+			   size_t len, size_t *used);
 
 /** Flush every file now (records written so far are complete files). */
 int uet_record_flush(struct uet_record *rec);

@@ -198,6 +198,11 @@ void local_nic_deliver(struct local_nic *n, uint64_t w)
 	struct uet_xframe burst[LOCAL_DELIVER_BURST];
 	uint32_t got, i;
 
+	/* Another rank's NIC takes its copy of them there. */
+	while (n->remote &&
+	       (got = uet_xring_take(inbox, burst, RTE_DIM(burst))) > 0)
+		for (i = 0; i < got; i++)
+			rte_pktmbuf_free(burst[i].m);
 	while ((got = uet_xring_take(inbox, burst, RTE_DIM(burst))) > 0) {
 		/* The switch ran a window ago: fetch the burst's mbufs
 		 * before reading the first. */
@@ -282,16 +287,23 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 {
 	struct uet_sync_local *l;
 	struct sync_engine_conf ec;
-	uint32_t i, n_workers, ring_frames;
+	uint32_t i, n_workers, ring_frames, own_first, own_count;
 	int rc;
 
 	if (lp == NULL || conf == NULL || conf->sw == NULL ||
 	    conf->nics == NULL || conf->n_nics == 0 ||
 	    conf->lookahead_ps == 0 || conf->end_ps <= conf->start_ps)
 		return -EINVAL;
+	own_first = conf->ranks != NULL ? conf->ranks->nic_first : 0;
+	own_count = conf->ranks != NULL ? conf->ranks->nic_count : conf->n_nics;
+	if (own_count > conf->n_nics || own_first > conf->n_nics - own_count ||
+	    (conf->ranks != NULL &&
+	     (conf->ranks->ops == NULL || conf->ranks->mp == NULL ||
+	      conf->ranks->rank >= conf->ranks->ranks)))
+		return -EINVAL;
 	n_workers = conf->n_lcores == 0 ? 1u : conf->n_lcores;
-	if (n_workers > conf->n_nics)
-		n_workers = conf->n_nics;
+	if (n_workers > own_count)
+		n_workers = own_count > 0 ? own_count : 1u;
 	if (n_workers > 1 && conf->lcore_ids == NULL)
 		return -EINVAL;
 	l = calloc(1, sizeof(*l));
@@ -318,6 +330,7 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->l = l;
 		n->comp = conf->nics[i];
 		n->index = i;
+		n->remote = i < own_first || i - own_first >= own_count;
 		n->next_event_ps = UET_TIME_NEVER;
 		/* Arrays, not rte_rings: a ring's writer and reader run in
 		 * different windows, so nothing in it needs to be atomic,
@@ -330,13 +343,15 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n->comp->out = nic_out;
 		n->comp->out_ctx = n;
 	}
-	/* Contiguous shares: neighbours in host order on one lcore. */
+	/* Contiguous shares of this process's NICs: neighbours in host
+	 * order on one lcore. */
 	l->n_workers = n_workers;
 	for (i = 0; i < n_workers; i++) {
 		struct local_worker *w = &l->workers[i];
-		uint32_t a = (uint32_t)((uint64_t)conf->n_nics * i / n_workers);
-		uint32_t b = (uint32_t)((uint64_t)conf->n_nics * (i + 1) /
-					n_workers);
+		uint32_t a = own_first +
+			     (uint32_t)((uint64_t)own_count * i / n_workers);
+		uint32_t b = own_first + (uint32_t)((uint64_t)own_count *
+						    (i + 1) / n_workers);
 
 		w->l = l;
 		w->lcore_id = conf->lcore_ids != NULL ? conf->lcore_ids[i]
@@ -367,7 +382,16 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		.end_ps = conf->end_ps,
 		.horizon = conf->sw,
 	};
-	rc = sync_engine_init(&l->eng, &local_transport_ops, l, &ec);
+	/* Over ranks a stop is agreed on like a failure (sync_mpi.c), so
+	 * that every rank stops at the same window. */
+	if (conf->ranks != NULL) {
+		l->rank_stop = conf->stop;
+		l->conf.stop = NULL;
+	}
+	rc = sync_engine_init(&l->eng,
+			      conf->ranks != NULL ? &mpi_transport_ops
+						  : &local_transport_ops,
+			      l, &ec);
 	if (rc < 0) {
 		uet_sync_local_free(l);
 		return rc;
@@ -375,6 +399,7 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	l->window_start_ps = conf->start_ps;
 	l->window_end_ps = conf->start_ps;
 	l->min_sent_ps = UET_TIME_NEVER;
+	l->remote_min_ps = UET_TIME_NEVER;
 	l->stats.now_ps = conf->start_ps;
 	*lp = l;
 	return 0;
@@ -428,6 +453,8 @@ void uet_sync_local_free(struct uet_sync_local *l)
 		rte_pktmbuf_free(l->sorted[i].m);
 	free(l->sorted);
 	free(l->sort_tmp);
+	free(l->msg);
+	free(l->msg_frames);
 	free(l->nics);
 	free(l->workers);
 	free(l);

@@ -28,6 +28,9 @@ struct local_nic {
 	struct uet_sync_local *l;
 	struct uet_component *comp;
 	uint32_t index;
+	/* Run by another rank: never run here, its frames to the switch
+	 * copied from its rank's message, the switch's to it dropped. */
+	bool remote;
 	/* The rings each way, by window parity: in window w the switch
 	 * fills inbox[w & 1] and the NIC takes inbox[(w - 1) & 1]; the NIC
 	 * fills outbox[w & 1] and the switch (its part, port_feed) takes
@@ -106,6 +109,16 @@ struct uet_sync_local {
 	uint32_t n_sorted, cap_sorted;
 	uet_time_t window_start_ps, window_end_ps;
 	uet_time_t min_sent_ps; /* earliest arrival the switch sent */
+	/* Over ranks (sync_mpi.c): the earliest arrival of the frames the
+	 * other ranks' NICs sent in the window, and this rank's failure
+	 * of the window, agreed on with the others before any stops. */
+	uet_time_t remote_min_ps;
+	int rank_err;
+	const volatile sig_atomic_t *rank_stop;
+	uint8_t *msg; /* this rank's message */
+	size_t msg_len, msg_cap;
+	struct uet_xframe *msg_frames; /* a NIC's frames, while packed */
+	uint32_t cap_msg_frames;
 	struct sync_engine eng; /* the windows */
 	uint64_t start_ns, progress_ns;
 	struct uet_sync_stats stats;
@@ -134,5 +147,21 @@ uet_time_t sync_local_next(const struct uet_sync_local *l);
 
 /** The engine's ops over the lcores of one process. */
 extern const struct sync_transport_ops local_transport_ops;
+
+/* Over ranks (sync_mpi.c). */
+
+/** The engine's ops over ranks: the lcores' run, then the agreement of
+ * every rank. */
+extern const struct sync_transport_ops mpi_transport_ops;
+
+/** After the NICs' phase of a window: this rank's NICs' frames (and the
+ * wiring's part) to every rank, the other ranks' frames into the
+ * outboxes of the NICs that stand in for theirs. Every rank calls it in
+ * every window. */
+int sync_mpi_cross(struct uet_sync_local *l);
+
+/** After the last window: the wiring's part once more (the rows the
+ * NICs wrote as the run ended). */
+int sync_mpi_last(struct uet_sync_local *l);
 
 #endif /* SYNC_LOCAL_PRIVATE_H */

@@ -448,6 +448,13 @@ static int local_run(void *ctx, const struct sync_window *w)
 	} else {
 		run_phase(l, LOCAL_PHASE_NICS);
 	}
+	/* Over ranks, what crossed goes to every rank before anything can
+	 * stop this one: the others wait for its message. */
+	if (l->conf.ranks != NULL) {
+		rc = sync_mpi_cross(l);
+		if (rc < 0)
+			return rc;
+	}
 	for (i = 0; i < l->n_workers; i++)
 		l->stats.data_frames_rx += l->workers[i].nic_sent;
 	/* A NIC's failure first, the switch's after, as when the switch ran
@@ -479,6 +486,8 @@ uet_time_t sync_local_next(const struct uet_sync_local *l)
 
 	if (l->min_sent_ps < e)
 		e = l->min_sent_ps;
+	if (l->remote_min_ps < e)
+		e = l->remote_min_ps;
 	for (i = 0; i < l->n_workers; i++) {
 		const struct local_worker *w = &l->workers[i];
 
@@ -530,7 +539,9 @@ int uet_sync_local_run(struct uet_sync_local *l)
 		local_nic_deliver(&l->nics[i], l->stats.windows - 1u);
 	for (i = 0; i < l->conf.n_nics; i++)
 		l->stats.events += l->nics[i].events;
-	rc = nics_error(l);
+	rc = l->conf.ranks != NULL ? sync_mpi_last(l) : 0;
+	if (rc == 0)
+		rc = nics_error(l);
 	if (rc < 0)
 		UET_LOG(ERROR, SYNC, "lockstep: %s", l->error.text);
 	return rc;

@@ -10,6 +10,7 @@
 #define UET_SYNC_LOCAL_H
 
 #include "uet_sync.h"
+#include "uet_sync_ranks.h"
 
 /** How to set up an in-process run. */
 struct uet_sync_local_conf {
@@ -60,6 +61,14 @@ struct uet_sync_local_conf {
 	/** Set by a signal handler: the run stops at the next window with
 	 * -EINTR; NULL: none. */
 	const volatile sig_atomic_t *stop;
+	/**
+	 * The run spread over ranks (uet_sync_ranks.h): this process runs
+	 * the NICs of its share and the whole switch, the NICs of the other
+	 * ranks stand in for them (their frames come from their ranks), and
+	 * the windows are agreed over the ranks. NULL: every NIC runs here.
+	 * Copied; must outlive the run.
+	 */
+	const struct uet_sync_ranks *ranks;
 };
 
 struct uet_sync_local;

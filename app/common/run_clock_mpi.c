@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The MPI clock role (uet-emu-mpi): one scenario over ranks. Every rank
+ * builds the whole run (the switch and every NIC), runs its share of the
+ * NICs and a copy of the switch, and lib/sync's transport over ranks
+ * (uet_sync_ranks.h) keeps the ranks in lockstep. Rank 0 writes the
+ * run's files: its NICs' rows as uet-emu would, the other ranks' NICs'
+ * rows as their ranks send them each window, so that the files are
+ * byte-identical to one process's (docs/lockstep.md, "Over ranks"). The
+ * MPI calls are the program's (app/uet-emu-mpi); this file makes none.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_lcore.h>
+
+#include "uet_fabric.h"
+#include "uet_nic.h"
+#include "uet_record.h"
+#include "uet_ses.h"
+#include "uet_sync_local.h"
+#include "uet_xring.h"
+#include "run_clock.h"
+#include "run_private.h"
+#include "run_workload.h"
+
+/* What the role keeps beside the in-process lockstep. */
+struct run_mpi {
+	struct uet_sync_ranks rk; /* the conf's, with this role's hooks */
+	uint32_t arrivals_sent;	  /* of e->arrived_log */
+};
+
+/* Whether rank r says it failed (its value in a least-of vote). */
+#define MPI_OK UINT64_MAX
+
+static const struct uet_sync_ranks_ops *mpi_ops(const struct run *e)
+{
+	return e->conf->ranks->ops;
+}
+
+static const char *mpi_text(const struct run *e)
+{
+	return mpi_ops(e)->error(e->conf->ranks->arg);
+}
+
+/*
+ * Every rank loaded the same scenario (its hash as loaded, before the
+ * per-rank output folder): the first rank that differs from rank 0 is
+ * named, on every rank.
+ */
+static int check_scenarios(struct run *e, uint64_t hash)
+{
+	const struct uet_sync_ranks *rk = e->conf->ranks;
+	const size_t *offs;
+	const uint8_t *all;
+	uint64_t h0, hr;
+	uint32_t r;
+	int rc;
+
+	rc = mpi_ops(e)->allgather(rk->arg, &hash, sizeof(hash), &all, &offs);
+	if (rc < 0) {
+		fprintf(stderr,
+			"%s: rank %u: the ranks could not compare their "
+			"scenarios: %s\n",
+			e->prog, rk->rank, mpi_text(e));
+		return rc;
+	}
+	memcpy(&h0, all + offs[0], sizeof(h0));
+	for (r = 1; r < rk->ranks; r++) {
+		if (offs[r + 1] - offs[r] != sizeof(hr))
+			return -EBADMSG;
+		memcpy(&hr, all + offs[r], sizeof(hr));
+		if (hr == h0)
+			continue;
+		if (rk->rank == 0)
+			fprintf(stderr,
+				"%s: rank %u loaded another scenario than rank "
+				"0 (scenario hash %016" PRIx64
+				" against %016" PRIx64
+				"): every rank must run the same scenario "
+				"file and settings\n",
+				e->prog, r, hr, h0);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What only one process can run. */
+static int mpi_refuse(const struct run *e)
+{
+	const uint32_t ranks = e->conf->ranks->ranks;
+
+	if (e->sc->run.clock == UET_CLOCK_REALTIME) {
+		fprintf(stderr,
+			"%s: run.clock realtime runs in one process: over "
+			"ranks a run is in lockstep (run.clock: lockstep)\n",
+			e->prog);
+		return -ENOTSUP;
+	}
+	if (e->wl != NULL && ranks > 1) {
+		fprintf(stderr,
+			"%s: %s runs on one rank only: its triggers tie "
+			"hosts together through one workload engine (run "
+			"it with -np 1, or in uet-emu)\n",
+			e->prog, run_wl_source(e->sc));
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* This rank's part of a window's message: the arrivals its NICs saw
+ * (every rank's senders write them in flows.csv), then, beyond rank 0,
+ * its NICs' record rows of the window. */
+static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
+{
+	struct run *e = warg;
+	struct run_mpi *m = e->mpi;
+	const uint32_t n = __atomic_load_n(&e->n_arrived_log, __ATOMIC_ACQUIRE);
+	const uint32_t k = n - m->arrivals_sent;
+	size_t need = *len + sizeof(uint32_t) * 2 + (size_t)k * 16u;
+	uint32_t i, views = 0;
+	uint8_t *p;
+	size_t views_at;
+
+	if (need > *cap) {
+		size_t c = *cap != 0 ? *cap : 4096u;
+
+		while (c < need)
+			c *= 2;
+		p = realloc(*buf, c);
+		if (p == NULL)
+			return -ENOMEM;
+		*buf = p;
+		*cap = c;
+	}
+	p = *buf + *len;
+	memcpy(p, &k, sizeof(k));
+	p += sizeof(k);
+	for (i = m->arrivals_sent; i < n; i++) {
+		const uint64_t id = e->arrived_log[i];
+		const uint64_t t = uet_ses_arrivals_get(e->arrivals, id);
+
+		memcpy(p, &id, sizeof(id));
+		memcpy(p + 8, &t, sizeof(t));
+		p += 16;
+	}
+	m->arrivals_sent = n;
+	views_at = (size_t)(p - *buf);
+	*len = views_at + sizeof(views);
+	for (i = m->rk.nic_first;
+	     m->rk.rank > 0 && e->nic_rec != NULL &&
+	     i < m->rk.nic_first + m->rk.nic_count;
+	     i++) {
+		int rc;
+
+		if (uet_record_view_bytes(e->nic_rec[i]) == 0)
+			continue;
+		if (*len + sizeof(i) > *cap) {
+			p = realloc(*buf, *cap * 2);
+			if (p == NULL)
+				return -ENOMEM;
+			*buf = p;
+			*cap *= 2;
+		}
+		memcpy(*buf + *len, &i, sizeof(i));
+		*len += sizeof(i);
+		rc = uet_record_view_export(e->nic_rec[i], buf, len, cap);
+		if (rc < 0)
+			return rc;
+		views++;
+	}
+	memcpy(*buf + views_at, &views, sizeof(views));
+	return 0;
+}
+
+/* Rank r's part: its arrivals into the table, and at rank 0 its NICs'
+ * rows into their views, flushed with the others' in host order. */
+static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
+{
+	struct run *e = warg;
+	const struct run_mpi *m = e->mpi;
+	uint32_t k, views, i, first, count;
+	size_t at = sizeof(k);
+
+	if (len < sizeof(k))
+		return -EBADMSG;
+	memcpy(&k, src, sizeof(k));
+	if ((len - at) / 16u < k)
+		return -EBADMSG;
+	for (i = 0; i < k; i++, at += 16) {
+		uint64_t id, t;
+
+		memcpy(&id, src + at, sizeof(id));
+		memcpy(&t, src + at + 8, sizeof(t));
+		if (e->arrivals != NULL && id < e->n_messages)
+			uet_ses_arrivals_set(e->arrivals, id, t);
+	}
+	if (len - at < sizeof(views))
+		return -EBADMSG;
+	memcpy(&views, src + at, sizeof(views));
+	at += sizeof(views);
+	uet_sync_rank_share(e->hosts, m->rk.ranks, r, &first, &count);
+	for (i = 0; i < views; i++) {
+		uint32_t nic;
+		size_t used;
+		int rc;
+
+		if (len - at < sizeof(nic))
+			return -EBADMSG;
+		memcpy(&nic, src + at, sizeof(nic));
+		at += sizeof(nic);
+		if (nic < first || nic - first >= count || e->nic_rec == NULL)
+			return -EBADMSG;
+		rc = uet_record_view_import(e->nic_rec[nic], src + at, len - at,
+					    &used);
+		if (rc < 0)
+			return rc;
+		at += used;
+	}
+	return 0;
+}
+
+/* This rank's share of the in-process lockstep. */
+static int mpi_local(struct run *e)
+{
+	const struct uet_scenario *sc = e->sc;
+	struct run_mpi *m = e->mpi;
+	struct uet_sync_local_conf lc = {
+		.sw = uet_fabric_component(e->fabric),
+		.n_nics = e->count,
+		.start_ps = 0,
+		.end_ps = sc->run.end_ps,
+		.nics_done_fn = run_clock_on_nics_done,
+		.window_fn = run_clock_on_window,
+		.window_arg = e,
+		.progress_fn = sc->run.progress && m->rk.rank == 0
+				       ? run_clock_on_progress
+				       : NULL,
+		.progress_arg = e,
+		.progress_interval_ms = 1000,
+		.stop = e->conf->stop,
+		.ranks = &m->rk,
+	};
+	unsigned int ids[RTE_MAX_LCORE], id;
+	struct uet_component **comps;
+	uint32_t n = 0, i;
+	int rc;
+
+	rc = run_lookahead(e, &lc.lookahead_ps);
+	if (rc < 0)
+		return rc;
+	lc.ring_frames = uet_xring_frames_per_window(
+		sc->nic.data_rate_bps > sc->topology.link_rate_bps
+			? sc->nic.data_rate_bps
+			: sc->topology.link_rate_bps,
+		lc.lookahead_ps);
+	e->arrived_log = calloc(e->n_messages + 1u, sizeof(*e->arrived_log));
+	comps = calloc(e->count, sizeof(*comps));
+	if (comps == NULL || e->arrived_log == NULL) {
+		free(comps);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->count; i++)
+		comps[i] = uet_nic_component(e->nic[i]);
+	ids[n++] = rte_get_main_lcore();
+	RTE_LCORE_FOREACH_WORKER(id)
+	{
+		ids[n++] = id;
+	}
+	lc.nics = comps;
+	lc.lcore_ids = ids;
+	lc.n_lcores = n;
+	rc = uet_sync_local_create(&e->local, &lc);
+	free(comps);
+	if (rc < 0)
+		fprintf(stderr, "%s: rank %u: cannot set up its share: %s\n",
+			e->prog, m->rk.rank, strerror(-rc));
+	/* Rows written while the run was set up (the posts) come first:
+	 * every rank wrote them for every NIC, rank 0's are the run's. */
+	if (rc == 0)
+		rc = run_flush_nic_records(e);
+	return rc;
+}
+
+static int mpi_open(struct run *e, uint64_t scenario_hash)
+{
+	struct run_mpi *m = calloc(1, sizeof(*m));
+	uint64_t failed;
+	int rc, ok;
+
+	if (m == NULL)
+		return -ENOMEM;
+	e->mpi = m;
+	m->rk = *e->conf->ranks;
+	m->rk.mp = e->mp;
+	m->rk.pack = mpi_pack;
+	m->rk.unpack = mpi_unpack;
+	m->rk.warg = e;
+	/* Contiguous shares of the NICs in host order, as the lcores take
+	 * theirs. */
+	uet_sync_rank_share(e->hosts, m->rk.ranks, m->rk.rank,
+			    &m->rk.nic_first, &m->rk.nic_count);
+	rc = check_scenarios(e, scenario_hash);
+	if (rc < 0)
+		return rc;
+	ok = mpi_refuse(e);
+	if (ok == 0)
+		ok = mpi_local(e);
+	/* Every rank set up, or none runs: a rank that could not waits for
+	 * nothing, and the others are told which. */
+	failed = ok < 0 ? m->rk.rank : MPI_OK;
+	rc = mpi_ops(e)->min(m->rk.arg, &failed, 1);
+	if (rc < 0) {
+		fprintf(stderr,
+			"%s: rank %u: the ranks could not agree they are "
+			"set up: %s\n",
+			e->prog, m->rk.rank, mpi_text(e));
+		return rc;
+	}
+	if (failed != MPI_OK && ok == 0) {
+		if (m->rk.rank == 0)
+			fprintf(stderr,
+				"%s: rank %" PRIu64
+				" could not set up its share of the run (its "
+				"message above): no rank runs it\n",
+				e->prog, failed);
+		return -ECANCELED;
+	}
+	return ok;
+}
+
+static int mpi_run(struct run *e)
+{
+	return uet_sync_local_run(e->local);
+}
+
+static const char *mpi_error(const struct run *e)
+{
+	return e->local != NULL ? uet_sync_local_error(e->local) : "";
+}
+
+/* Counts every rank adds to: its NICs' events, completions, arrivals,
+ * and each message's flags (one rank sets each bit). */
+static int mpi_sum_counts(struct run *e, uint64_t *nic_events)
+{
+	const struct run_mpi *m = e->mpi;
+	uint64_t c[3], *flags;
+	uint32_t i;
+	int rc;
+
+	c[0] = 0;
+	for (i = m->rk.nic_first; i < m->rk.nic_first + m->rk.nic_count; i++)
+		c[0] += uet_nic_component(e->nic[i])->evq.n_run;
+	c[1] = e->completed;
+	c[2] = e->arrived;
+	rc = mpi_ops(e)->sum(m->rk.arg, c, 3);
+	if (rc < 0)
+		return rc;
+	*nic_events = c[0];
+	e->completed = (uint32_t)c[1];
+	e->arrived = (uint32_t)c[2];
+	flags = calloc(e->n_messages + 1u, sizeof(*flags));
+	if (flags == NULL)
+		return -ENOMEM;
+	for (i = 0; i < e->n_messages; i++)
+		flags[i] = e->msg_flags[i];
+	rc = mpi_ops(e)->sum(m->rk.arg, flags, e->n_messages);
+	for (i = 0; rc == 0 && i < e->n_messages; i++)
+		e->msg_flags[i] = (uint8_t)flags[i];
+	free(flags);
+	return rc;
+}
+
+static void mpi_report(struct run *e, int rc, struct uet_run_result *res)
+{
+	struct uet_sync_stats st;
+	uint64_t nic_events = 0;
+
+	(void)rc;
+	if (e->local == NULL)
+		return;
+	uet_sync_local_stats(e->local, &st);
+	if (mpi_sum_counts(e, &nic_events) < 0)
+		fprintf(stderr,
+			"%s: rank %u: the ranks could not add up their "
+			"counts: %s\n",
+			e->prog, e->mpi->rk.rank, mpi_text(e));
+	if (st.windows > 0 && e->mpi->rk.rank == 0)
+		fprintf(stderr,
+			"%s: wall per lockstep window: %.1f us (%" PRIu64
+			" windows, %.3f ms, %u ranks)\n",
+			e->prog,
+			(double)res->wall_ns / 1e3 / (double)st.windows,
+			st.windows, (double)res->wall_ns / 1e6,
+			e->mpi->rk.ranks);
+	res->virtual_ps = st.now_ps;
+	res->windows = st.windows;
+	res->events = uet_fabric_events(e->fabric) + nic_events;
+}
+
+/* The NICs' integrity counts, over the ranks (each NIC's are where it
+ * ran; the others' stand-ins count nothing). */
+static void mpi_combine(struct run *e, struct uet_run_result *res)
+{
+	uint64_t c[4] = {res->payload_mismatches, res->in_flight_anomalies,
+			 res->psns_taken, res->psns_retired};
+
+	if (e->mpi == NULL || mpi_ops(e)->sum(e->mpi->rk.arg, c, 4) < 0)
+		return;
+	res->payload_mismatches = c[0];
+	res->in_flight_anomalies = c[1];
+	res->psns_taken = c[2];
+	res->psns_retired = c[3];
+}
+
+static void mpi_close(struct run *e)
+{
+	uet_sync_local_free(e->local);
+	e->local = NULL;
+	free(e->arrived_log);
+	e->arrived_log = NULL;
+	free(e->mpi);
+	e->mpi = NULL;
+}
+
+const struct run_clock_ops run_clock_mpi = {
+	.name = "mpi",
+	.sync_cost = true,
+	.open = mpi_open,
+	.run = mpi_run,
+	.error = mpi_error,
+	.report = mpi_report,
+	.combine = mpi_combine,
+	.close = mpi_close,
+};

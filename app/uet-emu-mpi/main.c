@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * uet-emu-mpi: uet-emu over MPI ranks. `mpirun -np N uet-emu-mpi
+ * SCENARIO.yaml` runs one scenario on N ranks, on one machine or many:
+ * each rank runs a contiguous share of the NICs (and a copy of the
+ * switch) on its own EAL and lcores, in lockstep with the others; rank 0
+ * writes the run's records and captures, the same bytes as uet-emu's
+ * (docs/lockstep.md, "Over ranks"). The command line is uet-emu's.
+ *
+ * A separate program, not uet-emu itself: uet-emu is linked statically
+ * for its start-up, and Debian's Open MPI has no static library.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_ranks.h"
+#include "uet_run_cli.h"
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* A rank above 0 writes its own files (what rank 0 writes for the run)
+ * to a folder of its own, removed when it ends. */
+static int rank_folder(char *buf, size_t size, int rank)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/uet-emu-mpi-rank%d-XXXXXX",
+		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp", rank);
+	return mkdtemp(buf) != NULL ? 0 : -errno;
+}
+
+int main(int argc, char **argv)
+{
+	struct uet_sync_ranks rk;
+	struct mpi_ranks m;
+	char folder[4096] = "";
+	int rc, status;
+
+	rc = MPI_Init(&argc, &argv);
+	if (rc != MPI_SUCCESS) {
+		fprintf(stderr, "uet-emu-mpi: MPI_Init failed (%d)\n", rc);
+		return UET_RUN_EXIT_INCOMPLETE;
+	}
+	if (mpi_ranks_init(&m, MPI_COMM_WORLD, &rk) < 0) {
+		fprintf(stderr, "uet-emu-mpi: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, UET_RUN_EXIT_INCOMPLETE);
+	}
+	if (m.rank > 0 && rank_folder(folder, sizeof(folder), m.rank) < 0) {
+		fprintf(stderr,
+			"uet-emu-mpi: rank %d: cannot make its folder %s: "
+			"%s\n",
+			m.rank, folder, strerror(errno));
+		MPI_Abort(MPI_COMM_WORLD, UET_RUN_EXIT_INCOMPLETE);
+	}
+	uet_run_cli_set_ranks(&rk, folder[0] != '\0' ? folder : NULL);
+	status = uet_run_cli_main(argc, argv, UET_RUN_EMBEDDED, NULL);
+	if (folder[0] != '\0')
+		nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	/*
+	 * A rank that stopped before the ranks' first collective (bad
+	 * arguments, a scenario that does not load, no EAL) leaves the
+	 * others waiting in it: its message is above, and the abort ends
+	 * every rank. --help, --version and --print-config make none on
+	 * every rank and end well.
+	 */
+	if (status != 0 && m.calls == 0) {
+		fprintf(stderr,
+			"uet-emu-mpi: rank %d of %d failed before the run "
+			"started (exit status %d, its message above): "
+			"ending every rank\n",
+			m.rank, m.size, status);
+		MPI_Abort(MPI_COMM_WORLD, status);
+	}
+	mpi_ranks_fini(&m);
+	MPI_Finalize();
+	return status;
+}

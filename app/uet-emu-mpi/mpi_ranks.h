@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lib/sync's collectives over ranks (uet_sync_ranks.h) made of MPI calls
+ * on one communicator. */
+#ifndef MPI_RANKS_H
+#define MPI_RANKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "uet_sync_ranks.h"
+
+/** The MPI side of a run's ranks. */
+struct mpi_ranks {
+	MPI_Comm comm;
+	int rank, size;
+	uint64_t calls;	 /**< collectives made: 0 until the run's first */
+	int *counts;	 /**< per rank, for MPI_Allgatherv */
+	int *displs;	 /**< per rank */
+	size_t *offs;	 /**< size + 1, what allgather() returns */
+	uint8_t *all;	 /**< every rank's bytes */
+	size_t cap_all;
+	char error[MPI_MAX_ERROR_STRING + 64];
+};
+
+/** Set @p m up on @p comm (errors returned, not fatal) and fill @p rk
+ * with this rank and the ops. 0 or -ENOMEM. */
+int mpi_ranks_init(struct mpi_ranks *m, MPI_Comm comm,
+		   struct uet_sync_ranks *rk);
+
+void mpi_ranks_fini(struct mpi_ranks *m);
+
+#endif /* MPI_RANKS_H */

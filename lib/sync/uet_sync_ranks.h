@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One run spread over ranks (processes, on one machine or many): each
+ * rank runs a contiguous share of the NICs and a copy of the switch, and
+ * the window engine (sync_engine.h) keeps them in lockstep through the
+ * collectives given here (docs/lockstep.md, "Over ranks"). The program
+ * that links MPI gives them (app/uet-emu-mpi); lib/sync makes no MPI call
+ * itself, so it builds and is tested without MPI.
+ */
+#ifndef UET_SYNC_RANKS_H
+#define UET_SYNC_RANKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rte_mempool;
+
+/** The collectives a run over ranks needs; every one is mandatory and
+ * every rank calls them in the same order. 0 or a negative errno. */
+struct uet_sync_ranks_ops {
+	/**
+	 * Every rank's @p len bytes at @p send to every rank: on return
+	 * rank r's bytes are (*all)[(*offs)[r] .. (*offs)[r + 1]) (buffers
+	 * the callee keeps until the next call).
+	 */
+	int (*allgather)(void *arg, const void *send, size_t len,
+			 const uint8_t **all, const size_t **offs);
+	/** Element-wise least of @p n values over the ranks, in place. */
+	int (*min)(void *arg, uint64_t *v, uint32_t n);
+	/** Element-wise sum of @p n values over the ranks, in place. */
+	int (*sum)(void *arg, uint64_t *v, uint32_t n);
+	/** @p len bytes of rank @p root to every rank. */
+	int (*bcast)(void *arg, void *buf, size_t len, uint32_t root);
+	/** Why the last collective failed (the library's own text). */
+	const char *(*error)(void *arg);
+};
+
+/** This rank, its share, and how it talks to the others. */
+struct uet_sync_ranks {
+	uint32_t rank;	/**< this one, 0 .. ranks - 1 */
+	uint32_t ranks; /**< >= 1 */
+	/** This rank's NICs: nic_first .. nic_first + nic_count - 1 (may be
+	 * none when there are more ranks than hosts). */
+	uint32_t nic_first, nic_count;
+	const struct uet_sync_ranks_ops *ops;
+	void *arg; /**< the ops' */
+	/** Where the frames of other ranks' NICs are copied into. */
+	struct rte_mempool *mp;
+	/**
+	 * The wiring's part of this rank's message of each window (its
+	 * NICs' record rows, say), appended to *buf (len bytes used of
+	 * cap, grown with realloc); NULL: none. Also called once after the
+	 * last window, for what the NICs wrote as it ended.
+	 */
+	int (*pack)(void *warg, uint8_t **buf, size_t *len, size_t *cap);
+	/** What the wiring does with rank @p rank's part; NULL: none. */
+	int (*unpack)(void *warg, uint32_t rank, const uint8_t *src,
+		      size_t len);
+	void *warg;
+};
+
+/** The share of rank @p rank of @p n items over @p ranks ranks:
+ * contiguous, sizes differing by one at most, lower ranks first. */
+static inline void uet_sync_rank_share(uint32_t n, uint32_t ranks,
+				       uint32_t rank, uint32_t *first,
+				       uint32_t *count)
+{
+	const uint32_t a = (uint32_t)((uint64_t)n * rank / ranks);
+	const uint32_t b = (uint32_t)((uint64_t)n * (rank + 1u) / ranks);
+
+	*first = a;
+	*count = b - a;
+}
+
+#endif /* UET_SYNC_RANKS_H */

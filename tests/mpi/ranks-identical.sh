@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# uet-emu-mpi over 1, 2 and 3 MPI ranks (3 oversubscribed on this 2-CPU
+# machine) writes the same files, byte for byte, as uet-emu in one process
+# and exits alike: records, captures, summary.csv (all but wall-time.csv
+# and the folder's lock, which holds the writer's pid). datapath-8 has
+# drops and retransmissions on one switch; fat-tree-16 is a switch in
+# parts (the fed window) with captures. Each rank runs its share of the
+# NICs (the stderr line names the ranks), and the ranks' own folders are
+# gone when they end.
+# usage: ranks-identical.sh MPIRUN UET-EMU-MPI UET-EMU EXAMPLES-DIR
+set -euo pipefail
+mpirun=$1 emu_mpi=$2 emu=$3 examples=$4
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir mpi-ranks-identical
+# Open MPI refuses root unless told; the ranks' folders go under $dir.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMPDIR=$dir
+
+for ex in datapath-8 fat-tree-16; do
+	rc=0
+	"$emu" --out "$dir/ref" "$examples/$ex.yaml" 2>"$dir/ref.log" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$dir/ref.log"; fail "$ex: uet-emu exited $rc"; }
+	for n in 1 2 3; do
+		rc=0
+		"$mpirun" --oversubscribe -np "$n" "$emu_mpi" --out "$dir/np$n" \
+			"$examples/$ex.yaml" >"$dir/np$n.log" 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] || { cat "$dir/np$n.log"; fail "$ex: $n ranks exited $rc"; }
+		grep -q "windows, [0-9.]* ms, $n ranks)" "$dir/np$n.log" || {
+			cat "$dir/np$n.log"; fail "$ex: no line of a run over $n ranks"; }
+		diff -r -x "$WALL_FILE" -x .uet-run.lock "$dir/ref" "$dir/np$n" >/dev/null || {
+			diff -rq -x "$WALL_FILE" -x .uet-run.lock "$dir/ref" "$dir/np$n" || true
+			fail "$ex: the records of $n ranks differ from uet-emu's"; }
+		left=$(find "$dir" -maxdepth 1 -name 'uet-emu-mpi-rank*' | wc -l)
+		[ "$left" -eq 0 ] || fail "$ex: $left rank folders left behind"
+	done
+	[ -s "$dir/ref/flows.csv" ] || fail "$ex: no flows.csv"
+	echo "ok: $ex: $(ls "$dir/ref" | wc -l) files identical on 1, 2 and 3 ranks"
+	rm -rf "$dir/ref" "$dir"/np?
+done
