@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "uet_packet_sizes.h"
 #include "uet_time.h"
 
 #ifdef __cplusplus
@@ -51,8 +52,8 @@ struct uet_pcie_params {
 #define UET_PCIE_DEFAULT_TLP_OVERHEAD_BYTES 34
 /** Default NIC-side write transmit buffer, bytes (16 KiB). */
 #define UET_PCIE_DEFAULT_WRITE_BUFFER_BYTES 16384
-/** Default read request size, bytes. */
-#define UET_PCIE_DEFAULT_READ_REQUEST_BYTES 64
+/** Default read request size, bytes: the page's 64-byte request. */
+#define UET_PCIE_DEFAULT_READ_REQUEST_BYTES UET_READ_REQUEST_BYTES
 
 /** Initialiser for struct uet_pcie_params with the defaults. */
 #define UET_PCIE_PARAMS_DEFAULTS                                               \

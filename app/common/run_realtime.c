@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "run_realtime.h"
+#include "uet_ipv4_text.h"
 #include "uet_port.h"
 #include "uet_record.h"
 
@@ -303,18 +304,12 @@ static void rt_row(const struct uet_sync_realtime *r, const char *name,
 	row->lateness = &st->lateness;
 }
 
-static void rt_ipv4_name(uint32_t ip, char buf[16])
-{
-	snprintf(buf, 16, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
-		 (ip >> 8) & 0xff, ip & 0xff);
-}
-
 int run_rt_write(const struct run_rt *rt, const char *out_dir)
 {
 	uint32_t n = rt->conf.n_nics + 1u, k = 0, i;
 	struct uet_sync_rt_stats *st = calloc(n, sizeof(*st));
 	struct uet_realtime_row *rows = calloc(n, sizeof(*rows));
-	char(*names)[16] = calloc(n, sizeof(*names));
+	char(*names)[UET_IPV4_TEXT_BYTES] = calloc(n, sizeof(*names));
 	char path[512];
 	size_t len = strlen(out_dir);
 	int rc;
@@ -330,7 +325,7 @@ int run_rt_write(const struct run_rt *rt, const char *out_dir)
 	for (i = 0; i < rt->conf.n_nics; i++) {
 		if (rt->nic[i] == NULL)
 			continue;
-		rt_ipv4_name(rt->conf.nic_ipv4[i], names[k]);
+		uet_ipv4_format(rt->conf.nic_ipv4[i], names[k]);
 		rt_row(rt->nic[i], names[k], &st[k], &rows[k]);
 		k++;
 	}
@@ -415,7 +410,7 @@ static void rt_summary_one(const struct run_rt *rt,
 
 void run_rt_summary(const struct run_rt *rt, FILE *f)
 {
-	char name[16];
+	char name[UET_IPV4_TEXT_BYTES];
 	uint32_t i;
 
 	if (rt == NULL)
@@ -425,7 +420,7 @@ void run_rt_summary(const struct run_rt *rt, FILE *f)
 	for (i = 0; i < rt->conf.n_nics; i++) {
 		if (rt->nic[i] == NULL)
 			continue;
-		rt_ipv4_name(rt->conf.nic_ipv4[i], name);
+		uet_ipv4_format(rt->conf.nic_ipv4[i], name);
 		rt_summary_one(rt, rt->nic[i], name, f);
 	}
 }
@@ -459,7 +454,7 @@ static void rt_summary_csv_one(const struct run_rt *rt,
 
 void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
 {
-	char name[16];
+	char name[UET_IPV4_TEXT_BYTES];
 	uint32_t i;
 
 	if (rt == NULL)
@@ -469,7 +464,7 @@ void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
 	for (i = 0; i < rt->conf.n_nics; i++) {
 		if (rt->nic[i] == NULL)
 			continue;
-		rt_ipv4_name(rt->conf.nic_ipv4[i], name);
+		uet_ipv4_format(rt->conf.nic_ipv4[i], name);
 		rt_summary_csv_one(rt, rt->nic[i], name, f);
 	}
 }

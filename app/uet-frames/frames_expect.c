@@ -10,6 +10,7 @@
 
 #include "frames_catalog.h"
 #include "frames_desc.h"
+#include "uet_ipv4_text.h"
 
 static void put_mac(FILE *f, const char *field,
 		    const uint8_t m[UET_ETH_ADDR_LEN])
@@ -20,8 +21,10 @@ static void put_mac(FILE *f, const char *field,
 
 static void put_ip(FILE *f, const char *field, uint32_t ip)
 {
-	fprintf(f, "%s = %u.%u.%u.%u\n", field, ip >> 24, (ip >> 16) & 0xff,
-		(ip >> 8) & 0xff, ip & 0xff);
+	char text[UET_IPV4_TEXT_BYTES];
+
+	uet_ipv4_format(ip, text);
+	fprintf(f, "%s = %s\n", field, text);
 }
 
 static void expect_ses_std(const struct uet_ses_std *s, FILE *f)

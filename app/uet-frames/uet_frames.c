@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 
 #include "uet_capture.h"
+#include "uet_ipv4_text.h"
 #include "uet_port.h"
 #include "uet_time.h"
 #include "uet_units.h"
@@ -119,16 +119,15 @@ static int parse_size32(const char *opt, const char *s, uint32_t max,
 
 static int parse_ipv4(const char *opt, const char *s, uint32_t *out)
 {
-	struct in_addr a;
+	size_t n = uet_ipv4_scan(s, strlen(s), out);
 
-	if (inet_pton(AF_INET, s, &a) != 1) {
+	if (n == 0 || s[n] != '\0') {
 		fprintf(stderr,
 			"uet-frames: %s = '%s': expected a dotted IPv4 "
 			"address\n",
 			opt, s);
 		return -EINVAL;
 	}
-	*out = ntohl(a.s_addr);
 	return 0;
 }
 

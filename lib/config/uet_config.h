@@ -44,12 +44,8 @@ extern "C" {
 #define UET_CONFIG_FILE_MAX_BYTES (UINT64_C(64) << 20)
 /** Most messages a workload.messages list may hold. */
 #define UET_CONFIG_MESSAGES_MAX (1u << 20)
-/** Header bytes on the wire around a data payload (the page's "+ 106"). */
-#define UET_CONFIG_WIRE_HEADER_BYTES 106
 /** Traffic classes of a link (switch.PFCClasses, WrrWeights). */
 #define UET_CONFIG_TCS 8
-/** Largest Ethernet frame the NIC sends, so RdmaDataMSS <= 9000 - 106. */
-#define UET_CONFIG_MTU_BYTES 9000
 
 /** How virtual time advances (run.clock). */
 enum uet_clock_mode {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "uet_config.h"
+#include "uet_packet_sizes.h"
 
 #define PS_PER_NS UINT64_C(1000)
 #define PS_PER_US UINT64_C(1000000)
@@ -188,9 +189,8 @@ static const struct uet_attr attrs[] = {
 	 "topology.link_delay it bounds the lockstep lookahead",
 	 "about 100 m of fibre and a switch pipeline; must be > 0 in lockstep",
 	 NULL, 0, FIELD(nic.delay_ps)},
-	{"nic", "RdmaDataMSS", UET_ATTR_SIZE, "4096", 64,
-	 UET_CONFIG_MTU_BYTES - UET_CONFIG_WIRE_HEADER_BYTES, "bytes",
-	 "payload bytes of every data packet but a message's last",
+	{"nic", "RdmaDataMSS", UET_ATTR_SIZE, "4096", 64, UET_MSS_MAX_BYTES,
+	 "bytes", "payload bytes of every data packet but a message's last",
 	 "the page's default; at most 9000 - 106 so a packet fits a jumbo "
 	 "frame",
 	 NULL, 0, FIELD(nic.rdma_data_mss_bytes)},

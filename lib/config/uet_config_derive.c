@@ -18,12 +18,10 @@
 #include "config_private.h"
 #include "uet_cc.h"
 #include "uet_config.h"
+#include "uet_packet_sizes.h"
 #include "uet_time.h"
 #include "uet_units.h"
 
-/* Bytes a data packet adds to its payload at the IP layer (its nominal
- * size, what the receiver's ACK hold is computed on). */
-#define NOMINAL_HEADER_BYTES 88
 /* Links of the longest path of any topology (a fat tree's core path). */
 #define PATH_LINKS_MAX 6
 #define PPM_ONE 1000000u
@@ -122,8 +120,7 @@ static uint32_t longest_path(const struct uet_scenario *s,
 
 static uint64_t data_frame_bytes(const struct uet_scenario *s)
 {
-	return (uint64_t)s->nic.rdma_data_mss_bytes +
-	       UET_CONFIG_WIRE_HEADER_BYTES;
+	return (uint64_t)s->nic.rdma_data_mss_bytes + UET_DATA_HDR_WIRE_BYTES;
 }
 
 /* Saturating sum of durations: absurd attributes must not wrap. */
@@ -224,7 +221,7 @@ static uet_time_t derived_rto(const struct uet_scenario *s,
 			       uet_serialization_ps(frame, path[i].rate_bps));
 	}
 	p.hold_ps = uet_serialization_ps((uint64_t)s->nic.rdma_data_mss_bytes +
-						 NOMINAL_HEADER_BYTES,
+						 UET_DATA_HDR_IP_BYTES,
 					 s->nic.lane_bps * s->nic.lane_count);
 	p.cadence = s->pds.ack_request_every_nth_packet > 0
 			    ? s->pds.ack_request_every_nth_packet - 1
@@ -518,14 +515,15 @@ int cfg_auto_explain(const struct uet_scenario *s, const struct uet_attr *a,
 	return (int)at;
 }
 
-/* A full-size packet: RdmaDataMSS + 88 nominal bytes (the PDS's count). */
+/* A full-size packet at its nominal size (the PDS's count). */
 int uet_scenario_nscc(const struct uet_scenario *s, struct uet_nscc_derived *d)
 {
 	struct uet_cc_params p = {
 		.algo = UET_CC_NSCC,
 		.data_rate_bps = s->nic.data_rate_bps,
 		.initial_base_rtt_ps = s->pds.initial_base_rtt_ps,
-		.mtu_nominal_bytes = s->nic.rdma_data_mss_bytes + 88,
+		.mtu_nominal_bytes =
+			uet_data_ip_bytes(s->nic.rdma_data_mss_bytes),
 		.nscc_target_qdelay_ps = s->pds.nscc_target_qdelay_ps,
 		.nscc_initial_window_bytes = s->pds.nscc_initial_window_bytes,
 		.trimming = s->nic.trimming_enabled,

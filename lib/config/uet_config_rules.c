@@ -16,6 +16,8 @@
 #include "uet_host_addr.h"
 #include "uet_config.h"
 #include "uet_infile.h"
+#include "uet_ipv4_text.h"
+#include "uet_packet_sizes.h"
 #include "uet_units.h"
 
 /* Index of the row section.name. A rule names rows of the table only:
@@ -357,27 +359,11 @@ static int check_wrr_weights(struct cfg_ctx *c)
  */
 static int parse_ipv4(const char **p, uint32_t *ip)
 {
-	uint32_t v = 0;
-	unsigned int part;
+	size_t n = uet_ipv4_scan(*p, strlen(*p), ip);
 
-	for (part = 0; part < 4; part++) {
-		unsigned long b = 0;
-		unsigned int digits = 0;
-
-		while (**p >= '0' && **p <= '9' && digits < 3) {
-			b = b * 10 + (unsigned long)(**p - '0');
-			(*p)++;
-			digits++;
-		}
-		if (digits == 0 || b > 255)
-			return -EINVAL;
-		v = v << 8 | (uint32_t)b;
-		if (part < 3 && *(*p)++ != '.')
-			return -EINVAL;
-	}
-	if (**p != ',' && **p != '\0')
+	if (n == 0 || ((*p)[n] != ',' && (*p)[n] != '\0'))
 		return -EINVAL;
-	*ip = v;
+	*p += n;
 	return 0;
 }
 
@@ -403,6 +389,19 @@ bool uet_scenario_host_external(const struct uet_scenario *s, uint32_t host)
 			p++;
 	}
 	return false;
+}
+
+/* An address of external_hosts that the host plan does not give. */
+static int fail_not_a_host(struct cfg_ctx *c, uint32_t ip)
+{
+	char text[UET_IPV4_TEXT_BYTES], first[UET_IPV4_TEXT_BYTES];
+
+	uet_ipv4_format(ip, text);
+	uet_ipv4_format(uet_host_ipv4(0), first);
+	return cfg_fail_attr(c, "switch", "external_hosts",
+			     "%s is not a host's address: with %u hosts they "
+			     "are %s (host 0) and on",
+			     text, c->s->topology.hosts, first);
 }
 
 /*
@@ -434,13 +433,7 @@ static int check_external_hosts(struct cfg_ctx *c)
 				"commas");
 		h = host_of_ipv4(ip, s->topology.hosts);
 		if (h == s->topology.hosts)
-			return cfg_fail_attr(
-				c, "switch", "external_hosts",
-				"%u.%u.%u.%u is not a host's address: with "
-				"%u hosts they are 198.18.0.1 (host 0) and "
-				"on",
-				ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff,
-				ip & 0xff, s->topology.hosts);
+			return fail_not_a_host(c, ip);
 		n++;
 		if (*p == ',')
 			p++;
@@ -630,9 +623,10 @@ static int check_records(struct cfg_ctx *c)
 int cfg_check_rules(struct cfg_ctx *c)
 {
 	const struct uet_scenario *s = c->s;
-	uint64_t wire_bytes = (uint64_t)s->nic.rdma_data_mss_bytes +
-			      UET_CONFIG_WIRE_HEADER_BYTES;
-	uint64_t nominal_bytes = (uint64_t)s->nic.rdma_data_mss_bytes + 88;
+	uint64_t wire_bytes =
+		(uint64_t)s->nic.rdma_data_mss_bytes + UET_DATA_HDR_WIRE_BYTES;
+	uint64_t nominal_bytes =
+		(uint64_t)s->nic.rdma_data_mss_bytes + UET_DATA_HDR_IP_BYTES;
 	int rc;
 
 	if (s->run.clock == UET_CLOCK_LOCKSTEP &&
@@ -677,27 +671,31 @@ int cfg_check_rules(struct cfg_ctx *c)
 			c, "nic", "PrefetchBufferSize",
 			"with PrefetchBufferEnable true it must hold "
 			"one full packet on the wire, RdmaDataMSS + "
-			"106 = %llu bytes",
+			"%u = %llu bytes",
+			UET_DATA_HDR_WIRE_BYTES,
 			(unsigned long long)wire_bytes);
 	if (s->nic.egress_pool_size_bytes < wire_bytes)
 		return cfg_fail_attr(c, "nic", "EgressPoolSize",
 				     "must hold one full packet on the wire, "
-				     "RdmaDataMSS + 106 = %llu bytes",
+				     "RdmaDataMSS + %u = %llu bytes",
+				     UET_DATA_HDR_WIRE_BYTES,
 				     (unsigned long long)wire_bytes);
 	/* A class queue that cannot take one full frame drops every one. */
 	if (is_set(c, "switch", "queue_limit") &&
 	    s->sw.queue_limit_bytes < wire_bytes)
 		return cfg_fail_attr(c, "switch", "queue_limit",
 				     "a class queue must hold one full packet "
-				     "on the wire, RdmaDataMSS + 106 = %llu "
+				     "on the wire, RdmaDataMSS + %u = %llu "
 				     "bytes, or the switch drops every one: "
 				     "set at least %llu, or auto",
+				     UET_DATA_HDR_WIRE_BYTES,
 				     (unsigned long long)wire_bytes,
 				     (unsigned long long)wire_bytes);
 	if (s->nic.ingress_pool_size_bytes < nominal_bytes)
 		return cfg_fail_attr(c, "nic", "IngressPoolSize",
 				     "must hold one full packet at IP size, "
-				     "RdmaDataMSS + 88 = %llu bytes",
+				     "RdmaDataMSS + %u = %llu bytes",
+				     UET_DATA_HDR_IP_BYTES,
 				     (unsigned long long)nominal_bytes);
 	rc = check_topology(c);
 	if (rc < 0)
@@ -713,8 +711,9 @@ int cfg_check_rules(struct cfg_ctx *c)
 			c, "pds", "FixedWindow",
 			"the effective window, %llu bytes, must hold "
 			"one packet at its nominal size, RdmaDataMSS "
-			"+ 88 = %llu bytes",
+			"+ %u = %llu bytes",
 			(unsigned long long)s->derived.fixed_window_bytes,
+			UET_DATA_HDR_IP_BYTES,
 			(unsigned long long)nominal_bytes);
 	rc = check_workload(c);
 	if (rc < 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nic_private.h"
+#include "uet_ipv4_text.h"
 #include "uet_log.h"
 
 /* A message's PDC opens: its group to the back of the queue, and the
@@ -106,7 +107,7 @@ static void post(struct uet_evq *q, struct uet_event *ev, void *arg)
 	uet_evq_schedule(
 		q, &pdc->doorbell_ev,
 		uet_evq_now(q) +
-			uet_pcie_transfer_ps(&nic->p.pcie, NIC_DOORBELL_BYTES));
+			uet_pcie_transfer_ps(&nic->p.pcie, UET_DOORBELL_BYTES));
 }
 
 int uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
@@ -142,6 +143,15 @@ int uet_nic_post_message(struct uet_nic *nic, uint32_t dst_ip, uint64_t bytes,
 	return 0;
 }
 
+/* The component's name in log lines: "nic 198.18.0.1". */
+static void nic_name(struct uet_nic *nic, uint32_t ip)
+{
+	char text[UET_IPV4_TEXT_BYTES];
+
+	uet_ipv4_format(ip, text);
+	snprintf(nic->comp.name, sizeof(nic->comp.name), "nic %s", text);
+}
+
 int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 {
 	struct uet_nic *nic;
@@ -164,9 +174,7 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 		rc = nic_sched_init(nic);
 	if (rc < 0)
 		goto fail_free;
-	snprintf(nic->comp.name, sizeof(nic->comp.name), "nic %u.%u.%u.%u",
-		 conf->ip >> 24, (conf->ip >> 16) & 0xff,
-		 (conf->ip >> 8) & 0xff, conf->ip & 0xff);
+	nic_name(nic, conf->ip);
 	nic->comp.deliver = nic_deliver;
 	nic->index = conf->index;
 	nic->ip = conf->ip;

@@ -48,8 +48,6 @@
 /** Per-packet events allocated together (stable addresses): a pool that
  * grows by a few at a time follows the NIC's peak closely. */
 #define NIC_TEV_CHUNK 16u
-/** Bytes of a doorbell with its WQE, host to NIC. */
-#define NIC_DOORBELL_BYTES 64u
 /** Traffic classes: data and control, with the default classes. */
 #define NIC_TC_DATA 0
 #define NIC_TC_CONTROL 1

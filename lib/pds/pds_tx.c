@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "uet_packet_sizes.h"
 #include "uet_pds.h"
 
 /* Slots of the retransmit FIFO at its first entry. */
@@ -103,8 +104,7 @@ int uet_pds_tx_take_psn(struct uet_pds_tx *tx,
 	pkt = &tx->packets[tx->next_psn & (tx->capacity - 1)];
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->payload_bytes = seg->payload_bytes;
-	pkt->nominal_bytes =
-		seg->payload_bytes + UET_PDS_NOMINAL_OVERHEAD_BYTES;
+	pkt->nominal_bytes = uet_data_ip_bytes(seg->payload_bytes);
 	pkt->msg_offset_bytes = seg->msg_offset_bytes;
 	pkt->msg_tag = seg->msg_tag;
 	pkt->last_of_message = seg->last_of_message;

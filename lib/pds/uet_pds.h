@@ -15,10 +15,6 @@
 
 #include "uet_time.h"
 
-/** Bytes the nominal packet adds to its payload (the congestion window unit).
- */
-#define UET_PDS_NOMINAL_OVERHEAD_BYTES 88u
-
 /** One step of the ACK service time field, in ps (128 ns). */
 #define UET_PDS_SERVICE_TIME_STEP_PS 128000u
 

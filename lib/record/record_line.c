@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "record_private.h"
+#include "uet_ipv4_text.h"
 
 void rec_line_init(struct rec_line *l)
 {
@@ -50,13 +51,9 @@ void rec_line_u64(struct rec_line *l, uint64_t v)
 
 void rec_line_ip(struct rec_line *l, uint32_t ip)
 {
-	rec_line_u64(l, ip >> 24);
-	rec_line_bytes(l, ".", 1);
-	rec_line_u64(l, (ip >> 16) & 0xff);
-	rec_line_bytes(l, ".", 1);
-	rec_line_u64(l, (ip >> 8) & 0xff);
-	rec_line_bytes(l, ".", 1);
-	rec_line_u64(l, ip & 0xff);
+	char text[UET_IPV4_TEXT_BYTES];
+
+	rec_line_bytes(l, text, uet_ipv4_format(ip, text));
 }
 
 void rec_line_hex64(struct rec_line *l, uint64_t v)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uet_packet_sizes.h"
 #include "uet_time.h"
 
 #ifdef __cplusplus
@@ -30,8 +31,8 @@ extern "C" {
  * itself and a misplaced segment shows as a mismatch.
  */
 #define UET_SES_PATTERN_PERIOD_BYTES 65537u
-/** Largest payload of one segment: a 9000-byte frame less 106 header bytes. */
-#define UET_SES_MAX_MSS_BYTES 8894u
+/** Largest payload of one segment: a full packet fits the largest frame. */
+#define UET_SES_MAX_MSS_BYTES UET_MSS_MAX_BYTES
 /** Bytes of the pattern buffer: one period plus one largest segment, so any
  * segment is one contiguous run of the buffer. */
 #define UET_SES_PATTERN_BYTES                                                  \

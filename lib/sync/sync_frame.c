@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "sync_private.h"
+#include "uet_ipv4_text.h"
 #include "uet_port.h"
 #include "uet_wire_mbuf.h"
 
@@ -325,8 +326,7 @@ void sync_abort_fill(struct uet_ls_ctrl *c, const struct sync_error *e)
 
 const char *sync_ipv4_str(uint32_t ipv4, char buf[16])
 {
-	snprintf(buf, 16, "%u.%u.%u.%u", ipv4 >> 24, (ipv4 >> 16) & 0xff,
-		 (ipv4 >> 8) & 0xff, ipv4 & 0xff);
+	uet_ipv4_format(ipv4, buf);
 	return buf;
 }
 

@@ -7,6 +7,22 @@
 #include "uet_wire_be.h"
 #include "uet_wire_frame.h"
 
+/* The header layouts of this library add up to the page's sizes
+ * (uet_packet_sizes.h): a data packet's headers, and what trimming keeps. */
+_Static_assert(UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES + UET_PDS_CC_REQ_BYTES +
+			       UET_SES_STD_BYTES ==
+		       UET_DATA_HDR_IP_BYTES,
+	       "a data packet's headers are the page's 88 bytes");
+_Static_assert(UET_DATA_HDR_IP_BYTES + UET_ETH_HDR_BYTES + UET_ETH_FCS_BYTES ==
+		       UET_DATA_HDR_WIRE_BYTES,
+	       "on the wire, a data packet's headers are the page's 106 bytes");
+_Static_assert(UET_IPV4_HDR_BYTES + UET_UDP_HDR_BYTES + UET_PDS_CC_REQ_BYTES ==
+		       UET_TRIMMED_IP_BYTES,
+	       "a trimmed packet is the page's 44 bytes");
+_Static_assert(UET_TRIMMED_IP_BYTES + UET_ETH_HDR_BYTES + UET_ETH_FCS_BYTES ==
+		       UET_TRIMMED_WIRE_BYTES,
+	       "a trimmed packet is the page's 62 bytes on the wire");
+
 void uet_wire_cfg_default(struct uet_wire_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uet_packet_sizes.h"
 #include "uet_time.h"
 #include "uet_wire_eth.h"
 #include "uet_wire_lockstep.h"
@@ -30,34 +31,14 @@
  * lockstep control frame (ABORT: 14 + 32 + 8 + 200 = 254). */
 #define UET_FRAME_HEAD_BYTES 256
 
-/** Headers of a data packet at the IP layer: IPv4 + UDP + RUD_CC_REQ + SES
- * standard request (20 + 8 + 16 + 44). */
-#define UET_DATA_HDR_IP_BYTES 88
-/** The same on the wire: + Ethernet header and FCS (14 + 4). */
-#define UET_DATA_HDR_WIRE_BYTES 106
-/** Headers of a data frame as built (no FCS): 14 + 20 + 8 + 16 + 44. */
-#define UET_DATA_HDR_FRAME_BYTES 102
-/** A trimmed packet at the IP layer: IPv4 + UDP + PDS request (20+8+16). */
-#define UET_TRIMMED_IP_BYTES 44
-/** A trimmed packet on the wire: + Ethernet header and FCS. */
-#define UET_TRIMMED_WIRE_BYTES 62
+/** Headers of a data frame as built, the FCS left to the port: the page's
+ * + 106 less the 4-byte FCS (14 + 20 + 8 + 16 + 44). */
+#define UET_DATA_HDR_FRAME_BYTES (UET_DATA_HDR_WIRE_BYTES - UET_ETH_FCS_BYTES)
 
 /** Wire size of an IP datagram: + 14-byte Ethernet header + 4-byte FCS. */
 static inline uint32_t uet_wire_bytes_of_ip(uint32_t ip_bytes)
 {
 	return ip_bytes + UET_ETH_HDR_BYTES + UET_ETH_FCS_BYTES;
-}
-
-/** IP size of a data packet (its nominal size): payload + 88 bytes. */
-static inline uint32_t uet_data_ip_bytes(uint32_t payload_bytes)
-{
-	return payload_bytes + UET_DATA_HDR_IP_BYTES;
-}
-
-/** Wire size of a data packet, FCS counted: payload + 106 bytes. */
-static inline uint32_t uet_data_wire_bytes(uint32_t payload_bytes)
-{
-	return payload_bytes + UET_DATA_HDR_WIRE_BYTES;
 }
 
 /** How far the parser reads into a frame. */
