@@ -52,8 +52,9 @@ void rec_line_u64(struct rec_line *l, uint64_t v)
 void rec_line_ip(struct rec_line *l, uint32_t ip)
 {
 	char text[UET_IPV4_TEXT_BYTES];
+	size_t n = uet_ipv4_format(ip, text);
 
-	rec_line_bytes(l, text, uet_ipv4_format(ip, text));
+	rec_line_bytes(l, text, n);
 }
 
 void rec_line_hex64(struct rec_line *l, uint64_t v)
