@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,6 +76,23 @@ static void unfinished(const struct run *e, FILE *f)
 	row_u64(f, "not_completed", n);
 }
 
+/*
+ * Whether a signal stopped the run before its end, which one and at what
+ * virtual time: its PSNs still in flight were never retired, so intact is
+ * 0, and without these rows a reader took it for a broken data path.
+ */
+static void interrupted(const struct uet_run_result *r, FILE *f)
+{
+	row_u64(f, "interrupted", r->interrupted_by != 0 ? 1u : 0u);
+	if (r->interrupted_by == 0) {
+		fprintf(f, "interrupted_by,\ninterrupted_at_ps,\n");
+		return;
+	}
+	fprintf(f, "interrupted_by,%s\n",
+		r->interrupted_by == SIGINT ? "SIGINT" : "SIGTERM");
+	row_u64(f, "interrupted_at_ps", r->virtual_ps);
+}
+
 int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 {
 	char path[UET_CONFIG_PATH_MAX + 16], tmp[UET_CONFIG_PATH_MAX + 32];
@@ -100,6 +118,7 @@ int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 	row_u64(f, "psns_taken", r->psns_taken);
 	row_u64(f, "psns_retired", r->psns_retired);
 	row_u64(f, "intact", uet_run_intact(r) ? 1u : 0u);
+	interrupted(r, f);
 	if (e->has_switch)
 		uplinks(e, f);
 	if (e->wl != NULL)

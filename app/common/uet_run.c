@@ -118,6 +118,9 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 	int out = 0;
 
 	res->sync_err = rc;
+	/* Only a run the signal cut short: a realtime run ends on it. */
+	res->interrupted_by =
+		rc == -EINTR && e->conf->stop != NULL ? (int)*e->conf->stop : 0;
 	run_clock_report(e, rc, res);
 	res->completed = e->completed;
 	res->workload_done = e->wl != NULL && run_wl_done(e->wl);

@@ -143,6 +143,10 @@ struct uet_run_result {
 	/* Realtime only, over the hosted components: */
 	bool realtime;		      /**< the run was realtime */
 	struct uet_lateness lateness; /**< how late events ran */
+
+	/** The signal (SIGINT, SIGTERM) that stopped the run before its
+	 * end, through conf->stop; 0: none did. */
+	int interrupted_by;
 };
 
 /** Whether a finished run kept every promise the data path makes: every

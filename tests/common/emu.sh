@@ -41,8 +41,9 @@ summary_intact() {
 		[ "$(summary "$1" in_flight_anomalies)" -eq 0 ] &&
 		[ "$(summary "$1" psns_taken)" -eq "$2" ] &&
 		[ "$(summary "$1" psns_retired)" -eq "$2" ] &&
-		[ "$(summary "$1" intact)" -eq 1 ] ||
-		fail "integrity: $(grep -E '^(payload|in_flight|psns|intact)' "$1/summary.csv" | tr '\n' ' ')"
+		[ "$(summary "$1" intact)" -eq 1 ] &&
+		[ "$(summary "$1" interrupted)" -eq 0 ] ||
+		fail "integrity: $(grep -E '^(payload|in_flight|psns|intact|interrupted)' "$1/summary.csv" | tr '\n' ' ')"
 }
 
 # summary DIR FIGURE: print the value of FIGURE in DIR/summary.csv (the

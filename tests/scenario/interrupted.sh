@@ -4,8 +4,11 @@
 # interrupted, exits 1, and every record and capture is whole and holds
 # the run so far: no NAME.partial left, every CSV ends with a whole row as
 # wide as its header, every pcap reads in tshark, flows.csv has one row
-# per completed message as the summary counts them. Before, uet-emu kept
-# no records whole on a signal (flows.csv empty, other CSVs cut mid-row).
+# per completed message as the summary counts them, and summary.csv says
+# the run was interrupted, by which signal, at the virtual time it reached.
+# Before, uet-emu kept no records whole on a signal (flows.csv empty,
+# other CSVs cut mid-row), and its summary.csv said only intact 0, which
+# read as a broken data path (issue 34, item 5).
 # usage: interrupted.sh UET-EMU SCENARIO
 set -euo pipefail
 emu=$1 scenario=$2
@@ -43,5 +46,10 @@ for sig in INT TERM; do
 		fail "$sig: no message completed before the signal"
 	[ "$rows" -eq "$done_msgs" ] ||
 		fail "$sig: flows.csv has $rows rows, the summary $done_msgs completed"
-	echo "ok: SIG$sig: exit 1, $n files whole, $rows messages in flows.csv"
+	[ "$(summary "$out" interrupted)" = 1 ] &&
+		[ "$(summary "$out" interrupted_by)" = "SIG$sig" ] &&
+		[ "$(summary "$out" interrupted_at_ps)" = "$(summary "$out" virtual_ps)" ] &&
+		[ "$(summary "$out" virtual_ps)" -gt 0 ] ||
+		fail "$sig: summary.csv does not say the run was interrupted: $(grep -E '^(interrupted|virtual_ps)' "$out/summary.csv" | tr '\n' ' ')"
+	echo "ok: SIG$sig: exit 1, $n files whole, $rows messages in flows.csv, interrupted at $(summary "$out" interrupted_at_ps) ps"
 done
