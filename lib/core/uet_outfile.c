@@ -2,6 +2,7 @@
 /* Output files renamed into place when whole (uet_outfile.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,6 +35,66 @@ int uet_outfile_open(struct uet_outfile *o, const char *path)
 	return 0;
 }
 
+int uet_outfile_rows_buffer(struct uet_outfile *o, size_t bytes)
+{
+	free(o->rows);
+	o->rows_len = 0;
+	o->rows_cap = 0;
+	o->rows = malloc(bytes);
+	if (o->rows == NULL)
+		return -ENOMEM;
+	o->rows_cap = bytes;
+	/* Every byte goes through rows: stdio must not hold a part of one. */
+	if (setvbuf(o->f, NULL, _IONBF, 0) != 0) {
+		free(o->rows);
+		o->rows = NULL;
+		o->rows_cap = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* bytes to the file at once: unbuffered, one write(2) for a regular file
+ * (stdio loops over short writes). */
+static int put_now(struct uet_outfile *o, const void *bytes, size_t len)
+{
+	errno = 0;
+	if (len > 0 && fwrite(bytes, 1, len, o->f) != len)
+		return errno != 0 ? -errno : -EIO;
+	if (o->rows == NULL && fflush(o->f) != 0)
+		return errno != 0 ? -errno : -EIO;
+	return 0;
+}
+
+int uet_outfile_flush(struct uet_outfile *o)
+{
+	int rc;
+
+	if (o->rows_len == 0)
+		return 0;
+	rc = put_now(o, o->rows, o->rows_len);
+	o->rows_len = 0;
+	return rc;
+}
+
+int uet_outfile_put_rows(struct uet_outfile *o, const void *rows, size_t len)
+{
+	int rc;
+
+	if (o->rows == NULL)
+		return put_now(o, rows, len);
+	if (o->rows_len + len > o->rows_cap) {
+		rc = uet_outfile_flush(o);
+		if (rc < 0)
+			return rc;
+		if (len > o->rows_cap)
+			return put_now(o, rows, len);
+	}
+	memcpy(o->rows + o->rows_len, rows, len);
+	o->rows_len += len;
+	return 0;
+}
+
 int uet_outfile_failed(struct uet_outfile *o)
 {
 	if (o->err == 0)
@@ -44,6 +105,8 @@ int uet_outfile_failed(struct uet_outfile *o)
 int uet_outfile_close(struct uet_outfile *o, int rc)
 {
 	if (o->f != NULL) {
+		if (o->err == 0 && uet_outfile_flush(o) < 0)
+			(void)uet_outfile_failed(o);
 		errno = 0;
 		if (fflush(o->f) != 0 || ferror(o->f))
 			(void)uet_outfile_failed(o);
@@ -52,6 +115,9 @@ int uet_outfile_close(struct uet_outfile *o, int rc)
 			(void)uet_outfile_failed(o);
 		o->f = NULL;
 	}
+	free(o->rows);
+	o->rows = NULL;
+	o->rows_len = o->rows_cap = 0;
 	if (o->err == 0 && rc < 0)
 		o->err = rc;
 	if (o->err == 0 && rename(o->tmp, o->path) != 0)

@@ -84,7 +84,7 @@ int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 		if (rc < 0)
 			return rc;
 		errno = 0;
-		rc = rec_line_fwrite(rec->f[k], l);
+		rc = rec_line_put(rec->out[k], l);
 		return rc < 0 && rec->out[k] != NULL
 			       ? rec_out_failed(rec->out[k])
 			       : rc;
@@ -95,12 +95,10 @@ int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 	return rec_view_append(rec, k, l);
 }
 
-int rec_line_fwrite(FILE *f, struct rec_line *l)
+int rec_line_put(struct uet_outfile *o, struct rec_line *l)
 {
 	rec_line_bytes(l, "\n", 1);
 	if (l->len > sizeof(l->buf))
 		return -EIO;
-	if (fwrite(l->buf, 1, l->len, f) != l->len)
-		return -EIO;
-	return 0;
+	return uet_outfile_put_rows(o, l->buf, l->len);
 }

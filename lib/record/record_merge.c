@@ -109,7 +109,8 @@ static int merge_kind(struct uet_record *parent,
 			const struct rec_view_buf *b = &views[v]->view[k];
 
 			if (b->len > 0 &&
-			    fwrite(b->bytes, 1, b->len, f) != b->len)
+			    uet_outfile_put_rows(parent->out[k], b->bytes,
+						 b->len) < 0)
 				return rec_out_failed(parent->out[k]);
 		}
 		return 0;
@@ -119,7 +120,8 @@ static int merge_kind(struct uet_record *parent,
 		return rc;
 	qsort(rows, n, sizeof(*rows), merge_row_cmp);
 	for (i = 0; i < n && rc == 0; i++)
-		if (fwrite(rows[i].text, 1, rows[i].len, f) != rows[i].len)
+		if (uet_outfile_put_rows(parent->out[k], rows[i].text,
+					 rows[i].len) < 0)
 			rc = rec_out_failed(parent->out[k]);
 	free(rows);
 	return rc;

@@ -23,8 +23,9 @@ enum rec_kind {
 	REC_KIND_COUNT
 };
 
-/** stdio buffer per file: rows reach the kernel in large writes. */
-#define REC_STDIO_BUF_BYTES (1u << 20)
+/** Rows held per file (uet_outfile_rows_buffer): they reach the kernel
+ * in large writes, each ending on a whole row. */
+#define REC_ROWS_BUF_BYTES (1u << 20)
 
 /**
  * Longest line any record writes: a stats row has 54 numbers of at most 20
@@ -60,7 +61,6 @@ struct uet_record {
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
 	struct rec_view_buf view[REC_KIND_COUNT];
-	char *vbuf[REC_KIND_COUNT]; /**< stdio buffers, freed after fclose */
 	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
 	struct rec_nic_prev *nics;
 	size_t n_nics, cap_nics;
@@ -108,8 +108,9 @@ int rec_view_append(struct uet_record *view, enum rec_kind k,
 		    const struct rec_line *l);
 /** Flush a view into its parent and free it (uet_record_close). */
 int rec_view_close(struct uet_record *view);
-/** The same to a file of its own (the switch records). */
-int rec_line_fwrite(FILE *f, struct rec_line *l);
+/** The same to a file of its own (the switch records): its rows go out
+ * whole (uet_outfile_put_rows). */
+int rec_line_put(struct uet_outfile *o, struct rec_line *l);
 /**
  * Note that writing o failed (errno tells why): logged once per file,
  * naming it. Returns the error (-errno).

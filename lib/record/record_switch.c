@@ -22,7 +22,7 @@ struct uet_record_file {
 static int rec_file_row(struct uet_record_file *rf, struct rec_line *l)
 {
 	errno = 0;
-	return rec_line_fwrite(rf->f, l) < 0 ? rec_out_failed(&rf->out) : 0;
+	return rec_line_put(&rf->out, l) < 0 ? rec_out_failed(&rf->out) : 0;
 }
 
 static const char *const rec_switch_stats_header =
@@ -51,7 +51,9 @@ static int rec_file_open(struct uet_record_file **fp, const char *path,
 	}
 	rf->f = rf->out.f;
 	rf->n_tcs = n_tcs;
-	rc = rec_file_row(rf, header);
+	rc = uet_outfile_rows_buffer(&rf->out, REC_ROWS_BUF_BYTES);
+	if (rc == 0)
+		rc = rec_file_row(rf, header);
 	if (rc < 0) {
 		(void)uet_record_file_close(rf);
 		return rc;

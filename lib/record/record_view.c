@@ -77,7 +77,8 @@ int uet_record_view_flush(struct uet_record *view)
 			rc = -EIO;
 		else if (rec_room(view->parent, (enum rec_kind)k, b->len) < 0)
 			rc = -EFBIG;
-		else if (fwrite(b->bytes, 1, b->len, f) != b->len)
+		else if (uet_outfile_put_rows(view->parent->out[k], b->bytes,
+					      b->len) < 0)
 			rc = rec_out_failed(view->parent->out[k]);
 		rec_view_buf_release(b);
 	}

@@ -150,9 +150,8 @@ static int rec_open_file(struct uet_record *rec, enum rec_kind k,
 	n = snprintf(path, sizeof(path), "%s/%s", dir, rec_file_name[k]);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
-	rec->vbuf[k] = malloc(REC_STDIO_BUF_BYTES);
 	rec->out[k] = malloc(sizeof(*rec->out[k]));
-	if (rec->vbuf[k] == NULL || rec->out[k] == NULL)
+	if (rec->out[k] == NULL)
 		return -ENOMEM;
 	rc = uet_outfile_open(rec->out[k], path);
 	if (rc < 0) {
@@ -161,9 +160,7 @@ static int rec_open_file(struct uet_record *rec, enum rec_kind k,
 		return rc;
 	}
 	rec->f[k] = rec->out[k]->f;
-	if (setvbuf(rec->f[k], rec->vbuf[k], _IOFBF, REC_STDIO_BUF_BYTES) != 0)
-		return -EIO;
-	return 0;
+	return uet_outfile_rows_buffer(rec->out[k], REC_ROWS_BUF_BYTES);
 }
 
 static int rec_header(struct uet_record *rec, enum rec_kind k, const char *text)
@@ -240,8 +237,7 @@ int uet_record_flush(struct uet_record *rec)
 	for (k = 0; k < REC_KIND_COUNT; k++) {
 		if (rec->f[k] == NULL)
 			continue;
-		errno = 0;
-		if (fflush(rec->f[k]) != 0 || ferror(rec->f[k]))
+		if (uet_outfile_flush(rec->out[k]) < 0)
 			rc = rec_out_failed(rec->out[k]);
 	}
 	return rc;
@@ -269,8 +265,6 @@ int uet_record_close(struct uet_record *rec)
 				rc = err;
 			free(o);
 		}
-		/* After fclose: stdio may use the buffer until then. */
-		free(rec->vbuf[k]);
 	}
 	free(rec->nics);
 	free(rec);
