@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "uet_sync_local.h"
 #include "run_private.h"
@@ -46,6 +47,31 @@ static void lcores(const struct run *run, const struct uet_run_result *r,
 	}
 }
 
+/* The process's memory as it ends: its peak resident size, and how much
+ * of its anonymous memory the kernel backs with transparent huge pages
+ * (run_huge_pages.c, drivers/uet_port_pool.c). Both follow the host. */
+static void memory(FILE *f)
+{
+	char line[128];
+	struct rusage ru;
+	FILE *smaps;
+
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		row_u64(f, "peak_rss_kib", (uint64_t)ru.ru_maxrss);
+	smaps = fopen("/proc/self/smaps_rollup", "r");
+	if (smaps == NULL)
+		return;
+	while (fgets(line, sizeof(line), smaps) != NULL) {
+		unsigned long long kib;
+
+		if (sscanf(line, "AnonHugePages: %llu kB", &kib) == 1) {
+			row_u64(f, "huge_pages_kib", kib);
+			break;
+		}
+	}
+	fclose(smaps);
+}
+
 /* Lockstep over ports: where a window's wall time went, per window. */
 static void window_costs(const struct run *run, FILE *f)
 {
@@ -81,6 +107,7 @@ int run_wall_csv(const struct run *run, const struct uet_run_result *r)
 		row_u64(f, "window.wall_ns", r->wall_ns / r->windows);
 	lcores(run, r, f);
 	window_costs(run, f);
+	memory(f);
 	if (ferror(f))
 		rc = -EIO;
 	if (fclose(f) != 0 && rc == 0)

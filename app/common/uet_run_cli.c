@@ -17,6 +17,7 @@
 #include "uet_eal_private.h"
 #include "uet_port.h"
 #include "uet_run_cli.h"
+#include "run_huge_pages.h"
 #include "run_sizing.h"
 #include "run_switch_records.h"
 
@@ -463,6 +464,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 		return rc == -ENOMEM ? UET_RUN_EXIT_INCOMPLETE
 				     : UET_RUN_EXIT_USAGE;
 	}
+	/* Before EAL and any output: a large run may start again here. */
+	if (role == UET_RUN_EMBEDDED)
+		(void)run_huge_pages_exec(&sizing, argv, prog);
 	if (eal_argc > 1) {
 		uet_eal_tidy_at_exit();
 		rc = rte_eal_init(eal_argc, argv) < 0 ? -rte_errno : 0;

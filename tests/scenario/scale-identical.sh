@@ -26,6 +26,15 @@ EOS
 	grep -q "payload mismatches 0, in-flight anomalies 0" "$dir/log-$l" ||
 		fail "$l lcores: payload mismatches or anomalies"
 done
+# Expected at 838 MiB, the run puts its pools and heap on transparent huge
+# pages where the kernel gives them on request (run_huge_pages.c).
+if grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	huge=$(sed -n 's/^huge_pages_kib,//p' "$dir/out-1/$WALL_FILE")
+	rss=$(sed -n 's/^peak_rss_kib,//p' "$dir/out-1/$WALL_FILE")
+	[ -n "$huge" ] && [ "$huge" -ge $((64 * 1024)) ] ||
+		fail "huge pages on request, yet the run had ${huge:-no} KiB on them (peak RSS ${rss:-?} KiB)"
+	echo "ok: $huge of $rss KiB on transparent huge pages"
+fi
 [ "$(sed 1d "$dir/out-1/flows.csv" | wc -l)" -eq 8192 ] ||
 	fail "flows.csv has not one row per message"
 for l in 2 3; do
