@@ -18,6 +18,7 @@
 #include "uet_port.h"
 #include "uet_run_cli.h"
 #include "run_huge_pages.h"
+#include "run_launch_plan.h"
 #include "run_sizing.h"
 #include "run_switch_records.h"
 
@@ -66,8 +67,9 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 {
 	if (role == UET_RUN_EMBEDDED) {
 		fprintf(f,
-			"usage: %s [EAL-ARGS --] [--print-config] [--out DIR] "
-			"SCENARIO.yaml\n"
+			"usage: %s [EAL-ARGS --] [--print-config | "
+			"--print-launch-plan]\n"
+			"       [--out DIR] SCENARIO.yaml\n"
 			"\n"
 			"Runs a scenario: the switch and every NIC in this "
 			"process,\n"
@@ -128,6 +130,7 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"  --out DIR       records and captures to DIR instead of\n"
 		"                  the scenario's run.out\n"
 		"  --print-config  print every effective attribute and exit\n"
+		"%s"
 		"  -h, --help      this text\n"
 		"  --version       the version, and exit\n"
 		"\n"
@@ -141,6 +144,12 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 		"--lcores=0@(every CPU it may use) --log-level=*:warning "
 		"--no-telemetry "
 		"--file-prefix=%s-<pid>\n",
+		role == UET_RUN_EMBEDDED
+			? "  --print-launch-plan  print what "
+			  "scripts/uet-launch "
+			  "needs,\n"
+			  "                  key=value lines, and exit\n"
+			: "",
 		prog);
 }
 
@@ -152,6 +161,7 @@ struct cli {
 	uint32_t nic_first, nic_count;
 	bool have_nic;
 	bool print_config;
+	bool print_launch_plan; /* uet-emu only */
 	unsigned long timeout_ms;
 	unsigned long startup_ms;
 	unsigned long linger_ms;
@@ -185,8 +195,10 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 			exit(0);
 		} else if (role == UET_RUN_EMBEDDED &&
 			   strcmp(a, "--out") != 0 &&
-			   strcmp(a, "--print-config") != 0 && a[0] == '-' &&
-			   strcmp(a, "-h") != 0 && strcmp(a, "--help") != 0) {
+			   strcmp(a, "--print-config") != 0 &&
+			   strcmp(a, "--print-launch-plan") != 0 &&
+			   a[0] == '-' && strcmp(a, "-h") != 0 &&
+			   strcmp(a, "--help") != 0) {
 			fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
 				a);
 			return -EINVAL;
@@ -196,6 +208,9 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 			c->out = argv[++i];
 		} else if (strcmp(a, "--print-config") == 0) {
 			c->print_config = true;
+		} else if (strcmp(a, "--print-launch-plan") == 0 &&
+			   role == UET_RUN_EMBEDDED) {
+			c->print_launch_plan = true;
 		} else if (strcmp(a, "--config") == 0 && has_val) {
 			c->path = argv[++i];
 		} else if (strcmp(a, "--timeout-ms") == 0 && has_val) {
@@ -296,7 +311,7 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 	 * last run's records. */
 	if (run_swrec_check_names(sc, prog) < 0)
 		goto fail;
-	if (c->print_config)
+	if (c->print_config || c->print_launch_plan)
 		return 0;
 	if (role == UET_RUN_EMBEDDED && sc->sw.external_hosts[0] != '\0') {
 		fprintf(stderr,
@@ -320,6 +335,24 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 fail:
 	uet_scenario_free(sc);
 	return -EINVAL;
+}
+
+/*
+ * uet-emu --print-launch-plan: the plan of the embedded run's sizing (its
+ * largest window). @return the exit status.
+ */
+static int print_launch_plan(const struct uet_scenario *sc, const char *prog)
+{
+	struct run_sizing sizing;
+	int rc;
+
+	rc = run_size(sc, UET_RUN_EMBEDDED, 0, sc->topology.hosts, prog,
+		      &sizing);
+	if (rc == 0)
+		rc = run_launch_plan_print(sc, &sizing, prog, stdout);
+	if (rc == -ENOMEM)
+		return UET_RUN_EXIT_INCOMPLETE;
+	return rc < 0 ? UET_RUN_EXIT_USAGE : 0;
 }
 
 /* A CLOCK_REALTIME instant as CLOCK_MONOTONIC ns (the run's clocks are
@@ -409,6 +442,12 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 	if (load(&sc, &conf.scenario_hash, &c, prog, role) < 0) {
 		free(c.ports);
 		return UET_RUN_EXIT_USAGE;
+	}
+	if (c.print_launch_plan) {
+		rc = print_launch_plan(&sc, prog);
+		uet_scenario_free(&sc);
+		free(c.ports);
+		return rc;
 	}
 	if (c.print_config) {
 		int sized = -EINVAL;
