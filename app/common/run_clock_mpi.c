@@ -46,12 +46,19 @@ static const char *mpi_text(const struct run *e)
 	return mpi_ops(e)->error(e->conf->ranks->arg);
 }
 
+static void mpi_together(const struct run *e)
+{
+	if (e->conf->ranks->together != NULL)
+		*e->conf->ranks->together = true;
+}
+
 /*
  * Every rank loaded the same scenario (its hash as loaded, before the
  * per-rank output folder): the first rank that differs from rank 0 is
- * named, on every rank.
+ * named, on every rank. Before run.out is touched: a refused run leaves
+ * the last run's files.
  */
-static int check_scenarios(struct run *e, uint64_t hash)
+int run_clock_mpi_check(struct run *e, uint64_t hash)
 {
 	const struct uet_sync_ranks *rk = e->conf->ranks;
 	const size_t *offs;
@@ -83,29 +90,38 @@ static int check_scenarios(struct run *e, uint64_t hash)
 				"): every rank must run the same scenario "
 				"file and settings\n",
 				e->prog, r, hr, h0);
+		/* Every rank found it: they end together. */
+		mpi_together(e);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/* What only one process can run. */
+/* What only one process can run (every rank finds it; rank 0 says it). */
 static int mpi_refuse(const struct run *e)
 {
 	const uint32_t ranks = e->conf->ranks->ranks;
+	const bool say = e->conf->ranks->rank == 0;
 
 	if (e->sc->run.clock == UET_CLOCK_REALTIME) {
-		fprintf(stderr,
-			"%s: run.clock realtime runs in one process: over "
-			"ranks a run is in lockstep (run.clock: lockstep)\n",
-			e->prog);
+		if (say)
+			fprintf(stderr,
+				"%s: run.clock realtime runs in one process: "
+				"over "
+				"ranks a run is in lockstep (run.clock: "
+				"lockstep)\n",
+				e->prog);
 		return -ENOTSUP;
 	}
 	if (e->wl != NULL && ranks > 1) {
-		fprintf(stderr,
-			"%s: %s runs on one rank only: its triggers tie "
-			"hosts together through one workload engine (run "
-			"it with -np 1, or in uet-emu)\n",
-			e->prog, run_wl_source(e->sc));
+		if (say)
+			fprintf(stderr,
+				"%s: %s runs on one rank only: its triggers "
+				"tie "
+				"hosts together through one workload engine "
+				"(run "
+				"it with -np 1, or in uet-emu)\n",
+				e->prog, run_wl_source(e->sc));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -150,9 +166,8 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 	m->arrivals_sent = n;
 	views_at = (size_t)(p - *buf);
 	*len = views_at + sizeof(views);
-	for (i = m->rk.nic_first;
-	     m->rk.rank > 0 && e->nic_rec != NULL &&
-	     i < m->rk.nic_first + m->rk.nic_count;
+	for (i = m->rk.nic_first; m->rk.rank > 0 && e->nic_rec != NULL &&
+				  i < m->rk.nic_first + m->rk.nic_count;
 	     i++) {
 		int rc;
 
@@ -301,11 +316,9 @@ static int mpi_open(struct run *e, uint64_t scenario_hash)
 	m->rk.warg = e;
 	/* Contiguous shares of the NICs in host order, as the lcores take
 	 * theirs. */
-	uet_sync_rank_share(e->hosts, m->rk.ranks, m->rk.rank,
-			    &m->rk.nic_first, &m->rk.nic_count);
-	rc = check_scenarios(e, scenario_hash);
-	if (rc < 0)
-		return rc;
+	uet_sync_rank_share(e->hosts, m->rk.ranks, m->rk.rank, &m->rk.nic_first,
+			    &m->rk.nic_count);
+	(void)scenario_hash; /* compared already (run_clock_mpi_check) */
 	ok = mpi_refuse(e);
 	if (ok == 0)
 		ok = mpi_local(e);
@@ -313,6 +326,8 @@ static int mpi_open(struct run *e, uint64_t scenario_hash)
 	 * nothing, and the others are told which. */
 	failed = ok < 0 ? m->rk.rank : MPI_OK;
 	rc = mpi_ops(e)->min(m->rk.arg, &failed, 1);
+	if (rc == 0)
+		mpi_together(e);
 	if (rc < 0) {
 		fprintf(stderr,
 			"%s: rank %u: the ranks could not agree they are "

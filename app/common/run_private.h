@@ -185,6 +185,9 @@ void run_close_ports(struct run *e);
 int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
 int run_clock_open(struct run *e, uint64_t scenario_hash);
 int run_clock_poll(struct run *e);
+/* Over MPI ranks (run_clock_mpi.c): every rank loaded the same scenario;
+ * -EINVAL (rank 0 names the first that differs) or what MPI said. */
+int run_clock_mpi_check(struct run *e, uint64_t scenario_hash);
 void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
 void run_close_clock(struct run *e);
 

@@ -218,6 +218,8 @@ int uet_run(const struct uet_run_conf *conf, struct uet_run_result *res)
 		rc = run_workload_open(&run, res);
 	if (rc == 0 && hash == 0)
 		rc = uet_scenario_hash(sc, &hash);
+	if (rc == 0 && conf->ranks != NULL)
+		rc = run_clock_mpi_check(&run, hash);
 	if (rc == 0)
 		rc = run_open_pool(&run);
 	if (rc == 0)

@@ -407,7 +407,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 				      const char *devargs,
 				      const struct uet_port_conf *conf))
 {
-	const char *prog = role_prog(role);
+	/* Over ranks the program is uet-emu-mpi, whose messages say so. */
+	const char *prog =
+		run_cli_ranks != NULL ? "uet-emu-mpi" : role_prog(role);
 	struct uet_run_conf conf = {.prog = prog, .role = role};
 	struct timespec launch;
 	struct cli c = {.timeout_ms = 0};

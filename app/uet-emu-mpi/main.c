@@ -44,6 +44,7 @@ int main(int argc, char **argv)
 	struct uet_sync_ranks rk;
 	struct mpi_ranks m;
 	char folder[4096] = "";
+	bool together = false;
 	int rc, status;
 
 	rc = MPI_Init(&argc, &argv);
@@ -62,18 +63,20 @@ int main(int argc, char **argv)
 			m.rank, folder, strerror(errno));
 		MPI_Abort(MPI_COMM_WORLD, UET_RUN_EXIT_INCOMPLETE);
 	}
+	rk.together = &together;
 	uet_run_cli_set_ranks(&rk, folder[0] != '\0' ? folder : NULL);
 	status = uet_run_cli_main(argc, argv, UET_RUN_EMBEDDED, NULL);
 	if (folder[0] != '\0')
 		nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 	/*
-	 * A rank that stopped before the ranks' first collective (bad
-	 * arguments, a scenario that does not load, no EAL) leaves the
-	 * others waiting in it: its message is above, and the abort ends
-	 * every rank. --help, --version and --print-config make none on
-	 * every rank and end well.
+	 * A rank that stopped before the ranks knew together how the run
+	 * ends (bad arguments, a scenario that does not load, no EAL,
+	 * outputs it cannot open) leaves the others waiting in a
+	 * collective: its message is above, and the abort ends every rank.
+	 * --help, --version and --print-config make no collective on any
+	 * rank and end well.
 	 */
-	if (status != 0 && m.calls == 0) {
+	if (status != 0 && !together) {
 		fprintf(stderr,
 			"uet-emu-mpi: rank %d of %d failed before the run "
 			"started (exit status %d, its message above): "

@@ -33,7 +33,6 @@ static int ranks_allgather(void *arg, const void *send, size_t len,
 	size_t total = 0;
 	int r, rc;
 
-	m->calls++;
 	if (len > (size_t)INT32_MAX) {
 		snprintf(m->error, sizeof(m->error),
 			 "a window's message of %zu bytes is over MPI's "
@@ -74,12 +73,10 @@ static int ranks_allgather(void *arg, const void *send, size_t len,
 	return 0;
 }
 
-static int ranks_reduce(struct mpi_ranks *m, uint64_t *v, uint32_t n,
-			MPI_Op op)
+static int ranks_reduce(struct mpi_ranks *m, uint64_t *v, uint32_t n, MPI_Op op)
 {
 	int rc;
 
-	m->calls++;
 	rc = MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, op, m->comm);
 	return rc == MPI_SUCCESS ? 0 : mpi_failed(m, "MPI_Allreduce", rc);
 }
@@ -99,7 +96,6 @@ static int ranks_bcast(void *arg, void *buf, size_t len, uint32_t root)
 	struct mpi_ranks *m = arg;
 	int rc;
 
-	m->calls++;
 	rc = MPI_Bcast(buf, (int)len, MPI_BYTE, (int)root, m->comm);
 	return rc == MPI_SUCCESS ? 0 : mpi_failed(m, "MPI_Bcast", rc);
 }

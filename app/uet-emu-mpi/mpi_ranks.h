@@ -15,11 +15,10 @@
 struct mpi_ranks {
 	MPI_Comm comm;
 	int rank, size;
-	uint64_t calls;	 /**< collectives made: 0 until the run's first */
-	int *counts;	 /**< per rank, for MPI_Allgatherv */
-	int *displs;	 /**< per rank */
-	size_t *offs;	 /**< size + 1, what allgather() returns */
-	uint8_t *all;	 /**< every rank's bytes */
+	int *counts;  /**< per rank, for MPI_Allgatherv */
+	int *displs;  /**< per rank */
+	size_t *offs; /**< size + 1, what allgather() returns */
+	uint8_t *all; /**< every rank's bytes */
 	size_t cap_all;
 	char error[MPI_MAX_ERROR_STRING + 64];
 };

@@ -62,8 +62,8 @@ static int msg_room(struct uet_sync_local *l, size_t more)
 /* NIC n's frames of the window into the message; they stay in its outbox,
  * in the same order (so with the same order numbers), for this rank's
  * switch. */
-static int pack_nic(struct uet_sync_local *l, struct local_nic *n,
-		    uint32_t x, uint32_t *count)
+static int pack_nic(struct uet_sync_local *l, struct local_nic *n, uint32_t x,
+		    uint32_t *count)
 {
 	struct uet_xring *out = &n->outbox[x];
 	const uint32_t k = uet_xring_count(out);
@@ -239,9 +239,9 @@ static int pack(struct uet_sync_local *l, bool frames)
 			return rc;
 	}
 	memcpy(l->msg, &n_frames, sizeof(n_frames));
-	return rk->pack != NULL ? rk->pack(rk->warg, &l->msg, &l->msg_len,
-					   &l->msg_cap)
-				: 0;
+	return rk->pack != NULL
+		       ? rk->pack(rk->warg, &l->msg, &l->msg_len, &l->msg_cap)
+		       : 0;
 }
 
 static int exchange(struct uet_sync_local *l, bool frames)
@@ -335,8 +335,8 @@ static int mpi_agree(void *ctx, const struct sync_window *w,
 	struct mpi_failure f;
 	int rc;
 
-	vote[MPI_VOTE_NEXT] = l->rank_err < 0 ? UET_TIME_NEVER
-					      : sync_local_next(l);
+	vote[MPI_VOTE_NEXT] =
+		l->rank_err < 0 ? UET_TIME_NEVER : sync_local_next(l);
 	vote[MPI_VOTE_FAILED] = l->rank_err < 0 ? rk->rank : UINT64_MAX;
 	vote[MPI_VOTE_RUNNING] = stopped ? 0 : 1;
 	rc = rk->ops->min(rk->arg, vote, MPI_VOTE_N);

@@ -10,6 +10,7 @@
 #ifndef UET_SYNC_RANKS_H
 #define UET_SYNC_RANKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,15 @@ struct uet_sync_ranks {
 	int (*unpack)(void *warg, uint32_t rank, const uint8_t *src,
 		      size_t len);
 	void *warg;
+	/**
+	 * Set to true by the run once every rank knows how the run ends
+	 * (they found together that the scenarios differ, or they agreed
+	 * whether every rank set up): from then a failing rank leaves the
+	 * others nothing to wait for. Until then a rank that stops (its
+	 * scenario does not load, its outputs cannot open) must end the
+	 * others itself (MPI_Abort). NULL: not told.
+	 */
+	bool *together;
 };
 
 /** The share of rank @p rank of @p n items over @p ranks ranks:
