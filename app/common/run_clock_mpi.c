@@ -200,6 +200,9 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 	uint32_t k, views, i, first, count;
 	size_t at = sizeof(k);
 
+	/* A rank that could not build its message sent none of this. */
+	if (len == 0)
+		return 0;
 	if (len < sizeof(k))
 		return -EBADMSG;
 	memcpy(&k, src, sizeof(k));

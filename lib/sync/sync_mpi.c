@@ -249,36 +249,41 @@ static int exchange(struct uet_sync_local *l, bool frames)
 	const struct uet_sync_ranks *rk = l->conf.ranks;
 	const size_t *offs;
 	const uint8_t *all;
+	static const uint32_t none; /* a message of no frame */
+	const void *msg;
+	size_t len;
 	uint32_t r;
-	int rc;
+	int rc, built;
 
-	rc = pack(l, frames);
-	if (rc < 0)
-		/* Sent anyway, empty: the others wait for it; the failure
-		 * is agreed on at the window's end. */
-		local_fail(&l->error, rc,
+	built = pack(l, frames);
+	if (built < 0) {
+		/* Sent anyway, empty: the others wait for it. The failure
+		 * is this rank's of the window, agreed on at its end. */
+		local_fail(&l->error, built,
 			   "rank %u: cannot build its message of window "
 			   "[%" PRIu64 ", %" PRIu64 ") ps: %s",
 			   rk->rank, l->window_start_ps, l->window_end_ps,
-			   strerror(-rc));
-	if (rc < 0) {
-		l->msg_len = sizeof(uint32_t);
-		memset(l->msg, 0, l->msg_len);
+			   strerror(-built));
+		msg = &none;
+		len = sizeof(none);
+	} else {
+		msg = l->msg;
+		len = l->msg_len;
 	}
-	rc = rk->ops->allgather(rk->arg, l->msg, l->msg_len, &all, &offs);
+	rc = rk->ops->allgather(rk->arg, msg, len, &all, &offs);
 	if (rc < 0)
 		return ranks_failed(l, rc, "the exchange of frames");
 	l->remote_min_ps = UET_TIME_NEVER;
 	for (r = 0; r < rk->ranks; r++) {
 		const uint8_t *src = all + offs[r];
-		const size_t len = offs[r + 1] - offs[r];
+		const size_t n = offs[r + 1] - offs[r];
 		size_t used = 0;
 
 		if (r == rk->rank)
 			continue;
-		rc = unpack_frames(l, r, src, len, &used);
+		rc = unpack_frames(l, r, src, n, &used);
 		if (rc == 0 && rk->unpack != NULL)
-			rc = rk->unpack(rk->warg, r, src + used, len - used);
+			rc = rk->unpack(rk->warg, r, src + used, n - used);
 		if (rc < 0)
 			return local_fail(&l->error, rc,
 					  "rank %u: the message of rank %u in "
@@ -287,7 +292,7 @@ static int exchange(struct uet_sync_local *l, bool frames)
 					  rk->rank, r, l->window_start_ps,
 					  l->window_end_ps, strerror(-rc));
 	}
-	return 0;
+	return built;
 }
 
 int sync_mpi_cross(struct uet_sync_local *l)
