@@ -141,9 +141,10 @@ START_TEST(test_export_import_same_files)
 	{
 		char *ev = slurp(db, "uet-events.csv");
 
-		ck_assert_str_eq(ev, "time_ps,nic,pdc,peer,msg_id,bytes,event\n"
-				     "100,10.0.0.2,1,10.0.0.9,3,0,msg_posted\n"
-				     "250,10.0.0.2,1,10.0.0.9,4,0,msg_posted\n");
+		ck_assert_str_eq(ev,
+				 "time_ps,nic,pdc,peer,msg_id,bytes,event\n"
+				 "100,10.0.0.2,1,10.0.0.9,3,0,msg_posted\n"
+				 "250,10.0.0.2,1,10.0.0.9,4,0,msg_posted\n");
 		free(ev);
 	}
 	free(block);
