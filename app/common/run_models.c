@@ -151,15 +151,49 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
 }
 
+/* The hosts of switch.external_hosts (*list NULL when there are none):
+ * what they send is untrusted, at the switch and at the NICs. */
+static int run_external_hosts(const struct uet_scenario *sc, uint32_t hosts,
+			      uint32_t **list, uint32_t *count)
+{
+	uint32_t h;
+
+	*list = NULL;
+	*count = 0;
+	if (sc->sw.external_hosts[0] == '\0')
+		return 0;
+	for (h = 0; h < hosts; h++) {
+		uint32_t *grown;
+
+		if (!uet_scenario_host_external(sc, h))
+			continue;
+		grown = realloc(*list, (*count + 1) * sizeof(**list));
+		if (grown == NULL) {
+			free(*list);
+			*list = NULL;
+			return -ENOMEM;
+		}
+		*list = grown;
+		(*list)[(*count)++] = h;
+	}
+	return 0;
+}
+
 /* The switch's model, built; its outputs not attached yet. */
 static int switch_create(struct run *e)
 {
 	struct uet_fabric_conf fc;
+	uint32_t *ext = NULL;
 	int rc;
 
 	rc = uet_run_fabric_conf(e->sc, &fc);
 	if (rc == 0)
+		rc = run_external_hosts(e->sc, e->hosts, &ext,
+					&fc.external_count);
+	fc.external_hosts = ext;
+	if (rc == 0)
 		rc = uet_fabric_create(&e->fabric, &fc);
+	free(ext);
 	if (rc < 0)
 		fprintf(stderr, "%s: cannot create the switch: %s\n", e->prog,
 			strerror(-rc));
@@ -209,34 +243,6 @@ int run_wire_models(struct run *e)
 	return run_outputs_attach_switch(e);
 }
 
-/* The addresses of switch.external_hosts, for the NICs, which take what
- * those hosts send as untrusted (*ips NULL when there are none). */
-static int run_external_ips(const struct uet_scenario *sc, uint32_t hosts,
-			    uint32_t **ips, uint32_t *count)
-{
-	uint32_t h;
-
-	*ips = NULL;
-	*count = 0;
-	if (sc->sw.external_hosts[0] == '\0')
-		return 0;
-	for (h = 0; h < hosts; h++) {
-		uint32_t *grown;
-
-		if (!uet_scenario_host_external(sc, h))
-			continue;
-		grown = realloc(*ips, (*count + 1) * sizeof(**ips));
-		if (grown == NULL) {
-			free(*ips);
-			*ips = NULL;
-			return -ENOMEM;
-		}
-		*ips = grown;
-		(*ips)[(*count)++] = uet_host_ipv4(h);
-	}
-	return 0;
-}
-
 /*
  * The hosted NICs, and the workload's messages whose source is hosted, each
  * posted to its source NIC at its time.
@@ -257,9 +263,11 @@ int run_wire_nics(struct run *e)
 	e->nic = calloc(e->hosts, sizeof(*e->nic));
 	if (e->nic == NULL)
 		return -ENOMEM;
-	rc = run_external_ips(sc, e->hosts, &ext_ips, &ext_count);
+	rc = run_external_hosts(sc, e->hosts, &ext_ips, &ext_count);
 	if (rc < 0)
 		return rc;
+	for (i = 0; i < ext_count; i++)
+		ext_ips[i] = uet_host_ipv4(ext_ips[i]);
 	for (i = 0; i < e->count; i++) {
 		uint32_t h = e->first + i;
 		struct uet_nic_params params;

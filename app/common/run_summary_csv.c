@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "uet_fabric.h"
+#include "uet_nic.h"
 #include "run_private.h"
 #include "run_realtime.h"
 #include "run_workload.h"
@@ -93,6 +94,47 @@ static void interrupted(const struct uet_run_result *r, FILE *f)
 	row_u64(f, "interrupted_at_ps", r->virtual_ps);
 }
 
+/*
+ * A run with external hosts: what the hosted NICs and the switch dropped
+ * or refused of what those hosts sent, and the messages that came from
+ * them. Only such runs have these rows, so that every other run's file is
+ * what it was.
+ */
+static void untrusted(const struct run *e, FILE *f)
+{
+	struct uet_fabric_port_stats ps;
+	struct uet_nic_stats ns, sum;
+	uint64_t spoofed = 0;
+	uint32_t i;
+
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < e->count; i++) {
+		uet_nic_stats(e->nic[i], &ns);
+		sum.transport.malformed_frames += ns.transport.malformed_frames;
+		sum.other_frames += ns.other_frames;
+		sum.stale_packets += ns.stale_packets;
+		sum.own_source_frames += ns.own_source_frames;
+		sum.misfit_packets += ns.misfit_packets;
+		sum.pdc_exhausted += ns.pdc_exhausted;
+		sum.external_pdcs_refused += ns.external_pdcs_refused;
+		sum.external_stalls_closed += ns.external_stalls_closed;
+		sum.external_msgs_arrived += ns.external_msgs_arrived;
+	}
+	for (i = 0; e->has_switch && i < e->hosts; i++)
+		if (uet_fabric_port_stats(e->fabric, i, &ps) == 0)
+			spoofed += ps.drop_source_frames;
+	row_u64(f, "nic.malformed_frames", sum.transport.malformed_frames);
+	row_u64(f, "nic.other_frames", sum.other_frames);
+	row_u64(f, "nic.stale_packets", sum.stale_packets);
+	row_u64(f, "nic.own_source_frames", sum.own_source_frames);
+	row_u64(f, "nic.misfit_packets", sum.misfit_packets);
+	row_u64(f, "nic.pdc_exhausted", sum.pdc_exhausted);
+	row_u64(f, "nic.external_pdcs_refused", sum.external_pdcs_refused);
+	row_u64(f, "nic.external_stalls_closed", sum.external_stalls_closed);
+	row_u64(f, "nic.external_msgs_arrived", sum.external_msgs_arrived);
+	row_u64(f, "switch.spoofed_frames", spoofed);
+}
+
 int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 {
 	char path[UET_CONFIG_PATH_MAX + 16], tmp[UET_CONFIG_PATH_MAX + 32];
@@ -126,6 +168,8 @@ int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 	else
 		unfinished(e, f);
 	run_rt_summary_csv(e->rt, f);
+	if (e->sc->sw.external_hosts[0] != '\0')
+		untrusted(e, f);
 	if (ferror(f))
 		rc = -EIO;
 	if (fclose(f) != 0 && rc == 0)

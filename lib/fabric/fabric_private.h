@@ -274,6 +274,7 @@ struct fabric_port_cold {
 	uint64_t drop_route_frames;
 	uint64_t drop_route_bytes;
 	uint64_t drop_control_frames;
+	uint64_t drop_source_frames;
 	uint64_t trim_frames;
 	uint64_t drop_trim_frames;
 	uint64_t ecn_frames;
@@ -321,6 +322,8 @@ struct fabric_port {
 	uint16_t wrr_sent;	       /* WRR: frames it sent in this turn */
 	bool faces_nic;		       /* the link's far end is a NIC: trims
 					* here are trimmed on the last hop */
+	bool external;		       /* it faces an external host, which
+					* sends from its own address only */
 	uint16_t out_slot;	       /* peer >= 0 in another part: its part's
 					* out[][out_slot] ring leads there, found
 					* without reading the far port (a line it

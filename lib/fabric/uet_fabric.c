@@ -15,6 +15,7 @@
 
 #include "fabric_meta.h"
 #include "fabric_private.h"
+#include "uet_host_addr.h"
 #include "uet_wire.h"
 #include "uet_wire_mbuf.h"
 
@@ -132,6 +133,17 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		return;
 	}
 
+	/* An external host's frames come from its own address or from
+	 * nobody: another host's would be a forgery the switch forwards. */
+	if (in->external && cls == FABRIC_CLASS_IPV4 &&
+	    flow.src_ipv4 != uet_host_ipv4(in->id)) {
+		cold = fabric_port_cold(in);
+		if (cold != NULL)
+			cold->drop_source_frames++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
 	/* 3. Random drop: one draw for every other frame, whatever the
 	 * rate, so the draws depend only on the order of arrivals. */
 	if (uet_rng_chance_ppm(&pt->rng, fab->conf.drop_rate_ppm)) {
@@ -215,6 +227,11 @@ int uet_fabric_create(struct uet_fabric **fabp,
 	ret = fabric_topo_build(fab);
 	if (ret < 0)
 		goto fail;
+	for (i = 0; i < conf->external_count; i++)
+		if (conf->external_hosts[i] < conf->hosts)
+			fab->ports[conf->external_hosts[i]].external = true;
+	fab->conf.external_hosts = NULL;
+	fab->conf.external_count = 0;
 	ret = fabric_links_init(fab);
 	if (ret < 0)
 		goto fail;

@@ -123,6 +123,11 @@ struct uet_fabric_conf {
 	uint64_t pfc_headroom_bytes;
 	/** Quanta (512 bit times) an XOFF asks for; 0 is taken as 65535. */
 	uint16_t pfc_pause_quanta;
+	/** Hosts whose port faces an endpoint that is not ours
+	 * (switch.external_hosts): a frame from one with another source
+	 * address than its own is dropped. Read at create only; NULL: none. */
+	const uint32_t *external_hosts;
+	uint32_t external_count; /**< entries of external_hosts */
 };
 
 /** What routing looks at: the 5-tuple of a frame. */
@@ -190,6 +195,9 @@ struct uet_fabric_port_stats {
 	uint64_t drop_control_frames; /**< received here: lockstep control
 				       * frames, and MAC control frames
 				       * that are not PFC */
+	uint64_t drop_source_frames;  /**< received here from an external
+				       * host, with a source address not
+				       * its own (spoofed) */
 	uint64_t trim_frames;	      /**< trimmed at this egress port */
 	uint64_t drop_trim_frames;    /**< trimmed, then no room in TC1 */
 	uint64_t ecn_frames;	      /**< CE-marked at this egress port */

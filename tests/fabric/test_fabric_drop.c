@@ -191,6 +191,40 @@ START_TEST(test_pfc_taken_lockstep_control_counted_and_dropped)
 }
 END_TEST
 
+/* Host 2's port faces an external endpoint: a frame it sends from host 1's
+ * address (or host 5's, or its receiver's own) is a forgery, counted and
+ * dropped there; from its own address it is forwarded. A port of ours
+ * forwards whatever source, as before. */
+START_TEST(test_external_port_drops_spoofed_sources)
+{
+	static const uint32_t ext[] = {2};
+	struct uet_fabric_conf conf;
+	struct uet_fabric_port_stats st;
+	struct ft_env env;
+	uet_time_t t = FT_T0_PS;
+
+	ft_conf(&conf);
+	conf.external_hosts = ext;
+	conf.external_count = 1;
+	ft_open(&env, "spoof", &conf);
+	ft_deliver(&env, 2, ft_frame(&env, 1, 0, 64, 1), t);
+	ft_deliver(&env, 2, ft_frame(&env, 5, 0, 64, 2), t += 1000);
+	ft_deliver(&env, 2, ft_frame(&env, 0, 0, 64, 3), t += 1000);
+	ft_deliver(&env, 2, ft_frame(&env, 2, 0, 64, 4), t += 1000);
+	ft_deliver(&env, 3, ft_frame(&env, 1, 0, 64, 5), t += 1000);
+	ft_run(&env);
+	ck_assert_uint_eq(env.n_out, 2);
+	ck_assert_uint_eq(env.out[0].tag, 4);
+	ck_assert_uint_eq(env.out[1].tag, 5);
+	st = ft_stats(&env, 2);
+	ck_assert_uint_eq(st.rx_frames, 4);
+	ck_assert_uint_eq(st.drop_source_frames, 3);
+	ck_assert_uint_eq(st.drop_route_frames + st.drop_random_frames, 0);
+	ck_assert_uint_eq(ft_stats(&env, 3).drop_source_frames, 0);
+	ft_close(&env);
+}
+END_TEST
+
 static int fail_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		    uet_time_t arrival_ps)
 {
@@ -236,6 +270,7 @@ static Suite *fabric_drop_suite(void)
 		tc,
 		test_unknown_destination_and_garbage_are_counted_and_dropped);
 	tcase_add_test(tc, test_pfc_taken_lockstep_control_counted_and_dropped);
+	tcase_add_test(tc, test_external_port_drops_spoofed_sources);
 	tcase_add_test(tc, test_out_failure_is_kept_for_the_sync_layer);
 	suite_add_tcase(s, tc);
 	return s;
