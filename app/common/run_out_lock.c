@@ -8,13 +8,11 @@
  * and each said the other's files "are not there". The lock goes with the
  * process however it ends (SIGKILL included).
  *
- * A run that ends removes the file while it still holds the lock, so the
- * folder it leaves holds its records only (two runs' folders compare
- * equal with diff -r). A run that was killed leaves the file, unlocked;
- * the next run takes it. Because a holder unlinks the file before it
- * lets go, a run that waited on the old file may lock a name that is no
- * longer there: it checks that the file it locked is still the one at
- * the path (the same inode), and opens the path again if not.
+ * The file stays (making and removing a file each run costs a small run
+ * more than its loop: uet_outfile.c): a run that ends empties it as it
+ * lets go, so every run leaves the same bytes there and two runs'
+ * folders compare equal with diff -r. A run that was killed leaves its
+ * number in it, unlocked; the next run takes it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run_private.h"
@@ -56,63 +53,37 @@ static void lock_holder(int fd, char *buf, size_t len)
 		snprintf(buf, len, "process %ld", pid);
 }
 
-/* The file at path is the one fd has open: no run removed it between
- * our open and our flock. */
-static int lock_is_current(int fd, const char *path)
-{
-	struct stat held, named;
-
-	if (fstat(fd, &held) < 0 || stat(path, &named) < 0)
-		return 0;
-	return held.st_dev == named.st_dev && held.st_ino == named.st_ino;
-}
-
-/* Opens and locks path; 0, -EBUSY when another run holds it (said on
- * stderr), or another -errno (said). */
+/* Opens and locks path; the descriptor, -EBUSY when another run holds it
+ * (said on stderr), or another -errno (said). */
 static int lock_open(struct run *e, const char *path, const char *out)
 {
 	char who[80];
-	int fd, rc, tries;
+	int fd, rc;
 
-	/* A holder removes the file as it ends: a few retries cover a run
-	 * ending each time we open; more would mean a run per microsecond. */
-	for (tries = 0; tries < 8; tries++) {
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-			  0666);
-		if (fd < 0) {
-			rc = -errno;
-			fprintf(stderr, "%s: cannot open %s to own %s: %s\n",
-				e->prog, path, out, strerror(-rc));
-			return rc;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			rc = -errno;
-			if (rc == -EWOULDBLOCK) {
-				lock_holder(fd, who, sizeof(who));
-				fprintf(stderr,
-					"%s: %s is in use by %s, a run writing "
-					"its records there: wait for it to "
-					"end, "
-					"or give another --out (nothing in %s "
-					"was touched)\n",
-					e->prog, out, who, out);
-				rc = -EBUSY;
-			} else {
-				fprintf(stderr, "%s: cannot lock %s: %s\n",
-					e->prog, path, strerror(-rc));
-			}
-			close(fd);
-			return rc;
-		}
-		if (lock_is_current(fd, path))
-			return fd;
-		close(fd);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		rc = -errno;
+		fprintf(stderr, "%s: cannot open %s to own %s: %s\n", e->prog,
+			path, out, strerror(-rc));
+		return rc;
 	}
-	fprintf(stderr,
-		"%s: cannot lock %s: it was removed %d times as we "
-		"took it\n",
-		e->prog, path, tries);
-	return -EAGAIN;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return fd;
+	rc = -errno;
+	if (rc == -EWOULDBLOCK) {
+		lock_holder(fd, who, sizeof(who));
+		fprintf(stderr,
+			"%s: %s is in use by %s, a run writing its records "
+			"there: wait for it to end, or give another --out "
+			"(nothing in %s was touched)\n",
+			e->prog, out, who, out);
+		rc = -EBUSY;
+	} else {
+		fprintf(stderr, "%s: cannot lock %s: %s\n", e->prog, path,
+			strerror(-rc));
+	}
+	close(fd);
+	return rc;
 }
 
 int run_lock_out(struct run *e, const char *out)
@@ -129,7 +100,6 @@ int run_lock_out(struct run *e, const char *out)
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n)
 		fprintf(stderr, "%s: cannot write %s (the lock holds): %s\n",
 			e->prog, path, strerror(errno));
-	snprintf(e->out_lock_path, sizeof(e->out_lock_path), "%s", path);
 	e->out_lock_fd = fd + 1;
 	return 0;
 }
@@ -138,11 +108,11 @@ void run_unlock_out(struct run *e)
 {
 	if (e->out_lock_fd == 0)
 		return;
-	/* Removed while held, so no run locks a file on its way out; closing
-	 * the descriptor then releases the lock. */
-	if (unlink(e->out_lock_path) < 0 && errno != ENOENT)
-		fprintf(stderr, "%s: cannot remove %s: %s\n", e->prog,
-			e->out_lock_path, strerror(errno));
+	/* Emptied while held: no process number of ours stays behind.
+	 * Closing the descriptor then releases the lock. */
+	if (ftruncate(e->out_lock_fd - 1, 0) < 0)
+		fprintf(stderr, "%s: cannot empty the lock file of %s: %s\n",
+			e->prog, e->sc->run.out, strerror(errno));
 	close(e->out_lock_fd - 1);
 	e->out_lock_fd = 0;
 }

@@ -94,7 +94,6 @@ struct run {
 	struct uet_capture **cap; /* port-i.pcap, NULL when pcap is off */
 	int cap_err;		  /* first capture write error */
 	int out_lock_fd; /* run.out's lock (run_out_lock.c) + 1, or 0 */
-	char out_lock_path[UET_CONFIG_PATH_MAX + 32];
 	struct uet_record *rec;
 	/* NIC i's view of rec (its rows wait there until its window ends),
 	 * or NULL: rec itself. uet-emu flushes the views in host order after

@@ -50,14 +50,20 @@ static void lcores(const struct run *run, const struct uet_run_result *r,
 /* The process's memory as it ends: its peak resident size, and how much
  * of its anonymous memory the kernel backs with transparent huge pages
  * (run_huge_pages.c, drivers/uet_port_pool.c). Both follow the host. */
+#define RUN_WALL_HUGE_PAGES_MIN_KIB (64u * 1024u)
 static void memory(FILE *f)
 {
 	char line[128];
 	struct rusage ru;
 	FILE *smaps;
 
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		row_u64(f, "peak_rss_kib", (uint64_t)ru.ru_maxrss);
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return;
+	row_u64(f, "peak_rss_kib", (uint64_t)ru.ru_maxrss);
+	/* smaps_rollup walks every page table of the process: a small run
+	 * (which asks for no huge pages) does not pay for it. */
+	if ((uint64_t)ru.ru_maxrss < RUN_WALL_HUGE_PAGES_MIN_KIB)
+		return;
 	smaps = fopen("/proc/self/smaps_rollup", "r");
 	if (smaps == NULL)
 		return;
