@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the shell tests that run uet-emu; source it after
 # `set -euo pipefail`:  . "$(dirname "$0")/../common/emu.sh"
 

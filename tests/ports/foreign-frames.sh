@@ -43,7 +43,7 @@ flood=200
 inject=$src/tests/ports/inject-foreign.py
 ip netns exec "$tag-n0" python3 "$inject" n0 grant "$flood" >"$dir/to-switch" 2>&1 &
 to_sw=$!
-ip netns exec "$tag-sw" python3 "$inject" s1 done 0 >"$dir/to-nic" 2>&1 &
+ip netns exec "$tag-sw" python3 "$inject" s1 "done" 0 >"$dir/to-nic" 2>&1 &
 to_nic=$!
 rc=0; wait "$to_sw" || rc=1
 wait "$to_nic" || rc=1
@@ -52,8 +52,8 @@ launcher=
 cat "$dir/launch.log"
 [ "$rc" -eq 0 ] || { cat "$dir/to-switch" "$dir/to-nic"; echo "FAIL: an injector failed"; exit 1; }
 [ "$st" -eq 0 ] || { echo "FAIL: uet-launch exited $st"; exit 1; }
-echo "sent toward switch port 0:" $(cat "$dir/to-switch")
-echo "sent toward nic 1:" $(cat "$dir/to-nic")
+echo "sent toward switch port 0: $(paste -sd' ' "$dir/to-switch")"
+echo "sent toward nic 1: $(paste -sd' ' "$dir/to-nic")"
 
 n=0
 for f in "$dir"/emu-merged/*; do

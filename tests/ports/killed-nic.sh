@@ -64,9 +64,9 @@ grep -Eq '^uet-switch: the run stopped: nic [4-7] \(198\.18\.0\.[5-8]\) on port 
 grep -q 'uet-nic: the run stopped' "$dir/out/logs/uet-nic-0.log" || {
 	echo "FAIL: the surviving uet-nic did not stop on the ABORT"; exit 1; }
 # No process of the run is left (the launcher kills by pid only; check).
-for p in $(sed -n 's/^uet-launch: .* pid \([0-9]*\).*/\1/p' "$dir/launch.log"); do
+while read -r p; do
 	if kill -0 "$p" 2>/dev/null; then echo "FAIL: pid $p still running"; exit 1; fi
-done
+done < <(sed -n 's/^uet-launch: .* pid \([0-9]*\).*/\1/p' "$dir/launch.log")
 
 n=0
 for f in "$dir"/out/*.csv; do

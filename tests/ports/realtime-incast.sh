@@ -46,7 +46,7 @@ fcts "$dir/ls/flows.csv" >"$dir/ls.fct"
 check_run() { # OUT LOG [TOL]: 0 when the realtime run meets every
 	# criterion, 2 when only its FCTs miss TOL, 1 otherwise; with TOL
 	# "report", FCTs are printed and not bounded.
-	local out=$1 log=$2 tol=${3:-$tolerance_pct} rows
+	local out=$1 tol=${3:-$tolerance_pct} rows
 	[ -f "$out/uet-realtime.csv" ] || { echo "no uet-realtime.csv"; return 1; }
 	rows=$(tail -n +2 "$out/uet-realtime.csv" | wc -l)
 	[ "$rows" -eq $((hosts + 1)) ] || { echo "uet-realtime.csv: $rows rows"; return 1; }

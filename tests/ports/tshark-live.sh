@@ -19,9 +19,11 @@ timeout 300 "$src/scripts/uet-launch" "$scenario" --ports veth --build "$build" 
 [ -s "$dir/s0.pcapng" ] || { echo "FAIL: no capture"; exit 1; }
 
 fields() { # FILTER FIELD...
-	local f=$1; shift
+	local f=$1 field fields=()
+	shift
+	for field in "$@"; do fields+=(-e "$field"); done
 	tshark -r "$dir/s0.pcapng" -X "lua_script:$lua" -Y "$f" -T fields \
-		$(printf -- '-e %s ' "$@") 2>>"$dir/tshark.err"
+		"${fields[@]}" 2>>"$dir/tshark.err"
 }
 total=$(fields 'frame' frame.number | wc -l)
 bad=$(fields '_ws.malformed || _ws.expert.severity == error' frame.number | wc -l)

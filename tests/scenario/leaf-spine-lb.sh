@@ -41,7 +41,7 @@ for leaf in 0 1; do
 			[ $((b % flow_bytes)) -eq 0 ] ||
 				fail "leaf $leaf: an uplink carried $b bytes, not whole flows"
 		done
-		echo "leaf $leaf uplinks:" $bytes
+		echo "leaf $leaf uplinks: ${bytes//$'\n'/ }"
 		;;
 	*) fail "unknown mode $mode" ;;
 	esac

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # col() takes awk conditions, single-quoted for awk
 # The switch stats record on the 8-to-1 incast of examples/incast-8-trim.yaml
 # (NIC defaults: first transmissions no-trim, retransmissions trimmable),
 # with host 0's port sampled every microsecond:
