@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Default host addresses (DESIGN section 1): host i is 198.18.0.1 + i in
- * 198.18.0.0/15 (the RFC 2544 benchmarking range) and has the locally
- * administered MAC 02:00:00 followed by i + 1 on 24 bits, so that a host's
- * MAC ends like its offset in the /15 (02:00:00:00:01:00 is 198.18.1.0,
- * 02:00:00:01:00:00 is 198.19.0.0). The first 65,535 hosts keep the
+ * Default host addresses (docs/design.md, Addresses): host i is
+ * 198.18.0.1 + i in 198.18.0.0/15 (the RFC 2544 benchmarking range) and
+ * has the locally administered MAC 02:00:00 followed by i + 1 on 24 bits, so
+ * that a host's MAC ends like its offset in the /15 (02:00:00:00:01:00 is
+ * 198.18.1.0, 02:00:00:01:00:00 is 198.19.0.0). The first 65,535 hosts keep the
  * 02:00:00:00:xx:xx of the 16-bit plan.
  */
 #ifndef UET_HOST_ADDR_H

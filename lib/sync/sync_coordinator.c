@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The lockstep coordinator (the switch side, DESIGN.md section 3), its
+ * The lockstep coordinator (the switch side, docs/lockstep.md), its
  * ports: control and data frames in and out, the per-port queues, the
  * waits bounded by the timeouts. Its windows are the window engine's
  * (sync_engine.h), through the ops of sync_coordinator_window.c: HELLO

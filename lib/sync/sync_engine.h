@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The window engine: what every lockstep transport shares (DESIGN.md
- * section 3, docs/lockstep.md). One rule makes the windows, one order
- * delivers a window's frames, one rule names the failure that stops a
- * run, and one sequence of steps runs each window:
+ * The window engine: what every lockstep transport shares
+ * (docs/lockstep.md). One rule makes the windows, one order delivers a window's
+ * frames, one rule names the failure that stops a run, and one sequence of
+ * steps runs each window:
  *
  *   start     the transport's handshake, if it has one;
  *   run       this share's window [T, T'): its NICs and the switch's

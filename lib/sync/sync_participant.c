@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The lockstep participant (the NIC side, DESIGN.md section 3): HELLO until
+ * The lockstep participant (the NIC side, docs/lockstep.md): HELLO until
  * WELCOME, then for each GRANT(T, T'): check the data frames that came
  * before it, run the NIC's events before T', send its frames, DONE; BYE
  * ends the run, ABORT stops it.

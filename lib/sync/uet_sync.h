@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Lockstep and realtime clocks (DESIGN.md section 3, docs/lockstep.md):
+ * Lockstep and realtime clocks (docs/lockstep.md):
  * what every role shares. Each role has its own header:
  *
  *   uet_sync_ports.h     lockstep frames on Ethernet ports: the

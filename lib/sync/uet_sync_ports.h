@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Lockstep over Ethernet ports (DESIGN.md section 3, docs/lockstep.md):
+ * Lockstep over Ethernet ports (docs/lockstep.md):
  * the coordinator (the switch side) and the participant (the NIC side),
  * each a non-blocking state machine driven by a poll function, so that
  * the embedded mode polls every role round-robin in one thread and
