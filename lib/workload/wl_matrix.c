@@ -2,7 +2,7 @@
 /*
  * Connection matrices in uet-htsim's text format (.cm/.tm): a header of
  * counts, then one line per connection (timed or triggered message) and
- * per trigger. ../shared/workloads/htsim-cm/README.md describes the format;
+ * per trigger. tests/data/workloads/htsim-cm/README.md describes the format;
  * docs/workload.md says what we take from it and what we refuse.
  *
  * The whole file is read into connection and trigger tables first

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The XDP2 golden frames (../shared/vectors/xdp2), read with libpcap and
+ * The XDP2 golden frames (tests/data/vectors/xdp2), read with libpcap and
  * checked field by field against the README's tables, minding its caveats:
  * ACK_CCX (pds frame 12) bytes 0-31 only, NACK_CCX (14) bytes 0-23 only,
  * CP frames read as 16-byte CPs, NACKs carry nh 4, UDP checksums non-zero.

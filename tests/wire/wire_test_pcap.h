@@ -18,7 +18,7 @@ struct pcap_frames {
 };
 
 /* The vectors folder, from argv[1]. */
-static const char *vectors_dir = "../shared/vectors/xdp2";
+static const char *vectors_dir = "tests/data/vectors/xdp2";
 
 static inline void pcap_frames_load(struct pcap_frames *pf, const char *file)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every connection matrix of uet-htsim's that ../shared holds (its 8,192-node
+# Every connection matrix of uet-htsim's that tests/data holds (its 8,192-node
 # permutations and random incasts among them) loads unchanged: uet-emu takes
 # it on a fabric of its Nodes (a fat tree of that size where there is one,
 # else one switch) and --print-config succeeds. The one file uet-htsim
