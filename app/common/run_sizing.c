@@ -61,6 +61,12 @@
  * buffers). */
 #define SIZING_NIC_BYTES 4096u
 #define SIZING_PORT_BYTES 1024u
+/* Of a workload message, whatever else the run holds (its place in the
+ * program, its NICs' state, its rows): an all-to-all of 256 hosts took
+ * 318 MiB at its peak with 65,280 messages and 877 MiB with 261,120
+ * (count 4), 2,990 bytes a message more; 1,024 hosts' 1,047,552 took
+ * 4,617 MiB, which only this term brings near (4,084 expected). */
+#define SIZING_MESSAGE_BYTES 3072u
 #define SIZING_FRAME_STATE_BYTES 320u
 #define SIZING_PROCESS_BYTES (UINT64_C(40) << 20)
 #define SIZING_EAL_PORTS_MB 448u
@@ -98,13 +104,17 @@ static int pair_cmp(const void *a, const void *b)
 
 /*
  * For every host, the destinations it sends to (its windows that can be
- * open at once) and the sources that send to it. List: counted from the
- * list; generator: from its pattern; a matrix or a trace: from the
- * program's sends.
+ * open at once) and the sources that send to it, and the workload's
+ * messages. List: counted from the list; generator: from its pattern; a
+ * matrix or a trace: from the program's sends. Only what the pattern
+ * cannot say builds the program: an all-to-all of 1,024 hosts built took
+ * 405 MB before the memory it needs was checked, and a 300 MB cgroup
+ * killed the run there without a word.
  */
 static int peer_counts(const struct uet_scenario *sc, uint32_t *out,
-		       uint32_t *in)
+		       uint32_t *in, uint64_t *messages)
 {
+	const struct uet_workload_generate *g = &sc->workload.generate;
 	const struct uet_workload_config *w = &sc->workload;
 	const uint32_t hosts = sc->topology.hosts;
 	uint64_t *pairs, n = 0, i;
@@ -112,6 +122,7 @@ static int peer_counts(const struct uet_scenario *sc, uint32_t *out,
 	int rc;
 
 	if (!run_wl_wanted(sc)) {
+		*messages = w->message_count;
 		pairs = calloc(w->message_count + 1u, sizeof(*pairs));
 		if (pairs == NULL)
 			return -ENOMEM;
@@ -128,18 +139,29 @@ static int peer_counts(const struct uet_scenario *sc, uint32_t *out,
 		free(pairs);
 		return 0;
 	}
-	if (w->generate.pattern == UET_GENERATE_INCAST ||
-	    w->generate.pattern == UET_GENERATE_PERMUTATION) {
+	if (g->pattern == UET_GENERATE_INCAST ||
+	    g->pattern == UET_GENERATE_PERMUTATION) {
 		/* One destination per sender; a receiver may have them all. */
 		for (i = 0; i < hosts; i++) {
 			out[i] = 1;
 			in[i] = hosts - 1u;
 		}
+		*messages =
+			(uint64_t)(hosts - 1u +
+				   (g->pattern == UET_GENERATE_PERMUTATION)) *
+			g->count;
+		return 0;
+	}
+	if (g->pattern == UET_GENERATE_ALL_TO_ALL) {
+		for (i = 0; i < hosts; i++)
+			out[i] = in[i] = hosts - 1u;
+		*messages = (uint64_t)hosts * (hosts - 1u) * g->count;
 		return 0;
 	}
 	rc = run_wl_create(&wl, sc);
 	if (rc < 0)
 		return rc;
+	*messages = run_wl_messages(wl);
 	for (i = 0; i < hosts; i++) {
 		out[i] = run_wl_send_peers(wl, (uint32_t)i);
 		/* A receiver's senders are not counted per rank: assume
@@ -235,9 +257,11 @@ static void size_expect(const struct uet_scenario *sc, enum uet_run_role role,
 	if (role != UET_RUN_NICS)
 		model += fabric_ports(sc) * SIZING_PORT_BYTES;
 	z->model_bytes = model;
+	z->messages_bytes = z->messages * SIZING_MESSAGE_BYTES;
 	z->frames_bytes = z->expected_frames *
 			  (frame_mbuf_bytes + SIZING_FRAME_STATE_BYTES);
-	z->expected_bytes = SIZING_PROCESS_BYTES + model + z->frames_bytes;
+	z->expected_bytes = SIZING_PROCESS_BYTES + model + z->messages_bytes +
+			    z->frames_bytes;
 	z->reserved_bytes =
 		((uint64_t)z->eal_mem_mb << 20) + z->expected_bytes +
 		(local ? 8u * ((uint64_t)z->mbufs + z->payload_mbufs) : 0);
@@ -258,14 +282,16 @@ static int size_check_memory(const struct uet_scenario *sc,
 		fprintf(stderr,
 			"%s: the run needs about %" PRIu64
 			" MiB (the models of %u hosts about %" PRIu64
+			" MiB; %" PRIu64 " workload messages about %" PRIu64
 			" MiB; up to %" PRIu64 " frames in flight, every "
 			"window open, about %" PRIu64 " MiB), more than the "
-			"%" PRIu64 " MiB %s leaves: run fewer hosts, or "
-			"smaller windows (pds.CongestionControl's) or "
-			"queues (switch.queue_limit), or give the run more "
-			"memory\n",
+			"%" PRIu64 " MiB %s leaves: run fewer hosts or "
+			"messages, or smaller windows "
+			"(pds.CongestionControl's) or queues "
+			"(switch.queue_limit), or give the run more memory\n",
 			prog, z->expected_bytes >> 20, sc->topology.hosts,
-			z->model_bytes >> 20, z->expected_frames,
+			z->model_bytes >> 20, z->messages,
+			z->messages_bytes >> 20, z->expected_frames,
 			z->frames_bytes >> 20, lim.avail_bytes >> 20,
 			lim.avail_what);
 		return -ENOMEM;
@@ -275,11 +301,15 @@ static int size_check_memory(const struct uet_scenario *sc,
 			"%s: the run reserves about %" PRIu64
 			" MiB of address space (its frame buffers: run.mbufs "
 			"= %" PRIu32 " mbufs%s, EAL -m %" PRIu32
-			"), more than RLIMIT_AS allows (ulimit -v: %" PRIu64
-			" MiB): set run.mbufs lower or raise the limit\n",
+			"; its expected peak about %" PRIu64 " MiB, %" PRIu64
+			" workload messages about %" PRIu64
+			" MiB of it), more than RLIMIT_AS allows (ulimit -v: "
+			"%" PRIu64 " MiB): set run.mbufs lower, run fewer "
+			"messages or raise the limit\n",
 			prog, z->reserved_bytes >> 20, z->mbufs,
 			z->derived ? ", derived from the scenario" : "",
-			z->eal_mem_mb, lim.as_bytes >> 20);
+			z->eal_mem_mb, z->expected_bytes >> 20, z->messages,
+			z->messages_bytes >> 20, lim.as_bytes >> 20);
 		return -ENOMEM;
 	}
 	return 0;
@@ -295,7 +325,7 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	uint64_t per_frame = local ? SIZING_MBUFS_PER_FRAME_LOCAL
 				   : SIZING_MBUFS_PER_FRAME_PORTS;
 	uint64_t groups = 0, arriving = 0, win_frames, in_pool, by_windows;
-	uint64_t mbufs, ports_held = 0;
+	uint64_t mbufs, ports_held = 0, messages = 0;
 	uint32_t nics_here, h, *out, *in;
 	int rc;
 
@@ -324,7 +354,8 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		local ? UET_MBUF_SMALL_DATA_BYTES : UET_MBUF_DATA_BYTES;
 	out = calloc(hosts, sizeof(*out));
 	in = calloc(hosts, sizeof(*in));
-	rc = out == NULL || in == NULL ? -ENOMEM : peer_counts(sc, out, in);
+	rc = out == NULL || in == NULL ? -ENOMEM
+				       : peer_counts(sc, out, in, &messages);
 	if (rc < 0) {
 		free(out);
 		free(in);
@@ -346,6 +377,12 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	free(in);
 	z->window_frames = win_frames;
 	z->groups = groups;
+	/* The messages go with their NICs, spread over the hosts as far as
+	 * the sizing can tell. */
+	z->messages = role == UET_RUN_SWITCH ? 0
+		      : role == UET_RUN_NICS
+			      ? (messages * nics_here + hosts - 1u) / hosts
+			      : messages;
 	by_windows = groups * win_frames * SIZING_COPIES + arriving;
 	z->frames = by_windows;
 	if (role != UET_RUN_NICS) {

@@ -35,6 +35,8 @@ struct run_sizing {
 	 * copies too). */
 	uint64_t expected_frames;
 	uint64_t model_bytes;	 /**< the models' memory, expected */
+	uint64_t messages;	 /**< workload messages of the hosted NICs */
+	uint64_t messages_bytes; /**< their memory, expected */
 	uint64_t frames_bytes;	 /**< expected_frames' memory */
 	uint64_t expected_bytes; /**< the run's peak memory, expected */
 	/** Address space the run reserves: EAL's memory, the expected peak,

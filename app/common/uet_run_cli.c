@@ -474,13 +474,16 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 			       " frames, or the buffers on the way; EAL -m "
 			       "%u; expected peak about %" PRIu64
 			       " MiB (models %" PRIu64 " MiB, %" PRIu64
+			       " messages %" PRIu64 " MiB, %" PRIu64
 			       " frames in flight %" PRIu64 " MiB)%s%s\n",
 			       prog, sizing.lcores, sizing.mbufs,
 			       sizing.mbuf_data_bytes, sizing.pool_bytes >> 20,
 			       sizing.derived ? ", derived" : " (run.mbufs)",
 			       sizing.groups, sizing.window_frames,
 			       sizing.eal_mem_mb, sizing.expected_bytes >> 20,
-			       sizing.model_bytes >> 20, sizing.expected_frames,
+			       sizing.model_bytes >> 20, sizing.messages,
+			       sizing.messages_bytes >> 20,
+			       sizing.expected_frames,
 			       sizing.frames_bytes >> 20,
 			       why[0] != '\0' ? "; " : "", why);
 		}

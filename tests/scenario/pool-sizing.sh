@@ -7,9 +7,10 @@
 # - a pool too small for the frames in flight stops the run, exit 1, with
 #   a message naming the pool, the virtual time and run.mbufs;
 # - a pool whose address space passes ulimit -v, or a run whose expected
-#   peak passes what its memory cgroup leaves, is refused before the run,
-#   naming the figure, run.mbufs or the cgroup; a cgroup of three times
-#   the expected peak holds the run;
+#   peak passes what its memory cgroup leaves (a 1,024-host all-to-all's
+#   million messages in 300 MiB too), is refused before the run, naming
+#   the figure, run.mbufs or the cgroup; a cgroup of three times the
+#   expected peak holds the run;
 # - the lcores asked of the EAL are never more than the NICs.
 # usage: pool-sizing.sh UET-EMU EXAMPLES_DIR
 set -euo pipefail
@@ -87,7 +88,7 @@ else
 rc=0
 (ulimit -v 409600 && "$emu" --out "$dir/huge" "$dir/huge.yaml") 2>"$dir/huge.log" || rc=$?
 [ "$rc" -eq 1 ] || { cat "$dir/huge.log"; fail "run.mbufs = $huge under ulimit -v 400 MiB exited $rc, want 1"; }
-grep -Eq "^uet-emu: the run reserves about [0-9]+ MiB of address space \(its frame buffers: run\.mbufs = $huge mbufs, EAL -m [0-9]+\), more than RLIMIT_AS allows \(ulimit -v: 400 MiB\): set run\.mbufs lower" \
+grep -Eq "^uet-emu: the run reserves about [0-9]+ MiB of address space \(its frame buffers: run\.mbufs = $huge mbufs, EAL -m [0-9]+; its expected peak about [0-9]+ MiB, 1 workload messages about 0 MiB of it\), more than RLIMIT_AS allows \(ulimit -v: 400 MiB\): set run\.mbufs lower" \
 	"$dir/huge.log" || { cat "$dir/huge.log"; fail "no message naming the figure, run.mbufs and ulimit -v"; }
 [ ! -e "$dir/huge" ] || fail "the refused run wrote its folder"
 echo "ok: run.mbufs = $huge under ulimit -v: $(head -c 100 "$dir/huge.log")..."
@@ -126,6 +127,25 @@ grep -Eq "^uet-emu: the run needs about $peak MiB .*, more than the [0-9]+ MiB t
 	"$dir/small.log" || { cat "$dir/small.log"; fail "no message naming the figure and the cgroup"; }
 [ ! -e "$dir/small" ] || fail "the refused run wrote its folder"
 echo "ok: a cgroup of $((peak / 2)) MiB refused: $(head -c 120 "$dir/small.log")..."
+# c. A 1,024-host all-to-all (1,047,552 messages) in a cgroup of 300 MiB:
+# refused before it starts, naming its messages and the cgroup. Before,
+# the sizing built the whole program to count its peers (405 MB) and
+# counted no memory per message (1,015 MiB expected, 4.6 GiB taken): the
+# kernel killed the run, signal 9, no word (issue 34, item 3).
+cat >"$dir/a2a.yaml" <<'YAML'
+run: {seed: 1, end: 10ms, progress: false}
+topology: {kind: single-switch, hosts: 1024}
+records: {EnablePcap: false}
+workload:
+  generate: {pattern: all-to-all, size: 64KiB, count: 1, start: 1us}
+YAML
+rc=0
+in_cgroup $((300 * 1048576)) "$dir/a2a" "$dir/a2a.yaml" 2>"$dir/a2a.log" || rc=$?
+[ "$rc" -eq 1 ] || { cat "$dir/a2a.log"; fail "a 1,024-host all-to-all in 300 MiB: exit $rc, want 1"; }
+grep -Eq "^uet-emu: the run needs about [0-9]+ MiB \(.*; 1047552 workload messages about [0-9]+ MiB; .*\), more than the [0-9]+ MiB the memory cgroup /[^ ]*uet-pool-sizing-$$'s memory\.(limit_in_bytes|max) of 300 MiB" \
+	"$dir/a2a.log" || { cat "$dir/a2a.log"; fail "no message naming the messages and the cgroup"; }
+[ ! -e "$dir/a2a" ] || fail "the refused run wrote its folder"
+echo "ok: a 1,024-host all-to-all in 300 MiB refused: $(head -c 120 "$dir/a2a.log")..."
 in_cgroup $((peak * 3 * 1048576)) "$dir/fits" "$examples/datapath-8.yaml" 2>"$dir/fits.log" ||
 	{ cat "$dir/fits.log"; fail "a cgroup of three times the expected $peak MiB: the run failed"; }
 summary_intact "$dir/fits" 2624
