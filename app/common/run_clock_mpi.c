@@ -414,6 +414,12 @@ static void mpi_report(struct run *e, int rc, struct uet_run_result *res)
 			(double)res->wall_ns / 1e3 / (double)st.windows,
 			st.windows, (double)res->wall_ns / 1e6,
 			e->mpi->rk.ranks);
+	if (e->mpi->rk.rank == 0) {
+		uint64_t model_ns, sync_ns;
+
+		uet_sync_local_costs(e->local, &model_ns, &sync_ns);
+		run_clock_sync_line(e, st.windows, model_ns, sync_ns);
+	}
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;
 	res->events = uet_fabric_events(e->fabric) + nic_events;

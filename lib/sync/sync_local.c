@@ -432,6 +432,16 @@ uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
 	return i < l->n_workers ? l->workers[i].parts_stolen : 0;
 }
 
+void uet_sync_local_costs(const struct uet_sync_local *l, uint64_t *model_ns,
+			  uint64_t *sync_ns)
+{
+	/* The exchange over ranks happens within a run (after the NICs'
+	 * phase): it is keeping the ranks together, not the model. */
+	*model_ns =
+		l->eng.run_ns > l->cross_ns ? l->eng.run_ns - l->cross_ns : 0;
+	*sync_ns = l->eng.sync_ns + l->cross_ns;
+}
+
 const char *uet_sync_local_error(const struct uet_sync_local *l)
 {
 	return l->error.text;

@@ -114,6 +114,7 @@ struct uet_sync_local {
 	 * of the window, agreed on with the others before any stops. */
 	uet_time_t remote_min_ps;
 	int rank_err;
+	uint64_t cross_ns; /* wall ns in the exchanges, over the windows */
 	const volatile sig_atomic_t *rank_stop;
 	uint8_t *msg; /* this rank's message */
 	size_t msg_len, msg_cap;

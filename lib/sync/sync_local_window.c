@@ -363,8 +363,7 @@ static void local_progress(struct uet_sync_local *l)
 	pr.windows = l->stats.windows;
 	pr.events = l->stats.events;
 	pr.wall_ns = now_ns - l->start_ns;
-	pr.model_ns = l->eng.run_ns;
-	pr.sync_ns = l->eng.sync_ns;
+	uet_sync_local_costs(l, &pr.model_ns, &pr.sync_ns);
 	l->conf.progress_fn(l->conf.progress_arg, &pr);
 }
 

@@ -121,6 +121,15 @@ int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
 uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
 					  uint32_t i);
 
+/**
+ * Where the windows' wall time went, summed over the windows so far: in
+ * the models' work (every lcore's phases and the serial steps), and in
+ * keeping the shares together (over ranks: the exchange of what crossed
+ * and the agreement, waiting for the slowest rank included).
+ */
+void uet_sync_local_costs(const struct uet_sync_local *l, uint64_t *model_ns,
+			  uint64_t *sync_ns);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_local_error(const struct uet_sync_local *l);
 
