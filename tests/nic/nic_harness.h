@@ -53,7 +53,7 @@ struct h_frame {
 };
 
 /** The harness. */
-struct h {
+struct nic_pair {
 	/** Both NICs' parameters: a default scenario's, with oblivious
 	 * spraying (the tests' balancer unless scenario_lb). */
 	struct uet_nic_params p;
@@ -96,7 +96,7 @@ struct h {
 	struct uet_record *rec;
 	struct uet_ses_arrivals *arrivals;
 	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
-	 * sender); otherwise both NICs use h->p. */
+	 * sender); otherwise both NICs use pair->p. */
 	uint32_t nic1_lane_count;
 	/** External hosts given to both NICs (uet_nic_conf). */
 	const uint32_t *external_ips;
@@ -105,26 +105,27 @@ struct h {
 
 /** Initialise EAL (once per process) and the parameters of a default
  * scenario. */
-void h_init(struct h *h);
-/** Create both NICs from h->p. */
-void h_start(struct h *h);
+void h_init(struct nic_pair *pair);
+/** Create both NICs from pair->p. */
+void h_start(struct nic_pair *pair);
 /** Run both queues in time order until empty or until end_ps. */
-void h_run(struct h *h, uet_time_t end_ps);
+void h_run(struct nic_pair *pair, uet_time_t end_ps);
 /** Destroy the NICs and the mempool. */
-void h_fini(struct h *h);
+void h_fini(struct nic_pair *pair);
 /** IPv4 of NIC i. */
 uint32_t h_ip(int i);
 /** Deliver m to NIC i at arrival_ps (later than any event already run). */
-void h_deliver(struct h *h, int i, struct rte_mbuf *m, uet_time_t arrival_ps);
+void h_deliver(struct nic_pair *pair, int i, struct rte_mbuf *m,
+	       uet_time_t arrival_ps);
 /** Start both NICs, run one message of bytes from NIC 0 to NIC 1 to the
  * end, check that it completed and the invariants. */
-void h_run_one_message(struct h *h, uint64_t bytes);
+void h_run_one_message(struct nic_pair *pair, uint64_t bytes);
 /** Check the invariants every run must keep (anomalies, PSNs retired). */
-void h_check_invariants(struct h *h);
+void h_check_invariants(struct nic_pair *pair);
 /** NIC i's counters now. */
-struct uet_nic_stats h_stats(struct h *h, int i);
+struct uet_nic_stats h_stats(struct nic_pair *pair, int i);
 /** The nth (from 0) frame of kind sent by NIC from, or NULL. */
-const struct h_frame *h_nth_frame(const struct h *h, int from, enum h_kind kind,
-				  uint32_t n);
+const struct h_frame *h_nth_frame(const struct nic_pair *pair, int from,
+				  enum h_kind kind, uint32_t n);
 
 #endif /* NIC_HARNESS_H */

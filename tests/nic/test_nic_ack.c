@@ -21,21 +21,22 @@
 
 static void cadence(uint32_t n, bool first, bool last, uint32_t acks)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pds.ack_request_every_nth = n;
-	h.p.pds.ack_request_first = first;
-	h.p.pds.ack_request_last = last;
-	h_run_one_message(&h, 256 * 4096);
-	ck_assert_uint_eq(h.count[0][H_DATA], 256);
-	ck_assert_uint_eq(h.count[1][H_ACK], acks);
-	ck_assert_uint_eq(h.count[0][H_PROBE], 1);
-	ck_assert_uint_eq(h.count[1][H_PROBE_ACK], 1);
-	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.data_payload_bytes_delivered,
-			  256 * 4096);
-	h_fini(&h);
+	h_init(&pair);
+	pair.p.pds.ack_request_every_nth = n;
+	pair.p.pds.ack_request_first = first;
+	pair.p.pds.ack_request_last = last;
+	h_run_one_message(&pair, 256 * 4096);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 256);
+	ck_assert_uint_eq(pair.count[1][H_ACK], acks);
+	ck_assert_uint_eq(pair.count[0][H_PROBE], 1);
+	ck_assert_uint_eq(pair.count[1][H_PROBE_ACK], 1);
+	ck_assert_uint_eq(pair.count[0][H_CLOSE], 1);
+	ck_assert_uint_eq(
+		h_stats(&pair, 1).transport.data_payload_bytes_delivered,
+		256 * 4096);
+	h_fini(&pair);
 }
 
 /* The ACK waits its hold: 4,184 bytes at 16 x 31.52 Gbps = 66,371 ps,
@@ -43,13 +44,13 @@ static void cadence(uint32_t n, bool first, bool last, uint32_t acks)
  * 1,560 ps. */
 START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
 {
-	struct h h;
+	struct nic_pair pair;
 	const struct h_frame *d, *a;
 
-	h_init(&h);
-	h_run_one_message(&h, 4096);
-	d = h_nth_frame(&h, 0, H_DATA, 0);
-	a = h_nth_frame(&h, 1, H_ACK, 0);
+	h_init(&pair);
+	h_run_one_message(&pair, 4096);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
+	a = h_nth_frame(&pair, 1, H_ACK, 0);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_uint_eq(a->service_time, 0);
 	ck_assert_uint_eq(a->arrival_ps,
@@ -58,7 +59,7 @@ START_TEST(test_ack_hold_66_4ns_reports_service_time_0)
 	ck_assert_uint_eq(a->dscp, UET_DSCP_DEFAULT_CONTROL);
 	ck_assert_uint_eq(a->ttl, 255);
 	ck_assert_uint_eq(a->ecn, UET_ECN_ECT1);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -69,24 +70,24 @@ START_TEST(test_destroy_frees_an_ack_in_its_hold)
 {
 	const struct h_frame *d;
 	uet_time_t t_ps = 0;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h_start(&h);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+	h_init(&pair);
+	h_start(&pair);
+	ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1), 4096, 0, 7),
 			 0);
-	while (h.count[0][H_DATA] == 0)
-		h_run(&h, t_ps += 1000);
-	d = h_nth_frame(&h, 0, H_DATA, 0);
-	h_run(&h, d->arrival_ps + 1000);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.data_pkts_received, 1);
-	ck_assert_uint_eq(h.count[1][H_ACK], 0);
-	ck_assert_uint_gt(rte_mempool_in_use_count(h.mp), 0);
-	uet_nic_destroy(h.nic[0]);
-	uet_nic_destroy(h.nic[1]);
-	h.nic[0] = h.nic[1] = NULL;
-	ck_assert_uint_eq(rte_mempool_in_use_count(h.mp), 0);
-	h_fini(&h);
+	while (pair.count[0][H_DATA] == 0)
+		h_run(&pair, t_ps += 1000);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
+	h_run(&pair, d->arrival_ps + 1000);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.data_pkts_received, 1);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 0);
+	ck_assert_uint_gt(rte_mempool_in_use_count(pair.mp), 0);
+	uet_nic_destroy(pair.nic[0]);
+	uet_nic_destroy(pair.nic[1]);
+	pair.nic[0] = pair.nic[1] = NULL;
+	ck_assert_uint_eq(rte_mempool_in_use_count(pair.mp), 0);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -129,50 +130,50 @@ END_TEST
 START_TEST(test_ack_late_packet_after_last_acknowledged)
 {
 	const uet_time_t late_ps = 5 * UET_PS_PER_US;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pds.ack_request_every_nth = 4;
-	h.keep = true;
-	h.keep_data = 6;
-	h.drop_data[h.ndrop_data++] = 6;
-	h_start(&h);
+	h_init(&pair);
+	pair.p.pds.ack_request_every_nth = 4;
+	pair.keep = true;
+	pair.keep_data = 6;
+	pair.drop_data[pair.ndrop_data++] = 6;
+	h_start(&pair);
 	ck_assert_int_eq(
-		uet_nic_post_message(h.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
-	h_run(&h, late_ps);
-	ck_assert_ptr_nonnull(h.kept);
-	ck_assert_uint_eq(h.count[1][H_ACK], 3);
-	ck_assert_uint_eq(h.completed[0], 0);
-	h_deliver(&h, 1, h.kept, late_ps);
-	h.kept = NULL;
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 1);
-	ck_assert_uint_eq(h.count[1][H_ACK], 4);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
-	ck_assert_uint_eq(h.count[0][H_DATA], 8);
+		uet_nic_post_message(pair.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
+	h_run(&pair, late_ps);
+	ck_assert_ptr_nonnull(pair.kept);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 3);
+	ck_assert_uint_eq(pair.completed[0], 0);
+	h_deliver(&pair, 1, pair.kept, late_ps);
+	pair.kept = NULL;
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 4);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.rto_expiries, 0);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 8);
 	/* Completed one round trip after the late packet, not at 20 us. */
-	ck_assert_uint_lt(h.last_completed_ps, late_ps + 2 * UET_PS_PER_US);
-	h_check_invariants(&h);
-	h_fini(&h);
+	ck_assert_uint_lt(pair.last_completed_ps, late_ps + 2 * UET_PS_PER_US);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 END_TEST
 
 /* An 8-packet message at N = 4 (AR on the 1st, 5th and last) through a
  * fixed window of window_pkts full packets, with the prefetch buffer on
  * or off; returns the run's NIC 0 counters, checks every frame. */
-static struct uet_nic_stats window_run(struct h *h, uint32_t window_pkts,
-				       bool prefetch)
+static struct uet_nic_stats window_run(struct nic_pair *pair,
+				       uint32_t window_pkts, bool prefetch)
 {
 	struct uet_nic_stats s;
 
-	h_init(h);
-	h->p.pds.ack_request_every_nth = 4;
-	h->p.cc_algo = UET_CC_FIXED;
-	h->p.window_bytes = window_pkts * 4184;
-	h->p.prefetch_enable = prefetch;
-	h_run_one_message(h, 8 * 4096);
-	ck_assert_uint_eq(h->count[0][H_DATA], 8);
-	s = h_stats(h, 0);
+	h_init(pair);
+	pair->p.pds.ack_request_every_nth = 4;
+	pair->p.cc_algo = UET_CC_FIXED;
+	pair->p.window_bytes = window_pkts * 4184;
+	pair->p.prefetch_enable = prefetch;
+	h_run_one_message(pair, 8 * 4096);
+	ck_assert_uint_eq(pair->count[0][H_DATA], 8);
+	s = h_stats(pair, 0);
 	ck_assert_uint_eq(s.transport.rto_expiries, 0);
 	return s;
 }
@@ -190,18 +191,18 @@ static struct uet_nic_stats window_run(struct h *h, uint32_t window_pkts,
 static void window_of_one(bool prefetch)
 {
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
-	s = window_run(&h, 1, prefetch);
+	s = window_run(&pair, 1, prefetch);
 	for (i = 0; i < 8; i++)
-		ck_assert(h_nth_frame(&h, 0, H_DATA, i)->flags &
+		ck_assert(h_nth_frame(&pair, 0, H_DATA, i)->flags &
 			  UET_PDS_REQ_F_AR);
-	ck_assert_uint_eq(h.count[1][H_ACK], 8);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 8);
 	ck_assert_uint_eq(s.window_ack_requests, 5);
 	/* Eight round trips, far below one 20 us timeout. */
-	ck_assert_uint_lt(h.last_completed_ps, 20 * UET_PS_PER_US);
-	h_fini(&h);
+	ck_assert_uint_lt(pair.last_completed_ps, 20 * UET_PS_PER_US);
+	h_fini(&pair);
 }
 
 START_TEST(test_ack_request_when_window_closes_with_none_in_flight)
@@ -229,17 +230,17 @@ START_TEST(test_ack_request_only_where_no_request_in_flight)
 	static const bool ar[8] = {true, false, true, false,
 				   true, false, true, true};
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
-	s = window_run(&h, 2, false);
+	s = window_run(&pair, 2, false);
 	for (i = 0; i < 8; i++)
-		ck_assert_msg(((h_nth_frame(&h, 0, H_DATA, i)->flags &
+		ck_assert_msg(((h_nth_frame(&pair, 0, H_DATA, i)->flags &
 				UET_PDS_REQ_F_AR) != 0) == ar[i],
 			      "packet %u", i + 1);
 	ck_assert_uint_eq(s.window_ack_requests, 2);
-	ck_assert_uint_eq(h.count[1][H_ACK], 5);
-	h_fini(&h);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 5);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -248,19 +249,19 @@ END_TEST
  * asked for by a closed window. */
 START_TEST(test_ack_cadence_n4_holds_in_a_closed_window)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pds.ack_request_every_nth = 4;
-	h.p.cc_algo = UET_CC_FIXED;
-	h.p.window_bytes = 8 * 4184;
-	h_run_one_message(&h, 256 * 4096);
-	ck_assert_uint_eq(h.count[0][H_DATA], 256);
-	ck_assert_uint_eq(h.count[1][H_ACK], 65);
-	ck_assert_uint_eq(h_stats(&h, 0).window_ack_requests, 0);
-	ck_assert_uint_gt(h_stats(&h, 0).window_stalls, 0);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
-	h_fini(&h);
+	h_init(&pair);
+	pair.p.pds.ack_request_every_nth = 4;
+	pair.p.cc_algo = UET_CC_FIXED;
+	pair.p.window_bytes = 8 * 4184;
+	h_run_one_message(&pair, 256 * 4096);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 256);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 65);
+	ck_assert_uint_eq(h_stats(&pair, 0).window_ack_requests, 0);
+	ck_assert_uint_gt(h_stats(&pair, 0).window_stalls, 0);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.rto_expiries, 0);
+	h_fini(&pair);
 }
 END_TEST
 

@@ -35,7 +35,7 @@ struct pkt {
 	uint32_t payload_bytes;
 };
 
-static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
+static struct rte_mbuf *pkt_frame(struct nic_pair *pair, const struct pkt *p)
 {
 	struct uet_frame_addr a;
 	struct uet_pds_hdr pds;
@@ -47,7 +47,7 @@ static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
 	uet_frame_addr_default(&a);
 	a.src_ip = p->src_ip;
 	a.dst_ip = h_ip(1);
-	a.dscp = h->p.dscp.codepoint[UET_DSCP_TRIMMABLE];
+	a.dscp = pair->p.dscp.codepoint[UET_DSCP_TRIMMABLE];
 	a.entropy = 0xc000;
 	memset(&pds, 0, sizeof(pds));
 	pds.type = UET_PDS_TYPE_RUD_CC_REQ;
@@ -67,7 +67,7 @@ static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
 		ses.u.std.payload_length = (uint16_t)p->payload_bytes;
 		ses.u.std.message_offset = p->message_offset;
 	}
-	m = rte_pktmbuf_alloc(h->mp);
+	m = rte_pktmbuf_alloc(pair->mp);
 	ck_assert_ptr_nonnull(m);
 	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
 	ck_assert_ptr_nonnull(d);
@@ -79,19 +79,19 @@ static struct rte_mbuf *pkt_frame(struct h *h, const struct pkt *p)
 	return m;
 }
 
-static void start(struct h *h, struct uet_ses_arrivals **arrivals)
+static void start(struct nic_pair *pair, struct uet_ses_arrivals **arrivals)
 {
-	h_init(h);
+	h_init(pair);
 	ck_assert_int_eq(uet_ses_arrivals_create(arrivals, 8), 0);
-	h->arrivals = *arrivals;
-	h->external_ips = ext_ips;
-	h->external_count = 1;
-	h_start(h);
+	pair->arrivals = *arrivals;
+	pair->external_ips = ext_ips;
+	pair->external_count = 1;
+	h_start(pair);
 }
 
-static void finish(struct h *h, struct uet_ses_arrivals *arrivals)
+static void finish(struct nic_pair *pair, struct uet_ses_arrivals *arrivals)
 {
-	h_fini(h);
+	h_fini(pair);
 	uet_ses_arrivals_free(arrivals);
 }
 
@@ -108,10 +108,10 @@ START_TEST(test_syn_flood_bounded_and_reclaimed)
 	struct uet_ses_arrivals *arrivals;
 	struct uet_nic_stats s;
 	uet_time_t t = 1000;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
-	start(&h, &arrivals);
+	start(&pair, &arrivals);
 	for (i = 0; i < 3000; i++) {
 		struct pkt p = {
 			.src_ip = EXT_IP,
@@ -124,33 +124,33 @@ START_TEST(test_syn_flood_bounded_and_reclaimed)
 			.payload_bytes = 64,
 		};
 
-		h_deliver(&h, 1, pkt_frame(&h, &p), t);
+		h_deliver(&pair, 1, pkt_frame(&pair, &p), t);
 		t += 10000;
 		if (i % 500 == 499)
-			h_run(&h, t);
+			h_run(&pair, t);
 	}
-	h_run(&h, t);
-	s = h_stats(&h, 1);
+	h_run(&pair, t);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.transport.pdcs_created, 1024);
 	ck_assert_uint_eq(s.transport.pdcs_open, 1024);
 	ck_assert_uint_eq(s.external_pdcs_refused, 3000 - 1024);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	ck_assert_uint_eq(s.payload_mismatches, 0);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 1);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.transport.pdcs_open, 0);
 	ck_assert_uint_eq(s.external_stalls_closed, 1024);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	/* Our own traffic is unharmed. */
-	t = uet_evq_now(&uet_nic_component(h.nic[1])->evq) + 1000;
+	t = uet_evq_now(&uet_nic_component(pair.nic[1])->evq) + 1000;
 	ck_assert_int_eq(
-		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 1024, t, 1), 0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.arrived[1], 1);
-	ck_assert_uint_eq(h.completed[0], 1);
-	ck_assert_uint_eq(h_stats(&h, 1).payload_mismatches, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.pdcs_open, 0);
-	finish(&h, arrivals);
+		uet_nic_post_message(pair.nic[0], h_ip(1), 64 * 1024, t, 1), 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.arrived[1], 1);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(h_stats(&pair, 1).payload_mismatches, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.pdcs_open, 0);
+	finish(&pair, arrivals);
 }
 END_TEST
 
@@ -165,7 +165,7 @@ START_TEST(test_external_message_is_not_ours)
 {
 	struct uet_ses_arrivals *arrivals;
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	struct pkt p = {
 		.src_ip = EXT_IP,
 		.spdcid = 7,
@@ -179,22 +179,22 @@ START_TEST(test_external_message_is_not_ours)
 		.payload_bytes = 1024,
 	};
 
-	start(&h, &arrivals);
-	h_deliver(&h, 1, pkt_frame(&h, &p), 1000);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 1);
+	start(&pair, &arrivals);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 1000);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 1);
 	ck_assert_uint_eq(s.external_msgs_arrived, 1);
 	ck_assert_uint_eq(s.payload_mismatches, 0);
 	ck_assert_uint_eq(uet_ses_arrivals_get(arrivals, 3), UET_TIME_NEVER);
-	ck_assert_uint_eq(h.arrived[1], 0);
+	ck_assert_uint_eq(pair.arrived[1], 0);
 	/* Its ACK went back toward the external host. */
-	ck_assert_uint_eq(h.count[1][H_ACK], 1);
-	ck_assert_uint_eq(h_nth_frame(&h, 1, H_ACK, 0)->psn, 100);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 1);
+	ck_assert_uint_eq(h_nth_frame(&pair, 1, H_ACK, 0)->psn, 100);
 	/* Its side closes on the linger timer (no CLOSE came). */
 	ck_assert_uint_eq(s.transport.pdcs_open, 0);
 	ck_assert_uint_eq(s.external_stalls_closed, 0);
-	finish(&h, arrivals);
+	finish(&pair, arrivals);
 }
 END_TEST
 
@@ -208,7 +208,7 @@ START_TEST(test_short_message_does_not_arrive)
 {
 	struct uet_ses_arrivals *arrivals;
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	struct pkt p = {
 		.src_ip = h_ip(0),
 		.spdcid = 9,
@@ -222,16 +222,16 @@ START_TEST(test_short_message_does_not_arrive)
 		.payload_bytes = 64,
 	};
 
-	start(&h, &arrivals);
-	h_deliver(&h, 1, pkt_frame(&h, &p), 1000);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 1);
+	start(&pair, &arrivals);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 1000);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.transport.data_pkts_received, 1);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	ck_assert_uint_eq(uet_ses_arrivals_get(arrivals, 2), UET_TIME_NEVER);
-	ck_assert_uint_eq(h.arrived[1], 0);
+	ck_assert_uint_eq(pair.arrived[1], 0);
 	ck_assert_uint_eq(s.transport.pdcs_open, 1);
-	finish(&h, arrivals);
+	finish(&pair, arrivals);
 }
 END_TEST
 
@@ -245,7 +245,7 @@ START_TEST(test_misfit_packets_dropped)
 {
 	struct uet_ses_arrivals *arrivals;
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	struct pkt p = {
 		.src_ip = EXT_IP,
 		.spdcid = 11,
@@ -257,8 +257,8 @@ START_TEST(test_misfit_packets_dropped)
 		.payload_bytes = 1024,
 	};
 
-	start(&h, &arrivals);
-	h_deliver(&h, 1, pkt_frame(&h, &p), 1000);
+	start(&pair, &arrivals);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 1000);
 	p.psn = 201;
 	p.psn_offset = 1;
 	p.som = false;
@@ -266,24 +266,24 @@ START_TEST(test_misfit_packets_dropped)
 	p.ar = true;
 	p.message_offset = 1024;
 	p.request_length = 3072;
-	h_deliver(&h, 1, pkt_frame(&h, &p), 2000);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 2000);
 	p.request_length = 2048;
 	p.message_offset = 1536;
-	h_deliver(&h, 1, pkt_frame(&h, &p), 3000);
-	h_run(&h, 4000);
-	s = h_stats(&h, 1);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 3000);
+	h_run(&pair, 4000);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.misfit_packets, 2);
 	ck_assert_uint_eq(s.transport.data_pkts_received, 1);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	p.message_offset = 1024;
-	h_deliver(&h, 1, pkt_frame(&h, &p), 5000);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 1);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 5000);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.misfit_packets, 2);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 1);
 	ck_assert_uint_eq(s.external_msgs_arrived, 1);
 	ck_assert_uint_eq(s.transport.pdcs_open, 0);
-	finish(&h, arrivals);
+	finish(&pair, arrivals);
 }
 END_TEST
 
@@ -294,7 +294,7 @@ START_TEST(test_own_source_dropped)
 {
 	struct uet_ses_arrivals *arrivals;
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 	struct pkt p = {
 		.src_ip = h_ip(1),
 		.spdcid = 1,
@@ -308,16 +308,16 @@ START_TEST(test_own_source_dropped)
 		.payload_bytes = 64,
 	};
 
-	start(&h, &arrivals);
-	h_deliver(&h, 1, pkt_frame(&h, &p), 1000);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 1);
+	start(&pair, &arrivals);
+	h_deliver(&pair, 1, pkt_frame(&pair, &p), 1000);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.own_source_frames, 1);
 	ck_assert_uint_eq(s.transport.pdcs_created, 0);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	ck_assert_uint_eq(uet_ses_arrivals_get(arrivals, 4), UET_TIME_NEVER);
-	ck_assert_uint_eq(h.count[1][H_ACK], 0);
-	finish(&h, arrivals);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 0);
+	finish(&pair, arrivals);
 }
 END_TEST
 

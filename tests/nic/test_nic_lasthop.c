@@ -13,15 +13,15 @@
 #include "nic_harness.h"
 #include "uet_wire.h"
 
-static const struct h_frame *nth_frame(const struct h *h, int from,
+static const struct h_frame *nth_frame(const struct nic_pair *pair, int from,
 				       enum h_kind kind, uint32_t n)
 {
 	uint32_t i;
 
-	for (i = 0; i < h->nframes; i++)
-		if (h->frames[i].from == from && h->frames[i].kind == kind &&
-		    n-- == 0)
-			return &h->frames[i];
+	for (i = 0; i < pair->nframes; i++)
+		if (pair->frames[i].from == from &&
+		    pair->frames[i].kind == kind && n-- == 0)
+			return &pair->frames[i];
 	return NULL;
 }
 
@@ -39,34 +39,34 @@ struct outcome {
  * with the given codepoint, CE-marked or not. */
 static struct outcome trim_one(uint8_t dscp, bool ce)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct outcome o;
 	struct uet_nic_stats s0, s1;
 	const struct h_frame *d, *r, *n;
 
-	h_init(&h);
-	h.p.lb.algo = UET_LB_REPS;
-	h.trim_data[h.ntrim_data++] = 0;
-	h.trim_dscp = dscp;
-	h.trim_ce = ce;
-	h_start(&h);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+	h_init(&pair);
+	pair.p.lb.algo = UET_LB_REPS;
+	pair.trim_data[pair.ntrim_data++] = 0;
+	pair.trim_dscp = dscp;
+	pair.trim_ce = ce;
+	h_start(&pair);
+	ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1), 4096, 0, 7),
 			 0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 1);
-	ck_assert_uint_eq(h.arrived[1], 1);
-	h_check_invariants(&h);
-	d = nth_frame(&h, 0, H_DATA, 0);
-	r = nth_frame(&h, 0, H_DATA, 1);
-	n = nth_frame(&h, 1, H_NACK, 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(pair.arrived[1], 1);
+	h_check_invariants(&pair);
+	d = nth_frame(&pair, 0, H_DATA, 0);
+	r = nth_frame(&pair, 0, H_DATA, 1);
+	n = nth_frame(&pair, 1, H_NACK, 0);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_ptr_nonnull(r);
 	ck_assert_ptr_nonnull(n);
 	ck_assert(d->trimmed);
 	ck_assert_uint_eq(r->psn, d->psn);
 	ck_assert_uint_eq(n->psn, d->psn);
-	uet_nic_stats(h.nic[0], &s0);
-	uet_nic_stats(h.nic[1], &s1);
+	uet_nic_stats(pair.nic[0], &s0);
+	uet_nic_stats(pair.nic[1], &s1);
 	o.nack_flags = n->flags;
 	o.nack_code = n->nack_code;
 	o.nack_sport = n->sport;
@@ -74,12 +74,12 @@ static struct outcome trim_one(uint8_t dscp, bool ce)
 	o.retx_sport = r->sport;
 	o.retx_flags = r->flags;
 	o.retx_arrival_ps = r->arrival_ps;
-	o.data_frames = h.count[0][H_DATA];
-	o.nacks = h.count[1][H_NACK];
-	o.acks = h.count[1][H_ACK];
+	o.data_frames = pair.count[0][H_DATA];
+	o.nacks = pair.count[1][H_NACK];
+	o.acks = pair.count[1][H_ACK];
 	o.rto_expiries = s0.transport.rto_expiries;
 	o.trimmed_received = s1.transport.trimmed_received;
-	h_fini(&h);
+	h_fini(&pair);
 	return o;
 }
 

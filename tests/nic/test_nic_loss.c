@@ -21,42 +21,42 @@
 
 static void trimmed(uint8_t dscp, uint8_t code)
 {
-	struct h h;
+	struct nic_pair pair;
 	const struct h_frame *n, *r;
 
-	h_init(&h);
-	h.trim_data[h.ntrim_data++] = 2;
-	h.trim_dscp = dscp;
-	h_run_one_message(&h, 5 * 4096);
-	ck_assert_uint_eq(h.count[1][H_NACK], 1);
-	n = h_nth_frame(&h, 1, H_NACK, 0);
+	h_init(&pair);
+	pair.trim_data[pair.ntrim_data++] = 2;
+	pair.trim_dscp = dscp;
+	h_run_one_message(&pair, 5 * 4096);
+	ck_assert_uint_eq(pair.count[1][H_NACK], 1);
+	n = h_nth_frame(&pair, 1, H_NACK, 0);
 	ck_assert_uint_eq(n->nack_code, code);
-	ck_assert_uint_eq(n->psn, h_nth_frame(&h, 0, H_DATA, 2)->psn);
-	r = h_nth_frame(&h, 0, H_DATA, 5);
+	ck_assert_uint_eq(n->psn, h_nth_frame(&pair, 0, H_DATA, 2)->psn);
+	r = h_nth_frame(&pair, 0, H_DATA, 5);
 	ck_assert_uint_eq(r->psn, n->psn);
 	ck_assert(r->flags & UET_PDS_REQ_F_RETX);
 	ck_assert_uint_eq(r->dscp, UET_DSCP_DEFAULT_TRIMMABLE_RTX);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.trimmed_received, 1);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.trimmed_received, 1);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.rto_expiries, 0);
 	/* No ACK for the trimmed packet: 5 ACKs for 6 data frames. */
-	ck_assert_uint_eq(h.count[1][H_ACK], 5);
-	h_fini(&h);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 5);
+	h_fini(&pair);
 }
 
 START_TEST(test_dropped_data_recovered_by_rto)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct uet_nic_stats s;
 
-	h_init(&h);
-	h.drop_data[h.ndrop_data++] = 3;
-	h_run_one_message(&h, 10 * 4096);
-	s = h_stats(&h, 0);
+	h_init(&pair);
+	pair.drop_data[pair.ndrop_data++] = 3;
+	h_run_one_message(&pair, 10 * 4096);
+	s = h_stats(&pair, 0);
 	ck_assert_uint_eq(s.transport.rto_expiries, 1);
 	ck_assert_uint_eq(s.transport.retransmits, 1);
-	ck_assert_uint_eq(h.count[0][H_DATA], 11);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.ooo_events, 6);
-	h_fini(&h);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 11);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.ooo_events, 6);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -69,41 +69,41 @@ END_TEST
 START_TEST(test_acked_timers_leave_the_train_as_ghosts)
 {
 	struct uet_nic_stats s;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h_start(&h);
+	h_init(&pair);
+	h_start(&pair);
 	ck_assert_int_eq(
-		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
-	h_run(&h, 20000000);
-	ck_assert_uint_eq(h.completed[0], 1);
-	ck_assert_uint_eq(uet_train_len(&h.nic[0]->rto), 0);
-	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 64);
-	ck_assert_uint_eq(h_stats(&h, 0).rto_ignored, 0);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 0);
+		uet_nic_post_message(pair.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
+	h_run(&pair, 20000000);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(uet_train_len(&pair.nic[0]->rto), 0);
+	ck_assert_uint_eq(uet_train_ghosts(&pair.nic[0]->rto), 64);
+	ck_assert_uint_eq(h_stats(&pair, 0).rto_ignored, 0);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 0);
 	ck_assert_uint_eq(s.rto_ignored, 64);
 	ck_assert_uint_eq(s.transport.rto_expiries, 0);
-	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 0);
-	h_check_invariants(&h);
-	h_fini(&h);
+	ck_assert_uint_eq(uet_train_ghosts(&pair.nic[0]->rto), 0);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 
-	h_init(&h);
-	h.drop_data[h.ndrop_data++] = 3;
-	h_start(&h);
+	h_init(&pair);
+	pair.drop_data[pair.ndrop_data++] = 3;
+	h_start(&pair);
 	ck_assert_int_eq(
-		uet_nic_post_message(h.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
-	h_run(&h, 15000000);
-	ck_assert_uint_eq(uet_train_ghosts(&h.nic[0]->rto), 3);
-	ck_assert_uint_eq(uet_train_len(&h.nic[0]->rto), 61);
-	h_run(&h, RUN_END_PS);
-	s = h_stats(&h, 0);
-	ck_assert_uint_eq(h.completed[0], 1);
+		uet_nic_post_message(pair.nic[0], h_ip(1), 64 * 4096, 0, 1), 0);
+	h_run(&pair, 15000000);
+	ck_assert_uint_eq(uet_train_ghosts(&pair.nic[0]->rto), 3);
+	ck_assert_uint_eq(uet_train_len(&pair.nic[0]->rto), 61);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 0);
+	ck_assert_uint_eq(pair.completed[0], 1);
 	ck_assert_uint_eq(s.transport.rto_expiries, 1);
 	/* 63 first transmissions' timers ignored, and the retransmission's
 	 * (a pooled event) too. */
 	ck_assert_uint_eq(s.rto_ignored, 64);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -122,66 +122,66 @@ START_TEST(test_frame_not_built_sent_again_by_its_timer)
 	struct rte_mbuf **taken;
 	struct uet_nic_stats s;
 	unsigned int n = 0, cap;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
-	h_init(&h);
-	h_start(&h);
-	cap = rte_mempool_avail_count(h.mp) + 1024;
+	h_init(&pair);
+	h_start(&pair);
+	cap = rte_mempool_avail_count(pair.mp) + 1024;
 	taken = malloc(cap * sizeof(*taken));
 	ck_assert_ptr_nonnull(taken);
-	while (n < cap && (taken[n] = rte_pktmbuf_alloc(h.mp)) != NULL)
+	while (n < cap && (taken[n] = rte_pktmbuf_alloc(pair.mp)) != NULL)
 		n++;
 	ck_assert_uint_lt(n, cap);
 	ck_assert_int_eq(
-		uet_nic_post_message(h.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
-	h_run(&h, dry_ps);
-	s = h_stats(&h, 0);
+		uet_nic_post_message(pair.nic[0], h_ip(1), 8 * 4096, 0, 7), 0);
+	h_run(&pair, dry_ps);
+	s = h_stats(&pair, 0);
 	ck_assert_uint_eq(s.mbuf_failures, 16);
-	ck_assert_uint_eq(h.count[0][H_DATA], 0);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 0);
 	/* The transmit completion counts the first transmissions lost. */
-	ck_assert_uint_eq(h.sent[0], 1);
+	ck_assert_uint_eq(pair.sent[0], 1);
 	rte_pktmbuf_free_bulk(taken, n);
 	free(taken);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.arrived[1], 1);
-	ck_assert_uint_eq(h.completed[0], 1);
-	s = h_stats(&h, 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.arrived[1], 1);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	s = h_stats(&pair, 0);
 	/* One expiry for each frame lost, nothing else; the third
 	 * transmissions went out. */
 	ck_assert_uint_eq(s.mbuf_failures, 16);
 	ck_assert_uint_eq(s.transport.rto_expiries, 16);
 	ck_assert_uint_eq(s.transport.retransmits, 16);
-	ck_assert_uint_eq(h.count[0][H_DATA], 8);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 8);
 	ck_assert_uint_eq(s.event_failures, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).mbuf_failures, 0);
-	for (i = 0; i < h.count[0][H_DATA]; i++)
-		ck_assert(h_nth_frame(&h, 0, H_DATA, i)->flags &
+	ck_assert_uint_eq(h_stats(&pair, 1).mbuf_failures, 0);
+	for (i = 0; i < pair.count[0][H_DATA]; i++)
+		ck_assert(h_nth_frame(&pair, 0, H_DATA, i)->flags &
 			  UET_PDS_REQ_F_RETX);
-	h_check_invariants(&h);
-	h_fini(&h);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 END_TEST
 
 /* The same packet lost twice: its second timeout runs twice as long. */
 START_TEST(test_rto_backoff_doubles)
 {
-	struct h h;
+	struct nic_pair pair;
 	const struct h_frame *first, *r1, *r2;
 
-	h_init(&h);
-	h.drop_data[h.ndrop_data++] = 0;
-	h.drop_data[h.ndrop_data++] = 1;
-	h_run_one_message(&h, 4096);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 2);
-	first = h_nth_frame(&h, 0, H_DATA, 0);
-	r1 = h_nth_frame(&h, 0, H_DATA, 1);
-	r2 = h_nth_frame(&h, 0, H_DATA, 2);
+	h_init(&pair);
+	pair.drop_data[pair.ndrop_data++] = 0;
+	pair.drop_data[pair.ndrop_data++] = 1;
+	h_run_one_message(&pair, 4096);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.rto_expiries, 2);
+	first = h_nth_frame(&pair, 0, H_DATA, 0);
+	r1 = h_nth_frame(&pair, 0, H_DATA, 1);
+	r2 = h_nth_frame(&pair, 0, H_DATA, 2);
 	ck_assert(r1->flags & UET_PDS_REQ_F_RETX);
 	/* Frame out times differ by the timeout plus one serialization. */
 	ck_assert_uint_eq(r1->arrival_ps - first->arrival_ps, 20000000 + 84040);
 	ck_assert_uint_eq(r2->arrival_ps - r1->arrival_ps, 40000000 + 84040);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -199,15 +199,15 @@ END_TEST
 
 START_TEST(test_lost_ack_recovered)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.drop_ack[h.ndrop_ack++] = 0;
-	h_run_one_message(&h, 4096);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.rto_expiries, 1);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.duplicates_received, 1);
-	ck_assert_uint_eq(h.count[1][H_ACK], 2);
-	h_fini(&h);
+	h_init(&pair);
+	pair.drop_ack[pair.ndrop_ack++] = 0;
+	h_run_one_message(&pair, 4096);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.rto_expiries, 1);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.duplicates_received, 1);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 2);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -223,30 +223,30 @@ static void closed_side(bool syn)
 {
 	uint32_t first = syn ? 1 : 2, i;
 	struct uet_nic_stats rx;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pds.max_rto_backoff_count = 0;
-	h.drop_ack[h.ndrop_ack++] = syn ? 0 : 1;
+	h_init(&pair);
+	pair.p.pds.max_rto_backoff_count = 0;
+	pair.drop_ack[pair.ndrop_ack++] = syn ? 0 : 1;
 	for (i = 0; i < 6; i++)
-		h.drop_data[h.ndrop_data++] = first + i;
-	h_start(&h);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1),
+		pair.drop_data[pair.ndrop_data++] = first + i;
+	h_start(&pair);
+	ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1),
 					      syn ? 4096 : 2 * 4096, 0, 7),
 			 0);
 	/* Bounded: before the fix the sender retried for ever. */
-	h_run(&h, 50 * UET_PS_PER_MS);
-	rx = h_stats(&h, 1);
-	ck_assert_uint_eq(h.count[0][H_DATA], first + 7);
+	h_run(&pair, 50 * UET_PS_PER_MS);
+	rx = h_stats(&pair, 1);
+	ck_assert_uint_eq(pair.count[0][H_DATA], first + 7);
 	ck_assert_uint_eq(rx.closed_side_acks, 1);
 	ck_assert_uint_eq(rx.stale_packets, 0);
 	ck_assert_uint_eq(rx.transport.pdcs_created, 1);
-	ck_assert_uint_eq(h.arrived[1], 1);
-	ck_assert_uint_eq(h.completed[0], 1);
-	ck_assert(h_nth_frame(&h, 0, H_DATA, first + 6)->flags &
+	ck_assert_uint_eq(pair.arrived[1], 1);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert(h_nth_frame(&pair, 0, H_DATA, first + 6)->flags &
 		  UET_PDS_REQ_F_RETX);
-	h_check_invariants(&h);
-	h_fini(&h);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 
 START_TEST(test_retransmission_to_closed_side_acked)

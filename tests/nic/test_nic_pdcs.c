@@ -23,31 +23,31 @@ START_TEST(test_turn_passes_over_a_pdc_whose_packet_does_not_fit)
 {
 	static const uint64_t sizes[] = {4096, 4096, 100};
 	const struct h_frame *d;
-	struct h h;
+	struct nic_pair pair;
 	int i;
 
-	h_init(&h);
-	h.p.cc_algo = UET_CC_FIXED;
-	h.p.window_bytes = 4184 + 188;
-	h_start(&h);
+	h_init(&pair);
+	pair.p.cc_algo = UET_CC_FIXED;
+	pair.p.window_bytes = 4184 + 188;
+	h_start(&pair);
 	for (i = 0; i < 3; i++)
-		ck_assert_int_eq(
-			uet_nic_post_message(h.nic[0], h_ip(1), sizes[i], 0, i),
-			0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 3);
+		ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1),
+						      sizes[i], 0, i),
+				 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 3);
 	/* PDC numbers 1, 2, 3 in post order; frames go 1, 3, 2. */
-	d = h_nth_frame(&h, 0, H_DATA, 0);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
 	ck_assert_uint_eq(d->spdcid, 1);
-	d = h_nth_frame(&h, 0, H_DATA, 1);
+	d = h_nth_frame(&pair, 0, H_DATA, 1);
 	ck_assert_uint_eq(d->spdcid, 3);
-	d = h_nth_frame(&h, 0, H_DATA, 2);
+	d = h_nth_frame(&pair, 0, H_DATA, 2);
 	ck_assert_uint_eq(d->spdcid, 2);
 	ck_assert_uint_gt(d->arrival_ps,
-			  h_nth_frame(&h, 1, H_ACK, 0)->arrival_ps);
-	ck_assert_uint_eq(h_stats(&h, 0).window_stalls, 1);
-	h_check_invariants(&h);
-	h_fini(&h);
+			  h_nth_frame(&pair, 1, H_ACK, 0)->arrival_ps);
+	ck_assert_uint_eq(h_stats(&pair, 0).window_stalls, 1);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -56,7 +56,7 @@ END_TEST
 
 /* What the completions of the many-messages test saw, by message. */
 struct seen {
-	struct h *h;
+	struct nic_pair *pair;
 	uint16_t pdc[WAIT_MESSAGES];	    /* at its transmit completion */
 	uet_time_t sent_ps[WAIT_MESSAGES];  /* its transmit completion */
 	uet_time_t done_ps[WAIT_MESSAGES];  /* its completion */
@@ -79,7 +79,7 @@ static void seen_arrived(void *ctx, const struct uet_ses_completion *c)
 	struct seen *s = ctx;
 
 	(void)c;
-	s->h->arrived[1]++;
+	s->pair->arrived[1]++;
 }
 
 static void seen_done(void *ctx, const struct uet_ses_completion *c)
@@ -104,33 +104,33 @@ START_TEST(test_messages_past_65535_pdcs_wait_for_a_closed_number)
 		.completed = seen_done,
 	};
 	struct uet_nic_stats st;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
 	ck_assert_ptr_nonnull(s);
-	h_init(&h);
-	h_start(&h);
-	s->h = &h;
+	h_init(&pair);
+	h_start(&pair);
+	s->pair = &pair;
 	cb.ctx = s;
-	uet_nic_set_callbacks(h.nic[0], &cb);
-	uet_nic_set_callbacks(h.nic[1], &cb);
+	uet_nic_set_callbacks(pair.nic[0], &cb);
+	uet_nic_set_callbacks(pair.nic[1], &cb);
 	for (i = 0; i < WAIT_MESSAGES; i++)
 		ck_assert_int_eq(
-			uet_nic_post_message(h.nic[0], h_ip(1), 0, 0, i), 0);
+			uet_nic_post_message(pair.nic[0], h_ip(1), 0, 0, i), 0);
 	/* Every doorbell has rung: 65,535 PDCs open, the rest wait. */
-	h_run(&h, 1556);
-	st = h_stats(&h, 0);
+	h_run(&pair, 1556);
+	st = h_stats(&pair, 0);
 	ck_assert_uint_eq(st.transport.pdcs_open, PDC_NUMBERS);
 	ck_assert_uint_eq(st.pdc_waits, WAIT_MESSAGES - PDC_NUMBERS);
-	ck_assert(!uet_nic_idle(h.nic[0]));
-	h_run(&h, RUN_END_PS);
-	st = h_stats(&h, 0);
+	ck_assert(!uet_nic_idle(pair.nic[0]));
+	h_run(&pair, RUN_END_PS);
+	st = h_stats(&pair, 0);
 	ck_assert_uint_eq(s->ndone, WAIT_MESSAGES);
-	ck_assert_uint_eq(h.arrived[1], WAIT_MESSAGES);
+	ck_assert_uint_eq(pair.arrived[1], WAIT_MESSAGES);
 	ck_assert_uint_eq(st.transport.pdcs_created, WAIT_MESSAGES);
 	ck_assert_uint_eq(st.pdc_waits, WAIT_MESSAGES - PDC_NUMBERS);
 	ck_assert_uint_eq(st.pdc_exhausted, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).pdc_exhausted, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).pdc_exhausted, 0);
 	/* Transmit completions in post order. */
 	ck_assert_uint_eq(s->nsent, WAIT_MESSAGES);
 	for (i = 0; i < WAIT_MESSAGES; i++)
@@ -144,8 +144,8 @@ START_TEST(test_messages_past_65535_pdcs_wait_for_a_closed_number)
 		ck_assert_uint_eq(s->pdc[i], i - PDC_NUMBERS + 1);
 		ck_assert_uint_gt(s->sent_ps[i], s->done_ps[i - PDC_NUMBERS]);
 	}
-	h_check_invariants(&h);
-	h_fini(&h);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 	free(s);
 }
 END_TEST

@@ -22,11 +22,11 @@
 #define SER_BIG_PS 84040u
 
 /* A pause frame from the switch to NIC i, arriving at at_ps. */
-static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
-		      uet_time_t at_ps)
+static void pause_nic(struct nic_pair *pair, int i, uint8_t classes,
+		      uint16_t quanta, uet_time_t at_ps)
 {
 	struct uet_pfc pfc = {.class_enable = classes};
-	struct rte_mbuf *m = rte_pktmbuf_alloc(h->mp);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pair->mp);
 	char *p;
 
 	ck_assert_ptr_nonnull(m);
@@ -36,7 +36,7 @@ static void pause_nic(struct h *h, int i, uint8_t classes, uint16_t quanta,
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(uet_pfc_build((uint8_t *)p, UET_PFC_FRAME_BYTES, &pfc),
 			 UET_PFC_FRAME_BYTES);
-	h_deliver(h, i, m, at_ps);
+	h_deliver(pair, i, m, at_ps);
 }
 
 /* NIC 0 paused for 100 quanta (128,000 ps at 400 Gbps) at time 0, then
@@ -47,23 +47,23 @@ static void run_paused(uint8_t classes, uet_time_t want_start_ps,
 		       uint64_t want_rx_xoff)
 {
 	const struct h_frame *d;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pfc_classes = classes;
-	h_start(&h);
-	pause_nic(&h, 0, 0x01, 100, 0);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+	h_init(&pair);
+	pair.p.pfc_classes = classes;
+	h_start(&pair);
+	pause_nic(&pair, 0, 0x01, 100, 0);
+	ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1), 4096, 0, 7),
 			 0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 1);
-	d = h_nth_frame(&h, 0, H_DATA, 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_uint_eq(d->arrival_ps, want_start_ps + SER_BIG_PS + DELAY_PS);
-	ck_assert_uint_eq(h_stats(&h, 0).pfc_rx_xoff_frames, want_rx_xoff);
-	ck_assert_uint_eq(h_stats(&h, 0).other_frames, 0);
-	h_check_invariants(&h);
-	h_fini(&h);
+	ck_assert_uint_eq(h_stats(&pair, 0).pfc_rx_xoff_frames, want_rx_xoff);
+	ck_assert_uint_eq(h_stats(&pair, 0).other_frames, 0);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 
 START_TEST(test_pause_holds_lossless_data_for_its_quanta)
@@ -83,22 +83,22 @@ END_TEST
 START_TEST(test_resume_ends_the_pause)
 {
 	const struct h_frame *d;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.p.pfc_classes = 0x01;
-	h_start(&h);
-	pause_nic(&h, 0, 0x01, 0xffff, 0);
-	pause_nic(&h, 0, 0x01, 0, 100000);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1), 4096, 0, 7),
+	h_init(&pair);
+	pair.p.pfc_classes = 0x01;
+	h_start(&pair);
+	pause_nic(&pair, 0, 0x01, 0xffff, 0);
+	pause_nic(&pair, 0, 0x01, 0, 100000);
+	ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1), 4096, 0, 7),
 			 0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 1);
-	d = h_nth_frame(&h, 0, H_DATA, 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
 	ck_assert_uint_eq(d->arrival_ps, 100000 + SER_BIG_PS + DELAY_PS);
-	ck_assert_uint_eq(h_stats(&h, 0).pfc_rx_xon_frames, 1);
-	h_check_invariants(&h);
-	h_fini(&h);
+	ck_assert_uint_eq(h_stats(&pair, 0).pfc_rx_xon_frames, 1);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -110,60 +110,61 @@ END_TEST
  * with PFC off the same run drops.
  */
 static void run_slow_receiver(uint8_t classes, struct uet_nic_stats *rx,
-			      struct uet_nic_stats *tx, struct h *h)
+			      struct uet_nic_stats *tx, struct nic_pair *pair)
 {
-	h_init(h);
-	h->p.pfc_classes = classes;
-	h->nic1_lane_count = 4;
-	h->p.ingress_pool_bytes = 128 * 1024;
-	h->p.pfc_xoff_bytes = 48 * 1024;
-	h->p.pfc_xon_bytes = 16 * 1024;
-	h_start(h);
+	h_init(pair);
+	pair->p.pfc_classes = classes;
+	pair->nic1_lane_count = 4;
+	pair->p.ingress_pool_bytes = 128 * 1024;
+	pair->p.pfc_xoff_bytes = 48 * 1024;
+	pair->p.pfc_xon_bytes = 16 * 1024;
+	h_start(pair);
 	ck_assert_int_eq(
-		uet_nic_post_message(h->nic[0], h_ip(1), 256 * 1024, 0, 7), 0);
-	h_run(h, RUN_END_PS);
-	ck_assert_uint_eq(h->completed[0], 1);
-	h_check_invariants(h);
-	*rx = h_stats(h, 1);
-	*tx = h_stats(h, 0);
+		uet_nic_post_message(pair->nic[0], h_ip(1), 256 * 1024, 0, 7),
+		0);
+	h_run(pair, RUN_END_PS);
+	ck_assert_uint_eq(pair->completed[0], 1);
+	h_check_invariants(pair);
+	*rx = h_stats(pair, 1);
+	*tx = h_stats(pair, 0);
 }
 
 START_TEST(test_receive_pool_pauses_at_xoff_resumes_at_xon)
 {
 	struct uet_nic_stats rx, tx;
 	const struct h_frame *f;
-	struct h h;
+	struct nic_pair pair;
 	uint32_t i;
 
-	run_slow_receiver(0x01, &rx, &tx, &h);
+	run_slow_receiver(0x01, &rx, &tx, &pair);
 	ck_assert_uint_eq(rx.transport.ingress_drops, 0);
 	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 2);
 	ck_assert_uint_eq(rx.pfc_tx_xon_frames, 2);
 	ck_assert_uint_eq(tx.pfc_rx_xoff_frames, 2);
 	ck_assert_uint_eq(tx.pfc_rx_xon_frames, 2);
-	ck_assert_uint_eq(h.count[1][H_PFC], 4);
-	ck_assert_uint_eq(h.count[0][H_PFC], 0);
+	ck_assert_uint_eq(pair.count[1][H_PFC], 4);
+	ck_assert_uint_eq(pair.count[0][H_PFC], 0);
 	/* XOFF, XON, XOFF, XON; class 0, the data class. */
 	for (i = 0; i < 4; i++) {
-		f = h_nth_frame(&h, 1, H_PFC, i);
+		f = h_nth_frame(&pair, 1, H_PFC, i);
 		ck_assert_uint_eq(f->pfc_classes, 0x01);
 		ck_assert_uint_eq(f->pfc_quanta0, i % 2 == 0 ? 0xffff : 0);
 		ck_assert_uint_eq(f->pkt_len, UET_PFC_FRAME_BYTES);
 	}
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
 START_TEST(test_receive_pool_without_pfc_drops)
 {
 	struct uet_nic_stats rx, tx;
-	struct h h;
+	struct nic_pair pair;
 
-	run_slow_receiver(0, &rx, &tx, &h);
+	run_slow_receiver(0, &rx, &tx, &pair);
 	ck_assert_uint_gt(rx.transport.ingress_drops, 0);
 	ck_assert_uint_eq(rx.pfc_tx_xoff_frames, 0);
-	ck_assert_uint_eq(h.count[1][H_PFC], 0);
-	h_fini(&h);
+	ck_assert_uint_eq(pair.count[1][H_PFC], 0);
+	h_fini(&pair);
 }
 END_TEST
 

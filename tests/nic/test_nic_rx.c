@@ -37,53 +37,53 @@ static unsigned int csv_rows(const char *dir, const char *file)
  * the same (IPv4, PDC number) but a new start PSN: they must open a new
  * receiving side, not land on the old one, whose ACKs come from the old
  * PSN space and which every such packet would keep alive. */
-static void reused_pdc_number(struct h *h, uint64_t bytes2)
+static void reused_pdc_number(struct nic_pair *pair, uint64_t bytes2)
 {
-	h->drop_close = true;
-	h_start(h);
+	pair->drop_close = true;
+	h_start(pair);
 	ck_assert_int_eq(
-		uet_nic_post_message(h->nic[0], h_ip(1), 4 * 4096, 0, 1), 0);
-	ck_assert_int_eq(uet_nic_post_message(h->nic[0], h_ip(1), bytes2,
+		uet_nic_post_message(pair->nic[0], h_ip(1), 4 * 4096, 0, 1), 0);
+	ck_assert_int_eq(uet_nic_post_message(pair->nic[0], h_ip(1), bytes2,
 					      50 * UET_PS_PER_US, 2),
 			 0);
 }
 
-static void reused_pdc_number_check(struct h *h)
+static void reused_pdc_number_check(struct nic_pair *pair)
 {
 	const struct h_frame *first, *last;
 
 	/* Bounded: before the fix the second message never completed and
 	 * its timers ran for ever. */
-	h_run(h, 50 * UET_PS_PER_MS);
-	first = h_nth_frame(h, 0, H_DATA, 0);
-	last = h_nth_frame(h, 0, H_DATA, 4);
-	ck_assert_uint_eq(h->count[0][H_CLOSE], 2);
+	h_run(pair, 50 * UET_PS_PER_MS);
+	first = h_nth_frame(pair, 0, H_DATA, 0);
+	last = h_nth_frame(pair, 0, H_DATA, 4);
+	ck_assert_uint_eq(pair->count[0][H_CLOSE], 2);
 	/* Both messages used PDC number 1 at the sender. */
 	ck_assert_ptr_nonnull(first);
 	ck_assert_ptr_nonnull(last);
 	ck_assert_uint_eq(first->spdcid, last->spdcid);
-	ck_assert_uint_eq(h->completed[0], 2);
-	ck_assert_uint_eq(h->arrived[1], 2);
+	ck_assert_uint_eq(pair->completed[0], 2);
+	ck_assert_uint_eq(pair->arrived[1], 2);
 	/* Two receiving sides, both closed by their linger timers. */
-	ck_assert_uint_eq(h_stats(h, 1).transport.pdcs_created, 2);
-	ck_assert_uint_eq(h_stats(h, 1).transport.pdcs_open, 0);
-	ck_assert_uint_eq(h_stats(h, 0).transport.pdcs_open, 0);
-	h_check_invariants(h);
+	ck_assert_uint_eq(h_stats(pair, 1).transport.pdcs_created, 2);
+	ck_assert_uint_eq(h_stats(pair, 1).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(pair, 0).transport.pdcs_open, 0);
+	h_check_invariants(pair);
 }
 
 START_TEST(test_malformed_frames_counted_and_dropped)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct uet_component *c;
 	struct rte_mbuf *m;
 	uint8_t *d;
 	int i;
 
-	h_init(&h);
-	h_start(&h);
-	c = uet_nic_component(h.nic[1]);
+	h_init(&pair);
+	h_start(&pair);
+	c = uet_nic_component(pair.nic[1]);
 	for (i = 0; i < 3; i++) {
-		m = rte_pktmbuf_alloc(h.mp);
+		m = rte_pktmbuf_alloc(pair.mp);
 		d = (uint8_t *)rte_pktmbuf_append(m, 80);
 		memset(d, 0xa5 + i, 80);
 		if (i == 1) {
@@ -104,10 +104,10 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 			memcpy(d + 12, "\x08\x00\x45", 3); /* bad IPv4 */
 		ck_assert_int_eq(c->deliver(c, 0, m, 1000), 0);
 	}
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.malformed_frames, 2);
-	ck_assert_uint_eq(h_stats(&h, 1).other_frames, 1);
-	h_fini(&h);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.malformed_frames, 2);
+	ck_assert_uint_eq(h_stats(&pair, 1).other_frames, 1);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -145,16 +145,16 @@ START_TEST(test_records_events_monitor_flows)
 		.monitor = true,
 		.flows = true,
 	};
-	struct h h;
+	struct nic_pair pair;
 	char line[1024], path[600];
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	h_init(&h);
-	ck_assert_int_eq(uet_record_open(&h.rec, &rc), 0);
-	ck_assert_int_eq(uet_ses_arrivals_create(&h.arrivals, 16), 0);
-	h_run_one_message(&h, 4096);
-	ck_assert_int_eq(uet_record_close(h.rec), 0);
+	h_init(&pair);
+	ck_assert_int_eq(uet_record_open(&pair.rec, &rc), 0);
+	ck_assert_int_eq(uet_ses_arrivals_create(&pair.arrivals, 16), 0);
+	h_run_one_message(&pair, 4096);
+	ck_assert_int_eq(uet_record_close(pair.rec), 0);
 	/* NIC 0: posted, PDC created, sent, completed, PDC closed; NIC 1:
 	 * PDC created, arrived, PDC closed (on the CLOSE). */
 	ck_assert_uint_eq(csv_rows(dir, "uet-events.csv"), 8);
@@ -169,20 +169,21 @@ START_TEST(test_records_events_monitor_flows)
 	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
 	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
 	fclose(f);
-	ck_assert_uint_ne(uet_ses_arrivals_get(h.arrivals, 7), UET_TIME_NEVER);
-	uet_ses_arrivals_free(h.arrivals);
-	h_fini(&h);
+	ck_assert_uint_ne(uet_ses_arrivals_get(pair.arrivals, 7),
+			  UET_TIME_NEVER);
+	uet_ses_arrivals_free(pair.arrivals);
+	h_fini(&pair);
 }
 END_TEST
 
 START_TEST(test_lost_close_reused_pdc_number_opens_new_side)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	reused_pdc_number(&h, 4 * 4096);
-	reused_pdc_number_check(&h);
-	h_fini(&h);
+	h_init(&pair);
+	reused_pdc_number(&pair, 4 * 4096);
+	reused_pdc_number_check(&pair);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -193,20 +194,20 @@ END_TEST
  * peer, or every later packet would go there and never be ACKed. */
 START_TEST(test_late_duplicate_ack_of_reused_pdc_number_ignored)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h.keep = true;
-	h.keep_data = 0;
+	h_init(&pair);
+	pair.keep = true;
+	pair.keep_data = 0;
 	/* Long enough that most of it leaves after the stray ACK. */
-	reused_pdc_number(&h, 64 * 4096);
-	h_run(&h, 50 * UET_PS_PER_US);
-	ck_assert_ptr_nonnull(h.kept);
-	h_deliver(&h, 1, h.kept, 50 * UET_PS_PER_US + 100000);
-	h.kept = NULL;
-	reused_pdc_number_check(&h);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.duplicates_received, 1);
-	h_fini(&h);
+	reused_pdc_number(&pair, 64 * 4096);
+	h_run(&pair, 50 * UET_PS_PER_US);
+	ck_assert_ptr_nonnull(pair.kept);
+	h_deliver(&pair, 1, pair.kept, 50 * UET_PS_PER_US + 100000);
+	pair.kept = NULL;
+	reused_pdc_number_check(&pair);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.duplicates_received, 1);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -216,24 +217,25 @@ END_TEST
  * second time. */
 START_TEST(test_syn_duplicate_after_close_acked_not_delivered)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct uet_nic_stats rx;
 
-	h_init(&h);
-	h.keep = true;
-	h.keep_data = 0;
-	h_run_one_message(&h, 4096);
-	ck_assert_uint_eq(h.count[0][H_CLOSE], 1);
-	ck_assert_ptr_nonnull(h.kept);
-	h_deliver(&h, 1, h.kept, h.last_completed_ps + 10 * UET_PS_PER_US);
-	h.kept = NULL;
-	h_run(&h, 50 * UET_PS_PER_MS);
-	rx = h_stats(&h, 1);
-	ck_assert_uint_eq(h.arrived[1], 1);
+	h_init(&pair);
+	pair.keep = true;
+	pair.keep_data = 0;
+	h_run_one_message(&pair, 4096);
+	ck_assert_uint_eq(pair.count[0][H_CLOSE], 1);
+	ck_assert_ptr_nonnull(pair.kept);
+	h_deliver(&pair, 1, pair.kept,
+		  pair.last_completed_ps + 10 * UET_PS_PER_US);
+	pair.kept = NULL;
+	h_run(&pair, 50 * UET_PS_PER_MS);
+	rx = h_stats(&pair, 1);
+	ck_assert_uint_eq(pair.arrived[1], 1);
 	ck_assert_uint_eq(rx.transport.pdcs_created, 1);
 	ck_assert_uint_eq(rx.closed_side_acks, 1);
 	ck_assert_uint_eq(rx.transport.duplicates_received, 1);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 

@@ -22,27 +22,27 @@
 
 static void several_messages(bool groups)
 {
-	struct h h;
+	struct nic_pair pair;
 	int i;
 
-	h_init(&h);
-	h.p.pdc_groups_enabled = groups;
-	h_start(&h);
+	h_init(&pair);
+	pair.p.pdc_groups_enabled = groups;
+	h_start(&pair);
 	for (i = 0; i < 6; i++)
-		ck_assert_int_eq(uet_nic_post_message(h.nic[0], h_ip(1),
+		ck_assert_int_eq(uet_nic_post_message(pair.nic[0], h_ip(1),
 						      100000 + i, 0, i),
 				 0);
-	ck_assert_int_eq(uet_nic_post_message(h.nic[1], h_ip(0), 50000, 0, 9),
-			 0);
-	h_run(&h, RUN_END_PS);
-	ck_assert_uint_eq(h.completed[0], 6);
-	ck_assert_uint_eq(h.arrived[1], 6);
-	ck_assert_uint_eq(h.completed[1], 1);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.pdcs_created, 7);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.pdcs_open, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.pdcs_open, 0);
-	h_check_invariants(&h);
-	h_fini(&h);
+	ck_assert_int_eq(
+		uet_nic_post_message(pair.nic[1], h_ip(0), 50000, 0, 9), 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 6);
+	ck_assert_uint_eq(pair.arrived[1], 6);
+	ck_assert_uint_eq(pair.completed[1], 1);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.pdcs_created, 7);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.pdcs_open, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.pdcs_open, 0);
+	h_check_invariants(&pair);
+	h_fini(&pair);
 }
 
 /* Worked examples: doorbell (64 B over PCIe, 1,555 ps) + TransmitStartDelay
@@ -50,12 +50,12 @@ static void several_messages(bool groups)
  * Delay. The packet is 4,184 bytes at IP, 4,202 on the wire. */
 START_TEST(test_fetch_serialization_worked_example)
 {
-	struct h h;
+	struct nic_pair pair;
 	const struct h_frame *d;
 
-	h_init(&h);
-	h_run_one_message(&h, 4096);
-	d = h_nth_frame(&h, 0, H_DATA, 0);
+	h_init(&pair);
+	h_run_one_message(&pair, 4096);
+	d = h_nth_frame(&pair, 0, H_DATA, 0);
 	ck_assert_ptr_nonnull(d);
 	ck_assert_uint_eq(d->ip_bytes, 4184);
 	ck_assert_uint_eq(d->pkt_len + UET_ETH_FCS_BYTES, 4202);
@@ -67,7 +67,7 @@ START_TEST(test_fetch_serialization_worked_example)
 	ck_assert_uint_eq(d->ttl, 255);
 	ck_assert(d->flags & UET_PDS_REQ_F_AR);
 	ck_assert(d->flags & UET_PDS_REQ_F_SYN);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -75,35 +75,37 @@ START_TEST(test_segmentation_sizes)
 {
 	static const uint64_t sizes[] = {0, 1, 4095, 4096, 4097};
 	static const uint32_t packets[] = {1, 1, 1, 1, 2};
-	struct h h;
+	struct nic_pair pair;
 	const struct h_frame *d;
 	unsigned int i;
 
 	for (i = 0; i < 5; i++) {
-		h_init(&h);
-		h_run_one_message(&h, sizes[i]);
-		ck_assert_uint_eq(h.count[0][H_DATA], packets[i]);
+		h_init(&pair);
+		h_run_one_message(&pair, sizes[i]);
+		ck_assert_uint_eq(pair.count[0][H_DATA], packets[i]);
 		ck_assert_uint_eq(
-			h_stats(&h, 1).transport.data_payload_bytes_delivered,
+			h_stats(&pair, 1)
+				.transport.data_payload_bytes_delivered,
 			sizes[i]);
-		d = h_nth_frame(&h, 0, H_DATA, packets[i] - 1);
+		d = h_nth_frame(&pair, 0, H_DATA, packets[i] - 1);
 		ck_assert_uint_eq(d->ip_bytes,
 				  (sizes[i] - (packets[i] - 1) * 4096) + 88);
-		h_fini(&h);
+		h_fini(&pair);
 	}
 }
 END_TEST
 
 START_TEST(test_one_mib_every_byte_verified)
 {
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
-	h_run_one_message(&h, 1 << 20);
-	ck_assert_uint_eq(h_stats(&h, 1).payload_mismatches, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.pcie_write_bytes, 1 << 20);
-	ck_assert_uint_eq(h_stats(&h, 0).transport.pcie_read_bytes, 1 << 20);
-	h_fini(&h);
+	h_init(&pair);
+	h_run_one_message(&pair, 1 << 20);
+	ck_assert_uint_eq(h_stats(&pair, 1).payload_mismatches, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.pcie_write_bytes,
+			  1 << 20);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.pcie_read_bytes, 1 << 20);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -121,31 +123,31 @@ END_TEST
 
 START_TEST(test_prefetch_buffer_on)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct uet_nic_stats s;
 
-	h_init(&h);
-	h.p.prefetch_enable = true;
-	h_run_one_message(&h, 1 << 20);
-	s = h_stats(&h, 0);
+	h_init(&pair);
+	pair.p.prefetch_enable = true;
+	h_run_one_message(&pair, 1 << 20);
+	s = h_stats(&pair, 0);
 	ck_assert_uint_gt(s.prefetch_peak_bytes, 0);
-	ck_assert_uint_le(s.prefetch_peak_bytes, h.p.prefetch_bytes);
-	h_fini(&h);
+	ck_assert_uint_le(s.prefetch_peak_bytes, pair.p.prefetch_bytes);
+	h_fini(&pair);
 }
 END_TEST
 
 START_TEST(test_egress_pool_full_stops_and_resumes)
 {
-	struct h h;
+	struct nic_pair pair;
 	struct uet_nic_stats s;
 
-	h_init(&h);
-	h.p.egress_pool_bytes = 3 * 4202;
-	h_run_one_message(&h, 64 * 4096);
-	s = h_stats(&h, 0);
+	h_init(&pair);
+	pair.p.egress_pool_bytes = 3 * 4202;
+	h_run_one_message(&pair, 64 * 4096);
+	s = h_stats(&pair, 0);
 	ck_assert_uint_gt(s.egress_pool_stalls, 0);
 	ck_assert_uint_le(s.egress_pool_peak_bytes, 3 * 4202);
-	h_fini(&h);
+	h_fini(&pair);
 }
 END_TEST
 
@@ -167,26 +169,27 @@ static void frame_outlives_its_nic(bool shared)
 	const uint8_t *bytes;
 	struct uet_frame f;
 	uint32_t len;
-	struct h h;
+	struct nic_pair pair;
 
-	h_init(&h);
+	h_init(&pair);
 	if (shared) {
 		ck_assert_int_eq(uet_ses_pattern_create(&pat), 0);
-		h.pattern = pat;
+		pair.pattern = pat;
 	}
-	h.hold = true;
-	h.hold_data = 1;
-	h_run_one_message(&h, 8 * 4096);
-	ck_assert_uint_eq(h_stats(&h, 1).payload_mismatches, 0);
-	ck_assert_uint_eq(h_stats(&h, 1).transport.pcie_write_bytes, 8 * 4096);
-	ck_assert_ptr_nonnull(h.held);
-	uet_nic_destroy(h.nic[0]);
-	uet_nic_destroy(h.nic[1]);
-	h.nic[0] = h.nic[1] = NULL;
+	pair.hold = true;
+	pair.hold_data = 1;
+	h_run_one_message(&pair, 8 * 4096);
+	ck_assert_uint_eq(h_stats(&pair, 1).payload_mismatches, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.pcie_write_bytes,
+			  8 * 4096);
+	ck_assert_ptr_nonnull(pair.held);
+	uet_nic_destroy(pair.nic[0]);
+	uet_nic_destroy(pair.nic[1]);
+	pair.nic[0] = pair.nic[1] = NULL;
 	/* Frame 1 carries message bytes 4096-8191: its payload segment is
 	 * the pattern's, attached, each frame with a shared-info that
 	 * counts it alone when the pattern is the caller's. */
-	seg = h.held->next;
+	seg = pair.held->next;
 	ck_assert_ptr_nonnull(seg);
 	ck_assert(RTE_MBUF_HAS_EXTBUF(seg));
 	ck_assert_uint_eq(seg->data_len, 4096);
@@ -205,9 +208,9 @@ static void frame_outlives_its_nic(bool shared)
 	/* Read whole, byte for byte against a pattern of this test's own
 	 * (the same bytes in every process): the NIC's, if it was its own,
 	 * is still there. */
-	len = rte_pktmbuf_pkt_len(h.held);
+	len = rte_pktmbuf_pkt_len(pair.held);
 	ck_assert_uint_le(len, sizeof(buf));
-	ck_assert_ptr_eq(rte_pktmbuf_read(h.held, 0, len, buf), buf);
+	ck_assert_ptr_eq(rte_pktmbuf_read(pair.held, 0, len, buf), buf);
 	ck_assert_int_eq(uet_frame_parse(buf, len, &f, NULL), 0);
 	ck_assert_uint_eq(f.ses.u.std.message_offset, 4096);
 	ck_assert_uint_eq(f.payload_bytes, 4096);
@@ -219,10 +222,10 @@ static void frame_outlives_its_nic(bool shared)
 				 4096, buf + f.payload_offset, f.payload_bytes),
 			 0);
 	uet_ses_pattern_free(ref);
-	rte_pktmbuf_free(h.held);
-	h.held = NULL;
+	rte_pktmbuf_free(pair.held);
+	pair.held = NULL;
 	uet_ses_pattern_free(pat);
-	rte_mempool_free(h.mp);
+	rte_mempool_free(pair.mp);
 }
 
 START_TEST(test_frame_outlives_its_nic_shared_pattern)
