@@ -508,8 +508,9 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 		return rc == -ENOMEM ? UET_RUN_EXIT_INCOMPLETE
 				     : UET_RUN_EXIT_USAGE;
 	}
-	/* Before EAL and any output: a large run may start again here. */
-	if (role == UET_RUN_EMBEDDED)
+	/* Before EAL and any output: a large run may start again here. Not
+	 * a rank of uet-emu-mpi: MPI is up, and an exec would leave it. */
+	if (role == UET_RUN_EMBEDDED && run_cli_ranks == NULL)
 		(void)run_huge_pages_exec(&sizing, argv, prog);
 	if (eal_argc > 1) {
 		uet_eal_tidy_at_exit();
