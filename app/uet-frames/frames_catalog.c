@@ -29,7 +29,8 @@
 void uet_frames_opts_default(struct uet_frames_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	/* Hosts 0 and 1 of the project's address plan (docs/design.md, Addresses). */
+	/* Hosts 0 and 1 of the project's address plan (docs/design.md,
+	 * Addresses). */
 	uet_host_mac(0, o->src_mac);
 	uet_host_mac(1, o->dst_mac);
 	o->src_ip = uet_host_ipv4(0);
