@@ -24,37 +24,38 @@
 /* The switch's MAC: outside the hosts' 02:00:00:00:xx:xx. */
 static const uint8_t run_switch_mac[6] = {0x02, 0, 0, 0x01, 0, 0};
 
-int run_roles(struct run *e, const struct uet_run_conf *conf)
+int run_roles(struct run *run, const struct uet_run_conf *conf)
 {
 	switch (conf->role) {
 	case UET_RUN_EMBEDDED:
-		e->has_switch = true;
-		e->first = 0;
-		e->count = e->hosts;
+		run->has_switch = true;
+		run->first = 0;
+		run->count = run->hosts;
 		return 0;
 	case UET_RUN_SWITCH:
-		e->has_switch = true;
+		run->has_switch = true;
 		return 0;
 	case UET_RUN_NICS:
-		if (conf->nic_count == 0 || conf->nic_first >= e->hosts ||
-		    conf->nic_count > e->hosts - conf->nic_first) {
+		if (conf->nic_count == 0 || conf->nic_first >= run->hosts ||
+		    conf->nic_count > run->hosts - conf->nic_first) {
 			fprintf(stderr,
 				"%s: NICs %u-%u: the scenario has hosts 0-%u\n",
-				e->prog, conf->nic_first,
+				run->prog, conf->nic_first,
 				conf->nic_first + conf->nic_count - 1,
-				e->hosts - 1);
+				run->hosts - 1);
 			return -EINVAL;
 		}
-		e->first = conf->nic_first;
-		e->count = conf->nic_count;
-		for (uint32_t h = e->first; h < e->first + e->count; h++) {
-			if (!uet_scenario_host_external(e->sc, h))
+		run->first = conf->nic_first;
+		run->count = conf->nic_count;
+		for (uint32_t h = run->first; h < run->first + run->count;
+		     h++) {
+			if (!uet_scenario_host_external(run->sc, h))
 				continue;
 			fprintf(stderr,
 				"%s: host %u is external "
 				"(switch.external_hosts): its endpoint is not "
 				"an emulated NIC\n",
-				e->prog, h);
+				run->prog, h);
 			return -EINVAL;
 		}
 		return 0;
@@ -67,46 +68,46 @@ int run_roles(struct run *e, const struct uet_run_conf *conf)
  * destination is hosted, or a program's (chakra, matrix, generate), which
  * runs only where every NIC is.
  */
-int run_workload_open(struct run *e, struct uet_run_result *res)
+int run_workload_open(struct run *run, struct uet_run_result *res)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	uint32_t i;
 	int rc;
 
-	e->n_messages = sc->workload.message_count;
+	run->n_messages = sc->workload.message_count;
 	for (i = 0; i < sc->workload.message_count; i++) {
-		if (run_hosted(e, sc->workload.messages[i].src))
+		if (run_hosted(run, sc->workload.messages[i].src))
 			res->messages++;
-		if (run_hosted(e, sc->workload.messages[i].dst))
-			e->to_arrive++;
+		if (run_hosted(run, sc->workload.messages[i].dst))
+			run->to_arrive++;
 	}
 	if (run_wl_wanted(sc)) {
 		/* A rank's program runs on its own NIC, so a split run
 		 * could host ranks per process; not wired yet. */
-		if (!e->has_switch || e->count != e->hosts) {
+		if (!run->has_switch || run->count != run->hosts) {
 			fprintf(stderr,
 				"%s: %s runs in uet-emu only (the embedded "
 				"run)\n",
-				e->prog, run_wl_source(sc));
+				run->prog, run_wl_source(sc));
 			return -ENOTSUP;
 		}
-		rc = run_wl_create(&e->wl, sc);
+		rc = run_wl_create(&run->wl, sc);
 		if (rc < 0)
 			return rc;
-		if (run_wl_messages(e->wl) >= UINT32_MAX) {
+		if (run_wl_messages(run->wl) >= UINT32_MAX) {
 			fprintf(stderr,
 				"%s: the workload has too many "
 				"messages\n",
-				e->prog);
+				run->prog);
 			return -E2BIG;
 		}
-		e->n_messages = (uint32_t)run_wl_messages(e->wl);
-		res->messages = e->n_messages;
+		run->n_messages = (uint32_t)run_wl_messages(run->wl);
+		res->messages = run->n_messages;
 		res->workload = true;
 	}
-	e->conf_messages = res->messages;
-	e->msg_flags = calloc(e->n_messages + 1u, 1);
-	return e->msg_flags == NULL ? -ENOMEM : 0;
+	run->conf_messages = res->messages;
+	run->msg_flags = calloc(run->n_messages + 1u, 1);
+	return run->msg_flags == NULL ? -ENOMEM : 0;
 }
 
 /*
@@ -116,13 +117,13 @@ int run_workload_open(struct run *e, struct uet_run_result *res)
  */
 static void on_completion(void *ctx, const struct uet_ses_completion *c)
 {
-	struct run *e = ctx;
+	struct run *run = ctx;
 	uint8_t bit, old;
 
-	if (c->msg_id >= e->n_messages)
+	if (c->msg_id >= run->n_messages)
 		return;
-	if (e->wl != NULL)
-		run_wl_completion(e->wl, c);
+	if (run->wl != NULL)
+		run_wl_completion(run->wl, c);
 	switch (c->kind) {
 	case UET_SES_SENT:
 		bit = RUN_MSG_SENT;
@@ -136,19 +137,19 @@ static void on_completion(void *ctx, const struct uet_ses_completion *c)
 	default:
 		return;
 	}
-	old = __atomic_fetch_or(&e->msg_flags[c->msg_id], bit,
+	old = __atomic_fetch_or(&run->msg_flags[c->msg_id], bit,
 				__ATOMIC_RELAXED);
 	if (old & bit)
 		return;
-	if (bit == RUN_MSG_ARRIVED && e->wl == NULL &&
-	    run_hosted(e, e->sc->workload.messages[c->msg_id].dst))
-		__atomic_fetch_add(&e->arrived, 1, __ATOMIC_RELAXED);
+	if (bit == RUN_MSG_ARRIVED && run->wl == NULL &&
+	    run_hosted(run, run->sc->workload.messages[c->msg_id].dst))
+		__atomic_fetch_add(&run->arrived, 1, __ATOMIC_RELAXED);
 	/* Over ranks the senders elsewhere learn it (run_clock_mpi.c). */
-	if (bit == RUN_MSG_ARRIVED && e->arrived_log != NULL)
-		e->arrived_log[__atomic_fetch_add(
-			&e->n_arrived_log, 1, __ATOMIC_ACQ_REL)] = c->msg_id;
+	if (bit == RUN_MSG_ARRIVED && run->arrived_log != NULL)
+		run->arrived_log[__atomic_fetch_add(
+			&run->n_arrived_log, 1, __ATOMIC_ACQ_REL)] = c->msg_id;
 	if (bit == RUN_MSG_COMPLETED)
-		__atomic_fetch_add(&e->completed, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&run->completed, 1, __ATOMIC_RELAXED);
 }
 
 /* The hosts of switch.external_hosts (*list NULL when there are none):
@@ -180,22 +181,22 @@ static int run_external_hosts(const struct uet_scenario *sc, uint32_t hosts,
 }
 
 /* The switch's model, built; its outputs not attached yet. */
-static int switch_create(struct run *e)
+static int switch_create(struct run *run)
 {
 	struct uet_fabric_conf fc;
 	uint32_t *ext = NULL;
 	int rc;
 
-	rc = uet_run_fabric_conf(e->sc, &fc);
+	rc = uet_run_fabric_conf(run->sc, &fc);
 	if (rc == 0)
-		rc = run_external_hosts(e->sc, e->hosts, &ext,
+		rc = run_external_hosts(run->sc, run->hosts, &ext,
 					&fc.external_count);
 	fc.external_hosts = ext;
 	if (rc == 0)
-		rc = uet_fabric_create(&e->fabric, &fc);
+		rc = uet_fabric_create(&run->fabric, &fc);
 	free(ext);
 	if (rc < 0)
-		fprintf(stderr, "%s: cannot create the switch: %s\n", e->prog,
+		fprintf(stderr, "%s: cannot create the switch: %s\n", run->prog,
 			strerror(-rc));
 	return rc;
 }
@@ -206,14 +207,14 @@ static int switch_create_lcore(void *arg)
 }
 
 /* The switch, where this process runs it. */
-static int run_wire_switch(struct run *e)
+static int run_wire_switch(struct run *run)
 {
 	int rc;
 
-	if (!e->has_switch)
+	if (!run->has_switch)
 		return 0;
-	rc = switch_create(e);
-	return rc < 0 ? rc : run_outputs_attach_switch(e);
+	rc = switch_create(run);
+	return rc < 0 ? rc : run_outputs_attach_switch(run);
 }
 
 /*
@@ -224,62 +225,62 @@ static int run_wire_switch(struct run *e)
  * take at once. They share nothing while they are built; the switch's
  * outputs are attached once both are done.
  */
-int run_wire_models(struct run *e)
+int run_wire_models(struct run *run)
 {
 	const unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	int rc, rc_sw;
 
-	if (!e->has_switch || e->count == 0 || worker >= RTE_MAX_LCORE ||
-	    rte_eal_remote_launch(switch_create_lcore, e, worker) != 0) {
-		rc = run_wire_switch(e);
-		return rc < 0 ? rc : run_wire_nics(e);
+	if (!run->has_switch || run->count == 0 || worker >= RTE_MAX_LCORE ||
+	    rte_eal_remote_launch(switch_create_lcore, run, worker) != 0) {
+		rc = run_wire_switch(run);
+		return rc < 0 ? rc : run_wire_nics(run);
 	}
-	rc = run_wire_nics(e);
+	rc = run_wire_nics(run);
 	rc_sw = rte_eal_wait_lcore(worker);
 	if (rc_sw < 0)
 		return rc_sw;
 	if (rc < 0)
 		return rc;
-	return run_outputs_attach_switch(e);
+	return run_outputs_attach_switch(run);
 }
 
 /*
  * The hosted NICs, and the workload's messages whose source is hosted, each
  * posted to its source NIC at its time.
  */
-int run_wire_nics(struct run *e)
+int run_wire_nics(struct run *run)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	struct uet_ses_callbacks cb = {
 		.sent = on_completion,
 		.arrived = on_completion,
 		.completed = on_completion,
-		.ctx = e,
+		.ctx = run,
 	};
 	uint32_t *ext_ips, ext_count;
 	uint32_t i;
 	int rc;
 
-	e->nic = calloc(e->hosts, sizeof(*e->nic));
-	if (e->nic == NULL)
+	run->nic = calloc(run->hosts, sizeof(*run->nic));
+	if (run->nic == NULL)
 		return -ENOMEM;
-	rc = run_external_hosts(sc, e->hosts, &ext_ips, &ext_count);
+	rc = run_external_hosts(sc, run->hosts, &ext_ips, &ext_count);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < ext_count; i++)
 		ext_ips[i] = uet_host_ipv4(ext_ips[i]);
-	for (i = 0; i < e->count; i++) {
-		uint32_t h = e->first + i;
+	for (i = 0; i < run->count; i++) {
+		uint32_t h = run->first + i;
 		struct uet_nic_params params;
 		struct uet_nic_conf nc = {
 			.params = &params,
 			.index = h,
 			.ip = uet_host_ipv4(h),
-			.mempool = e->mp,
-			.payload_mempool = e->payload_mp,
-			.record = run_nic_record(e, i),
-			.arrivals = e->arrivals,
-			.pattern = e->pattern,
+			.mempool = run->mp,
+			.payload_mempool = run->payload_mp,
+			.record = run_nic_record(run, i),
+			.arrivals = run->arrivals,
+			.pattern = run->pattern,
 			.seed = sc->run.seed,
 			.external_ips = ext_ips,
 			.external_count = ext_count,
@@ -289,40 +290,40 @@ int run_wire_nics(struct run *e)
 		memcpy(nc.switch_mac, run_switch_mac, sizeof(nc.switch_mac));
 		rc = uet_run_nic_params(sc, h, &params);
 		if (rc == 0)
-			rc = uet_nic_create(&e->nic[i], &nc);
+			rc = uet_nic_create(&run->nic[i], &nc);
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot create nic %u: %s\n",
-				e->prog, h, strerror(-rc));
+				run->prog, h, strerror(-rc));
 			free(ext_ips);
 			return rc;
 		}
-		uet_nic_set_callbacks(e->nic[i], &cb);
+		uet_nic_set_callbacks(run->nic[i], &cb);
 	}
 	free(ext_ips);
-	if (e->wl != NULL) {
+	if (run->wl != NULL) {
 		uet_time_t lookahead_ps;
 
 		/* A trigger crossing hosts waits one lookahead: the least
 		 * that keeps every post in its NIC's future. */
-		rc = run_lookahead(e, &lookahead_ps);
+		rc = run_lookahead(run, &lookahead_ps);
 		if (rc == 0)
-			rc = run_wl_start(e->wl, e->nic, lookahead_ps);
+			rc = run_wl_start(run->wl, run->nic, lookahead_ps);
 		return rc;
 	}
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
 
-		if (!run_hosted(e, m->src))
+		if (!run_hosted(run, m->src))
 			continue;
-		rc = uet_nic_post_message(e->nic[m->src - e->first],
+		rc = uet_nic_post_message(run->nic[m->src - run->first],
 					  uet_host_ipv4(m->dst), m->size_bytes,
 					  m->at_ps, i);
 		if (rc < 0) {
 			fprintf(stderr,
 				"%s: cannot post message %u (host %u -> "
 				"%u, %" PRIu64 " bytes): %s\n",
-				e->prog, i, m->src, m->dst, m->size_bytes,
+				run->prog, i, m->src, m->dst, m->size_bytes,
 				strerror(-rc));
 			return rc;
 		}
@@ -330,27 +331,27 @@ int run_wire_nics(struct run *e)
 	return 0;
 }
 
-uint64_t run_total_events(const struct run *e)
+uint64_t run_total_events(const struct run *run)
 {
 	uint64_t n = 0;
 	uint32_t i;
 
-	if (e->has_switch && e->fabric != NULL)
-		n += uet_fabric_events(e->fabric);
-	for (i = 0; e->nic != NULL && i < e->count; i++)
-		if (e->nic[i] != NULL)
-			n += uet_nic_component(e->nic[i])->evq.n_run;
+	if (run->has_switch && run->fabric != NULL)
+		n += uet_fabric_events(run->fabric);
+	for (i = 0; run->nic != NULL && i < run->count; i++)
+		if (run->nic[i] != NULL)
+			n += uet_nic_component(run->nic[i])->evq.n_run;
 	return n;
 }
 
-void run_models_close(struct run *e)
+void run_models_close(struct run *run)
 {
 	uint32_t i;
 
-	for (i = 0; e->nic != NULL && i < e->count; i++)
-		uet_nic_destroy(e->nic[i]);
-	uet_fabric_destroy(e->fabric);
-	free(e->nic);
-	free(e->msg_flags);
-	run_wl_free(e->wl);
+	for (i = 0; run->nic != NULL && i < run->count; i++)
+		uet_nic_destroy(run->nic[i]);
+	uet_fabric_destroy(run->fabric);
+	free(run->nic);
+	free(run->msg_flags);
+	run_wl_free(run->wl);
 }

@@ -27,7 +27,7 @@
 
 /* What one lcore polls. */
 struct nic_share {
-	struct run *e;
+	struct run *run;
 	uint32_t first, count; /* hosted NICs */
 	int rc;		       /* 0, or the first failure of its NICs */
 	int *failed; /* shared: a failure anywhere stops every lcore */
@@ -42,7 +42,7 @@ struct nic_share {
 static int share_main(void *arg)
 {
 	struct nic_share *s = arg;
-	const volatile sig_atomic_t *stop = s->e->conf->stop;
+	const volatile sig_atomic_t *stop = s->run->conf->stop;
 
 	for (;;) {
 		bool running = false;
@@ -55,7 +55,7 @@ static int share_main(void *arg)
 		if (__atomic_load_n(s->failed, __ATOMIC_ACQUIRE))
 			break;
 		for (i = s->first; i < s->first + s->count; i++) {
-			int rc = uet_sync_participant_poll(s->e->pa[i]);
+			int rc = uet_sync_participant_poll(s->run->pa[i]);
 
 			if (rc < 0) {
 				s->rc = rc;
@@ -73,18 +73,18 @@ static int share_main(void *arg)
 	return 0;
 }
 
-unsigned int run_nic_lcores(const struct run *e)
+unsigned int run_nic_lcores(const struct run *run)
 {
 	unsigned int n = rte_lcore_count();
 
-	if (e->co != NULL || e->count < 2 || e->wl != NULL)
+	if (run->co != NULL || run->count < 2 || run->wl != NULL)
 		return 1;
-	return n < e->count ? n : e->count;
+	return n < run->count ? n : run->count;
 }
 
-int run_poll_nic_lcores(struct run *e)
+int run_poll_nic_lcores(struct run *run)
 {
-	unsigned int n = run_nic_lcores(e), k, i, id;
+	unsigned int n = run_nic_lcores(run), k, i, id;
 	struct nic_share *s;
 	uint32_t next = 0;
 	int failed = 0, rc = 0;
@@ -93,15 +93,15 @@ int run_poll_nic_lcores(struct run *e)
 	if (s == NULL)
 		return -ENOMEM;
 	for (k = 0; k < n; k++) {
-		s[k].e = e;
+		s[k].run = run;
 		s[k].first = next;
-		s[k].count = e->count / n + (k < e->count % n ? 1u : 0u);
+		s[k].count = run->count / n + (k < run->count % n ? 1u : 0u);
 		s[k].failed = &failed;
 		next += s[k].count;
 	}
 	/* Said once, so that a log shows how the process ran. */
-	fprintf(stderr, "%s: %u NICs polled on %u lcores\n", e->prog, e->count,
-		n);
+	fprintf(stderr, "%s: %u NICs polled on %u lcores\n", run->prog,
+		run->count, n);
 	k = 1;
 	RTE_LCORE_FOREACH_WORKER(id)
 	{
@@ -111,7 +111,7 @@ int run_poll_nic_lcores(struct run *e)
 		rc = rte_eal_remote_launch(share_main, &s[k], id);
 		if (rc < 0) {
 			fprintf(stderr, "%s: cannot start lcore %u: %s\n",
-				e->prog, id, strerror(-rc));
+				run->prog, id, strerror(-rc));
 			__atomic_store_n(&failed, 1, __ATOMIC_RELEASE);
 			break;
 		}

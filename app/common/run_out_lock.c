@@ -55,7 +55,7 @@ static void lock_holder(int fd, char *buf, size_t len)
 
 /* Opens and locks path; the descriptor, -EBUSY when another run holds it
  * (said on stderr), or another -errno (said). */
-static int lock_open(struct run *e, const char *path, const char *out)
+static int lock_open(struct run *run, const char *path, const char *out)
 {
 	char who[80];
 	int fd, rc;
@@ -63,7 +63,7 @@ static int lock_open(struct run *e, const char *path, const char *out)
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0) {
 		rc = -errno;
-		fprintf(stderr, "%s: cannot open %s to own %s: %s\n", e->prog,
+		fprintf(stderr, "%s: cannot open %s to own %s: %s\n", run->prog,
 			path, out, strerror(-rc));
 		return rc;
 	}
@@ -76,43 +76,43 @@ static int lock_open(struct run *e, const char *path, const char *out)
 			"%s: %s is in use by %s, a run writing its records "
 			"there: wait for it to end, or give another --out "
 			"(nothing in %s was touched)\n",
-			e->prog, out, who, out);
+			run->prog, out, who, out);
 		rc = -EBUSY;
 	} else {
-		fprintf(stderr, "%s: cannot lock %s: %s\n", e->prog, path,
+		fprintf(stderr, "%s: cannot lock %s: %s\n", run->prog, path,
 			strerror(-rc));
 	}
 	close(fd);
 	return rc;
 }
 
-int run_lock_out(struct run *e, const char *out)
+int run_lock_out(struct run *run, const char *out)
 {
 	char path[UET_CONFIG_PATH_MAX + 32], pid[24];
 	int fd, n;
 
 	run_out_path(path, sizeof(path), out, RUN_OUT_LOCK_NAME);
-	fd = lock_open(e, path, out);
+	fd = lock_open(run, path, out);
 	if (fd < 0)
 		return fd;
 	/* Who holds it, for the message of a run that finds it held. */
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n)
 		fprintf(stderr, "%s: cannot write %s (the lock holds): %s\n",
-			e->prog, path, strerror(errno));
-	e->out_lock_fd = fd + 1;
+			run->prog, path, strerror(errno));
+	run->out_lock_fd = fd + 1;
 	return 0;
 }
 
-void run_unlock_out(struct run *e)
+void run_unlock_out(struct run *run)
 {
-	if (e->out_lock_fd == 0)
+	if (run->out_lock_fd == 0)
 		return;
 	/* Emptied while held: no process number of ours stays behind.
 	 * Closing the descriptor then releases the lock. */
-	if (ftruncate(e->out_lock_fd - 1, 0) < 0)
+	if (ftruncate(run->out_lock_fd - 1, 0) < 0)
 		fprintf(stderr, "%s: cannot empty the lock file of %s: %s\n",
-			e->prog, e->sc->run.out, strerror(errno));
-	close(e->out_lock_fd - 1);
-	e->out_lock_fd = 0;
+			run->prog, run->sc->run.out, strerror(errno));
+	close(run->out_lock_fd - 1);
+	run->out_lock_fd = 0;
 }

@@ -92,7 +92,7 @@ static bool run_out_name(const char *name)
 }
 
 /* Remove an earlier run's files from run.out (run_out_names). */
-static int run_clear_outputs(const struct run *e, const char *out)
+static int run_clear_outputs(const struct run *run, const char *out)
 {
 	char path[UET_CONFIG_PATH_MAX + 300];
 	struct dirent *d;
@@ -110,7 +110,7 @@ static int run_clear_outputs(const struct run *e, const char *out)
 			rc = -errno;
 			fprintf(stderr,
 				"%s: cannot remove %s, an earlier run's: %s\n",
-				e->prog, path, strerror(-rc));
+				run->prog, path, strerror(-rc));
 			break;
 		}
 	}
@@ -128,9 +128,9 @@ void run_out_path(char *buf, size_t size, const char *out, const char *name)
 
 /* Records (NICs), captures (switch), the payload pattern and the arrival
  * table. */
-int run_open_outputs(struct run *e)
+int run_open_outputs(struct run *run)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	const char *out = sc->run.out;
 	struct uet_record_conf rc_conf = {
 		.out_dir = out,
@@ -139,7 +139,7 @@ int run_open_outputs(struct run *e)
 		.events = sc->records.enable_event_logging,
 		.monitor = sc->records.enable_uet_monitor,
 		.flows = sc->records.enable_flow_summary,
-		.workload = e->wl != NULL,
+		.workload = run->wl != NULL,
 		.cc_trace = sc->records.enable_cc_trace,
 		.max_file_bytes = sc->records.max_file_bytes,
 	};
@@ -148,94 +148,95 @@ int run_open_outputs(struct run *e)
 
 	rc = make_dirs(out);
 	if (rc < 0) {
-		fprintf(stderr, "%s: cannot create %s: %s\n", e->prog, out,
+		fprintf(stderr, "%s: cannot create %s: %s\n", run->prog, out,
 			strerror(-rc));
 		return rc;
 	}
-	rc = run_lock_out(e, out);
+	rc = run_lock_out(run, out);
 	if (rc == 0)
-		rc = run_clear_outputs(e, out);
+		rc = run_clear_outputs(run, out);
 	if (rc < 0)
 		return rc;
-	if (e->count > 0) {
-		rc = uet_record_open(&e->rec, &rc_conf);
+	if (run->count > 0) {
+		rc = uet_record_open(&run->rec, &rc_conf);
 		if (rc < 0) {
 			fprintf(stderr,
 				"%s: cannot open the records in %s: %s\n",
-				e->prog, out, strerror(-rc));
+				run->prog, out, strerror(-rc));
 			return rc;
 		}
 	}
 	/* In one process the NICs may run on several lcores: each writes its
 	 * own view (uet-emu flushes them in host order between the windows'
 	 * phases, uet-nic each after its NIC's window). */
-	pthread_mutex_init(&e->rec_lock, NULL);
-	if (e->conf->role != UET_RUN_SWITCH && e->rec != NULL) {
-		e->nic_rec = calloc(e->count, sizeof(*e->nic_rec));
-		if (e->nic_rec == NULL)
+	pthread_mutex_init(&run->rec_lock, NULL);
+	if (run->conf->role != UET_RUN_SWITCH && run->rec != NULL) {
+		run->nic_rec = calloc(run->count, sizeof(*run->nic_rec));
+		if (run->nic_rec == NULL)
 			return -ENOMEM;
-		for (i = 0; i < e->count; i++) {
-			rc = uet_record_view_create(&e->nic_rec[i], e->rec);
+		for (i = 0; i < run->count; i++) {
+			rc = uet_record_view_create(&run->nic_rec[i], run->rec);
 			if (rc < 0)
 				return rc;
 		}
 	}
-	if (e->has_switch && sc->records.enable_pcap) {
-		e->cap = calloc(e->hosts, sizeof(*e->cap));
-		if (e->cap == NULL)
+	if (run->has_switch && sc->records.enable_pcap) {
+		run->cap = calloc(run->hosts, sizeof(*run->cap));
+		if (run->cap == NULL)
 			return -ENOMEM;
 		if (uet_scenario_pcap_auto_limited(sc))
 			fprintf(stderr,
 				"%s: %u hosts: capturing the links of hosts "
 				"0-%u only (records.PcapHosts: all, or hosts "
 				"and ranges such as 0-63,4096, for others)\n",
-				e->prog, e->hosts,
+				run->prog, run->hosts,
 				UET_CONFIG_PCAP_AUTO_FEW - 1u);
-		for (i = 0; i < e->hosts; i++) {
+		for (i = 0; i < run->hosts; i++) {
 			char name[32], path[UET_CONFIG_PATH_MAX + 32];
 
 			if (!uet_scenario_pcap_host(sc, i))
 				continue;
 			snprintf(name, sizeof(name), "port-%u.pcap", i);
 			run_out_path(path, sizeof(path), out, name);
-			rc = uet_capture_open(&e->cap[i], path);
+			rc = uet_capture_open(&run->cap[i], path);
 			if (rc < 0) {
 				fprintf(stderr, "%s: cannot create %s: %s\n",
-					e->prog, path, strerror(-rc));
+					run->prog, path, strerror(-rc));
 				return rc;
 			}
-			uet_capture_set_max_bytes(e->cap[i],
+			uet_capture_set_max_bytes(run->cap[i],
 						  sc->records.max_file_bytes);
 		}
 	}
-	rc = uet_ses_pattern_create(&e->pattern);
-	if (rc == 0 && e->n_messages > 0)
-		rc = uet_ses_arrivals_create(&e->arrivals, e->n_messages);
+	rc = uet_ses_pattern_create(&run->pattern);
+	if (rc == 0 && run->n_messages > 0)
+		rc = uet_ses_arrivals_create(&run->arrivals, run->n_messages);
 	return rc;
 }
 
-struct uet_record *run_nic_record(const struct run *e, uint32_t i)
+struct uet_record *run_nic_record(const struct run *run, uint32_t i)
 {
-	return e->nic_rec != NULL ? e->nic_rec[i] : e->rec;
+	return run->nic_rec != NULL ? run->nic_rec[i] : run->rec;
 }
 
-int run_flush_nic_records(struct run *e)
+int run_flush_nic_records(struct run *run)
 {
 	/* In host order, each window's rows merged in the records' order,
 	 * so that closing them needs no sort of a whole file. */
-	return e->nic_rec != NULL ? uet_record_views_flush(e->nic_rec, e->count)
-				  : 0;
+	return run->nic_rec != NULL
+		       ? uet_record_views_flush(run->nic_rec, run->count)
+		       : 0;
 }
 
-int run_flush_nic_record(struct run *e, uint32_t i)
+int run_flush_nic_record(struct run *run, uint32_t i)
 {
 	int rc;
 
-	if (e->nic_rec == NULL)
+	if (run->nic_rec == NULL)
 		return 0;
-	pthread_mutex_lock(&e->rec_lock);
-	rc = uet_record_view_flush(e->nic_rec[i]) < 0 ? -EIO : 0;
-	pthread_mutex_unlock(&e->rec_lock);
+	pthread_mutex_lock(&run->rec_lock);
+	rc = uet_record_view_flush(run->nic_rec[i]) < 0 ? -EIO : 0;
+	pthread_mutex_unlock(&run->rec_lock);
 	return rc;
 }
 
@@ -244,29 +245,30 @@ int run_flush_nic_record(struct run *e, uint32_t i)
 static void on_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
 		       uet_time_t time_ps, bool to_host)
 {
-	struct run *e = ctx;
+	struct run *run = ctx;
 	int rc;
 
 	(void)to_host;
-	if (port >= e->hosts || e->cap[port] == NULL)
+	if (port >= run->hosts || run->cap[port] == NULL)
 		return;
-	rc = uet_capture_write_mbuf(e->cap[port], time_ps, m);
+	rc = uet_capture_write_mbuf(run->cap[port], time_ps, m);
 	/* The fabric's parts may write captures from several lcores (each
 	 * port's file from one): the first error only needs to be kept. */
 	if (rc < 0)
-		__atomic_store_n(&e->cap_err, rc, __ATOMIC_RELAXED);
+		__atomic_store_n(&run->cap_err, rc, __ATOMIC_RELAXED);
 }
 
 /* The switch's outputs, once the fabric exists: captures and its records. */
-int run_outputs_attach_switch(struct run *e)
+int run_outputs_attach_switch(struct run *run)
 {
 	int rc;
 
-	if (e->cap != NULL)
-		uet_fabric_set_capture(e->fabric, on_capture, e);
-	rc = run_swrec_failures(e->fabric, e->sc, e->prog);
+	if (run->cap != NULL)
+		uet_fabric_set_capture(run->fabric, on_capture, run);
+	rc = run_swrec_failures(run->fabric, run->sc, run->prog);
 	if (rc == 0)
-		rc = run_swrec_open(&e->swrec, e->fabric, e->sc, e->prog);
+		rc = run_swrec_open(&run->swrec, run->fabric, run->sc,
+				    run->prog);
 	return rc;
 }
 
@@ -275,9 +277,9 @@ int run_outputs_attach_switch(struct run *e)
  * its NICs received, so that the merge can fill the flows.csv cells of
  * senders in other processes (the embedded run shares one table).
  */
-static int run_write_arrivals(const struct run *e)
+static int run_write_arrivals(const struct run *run)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	char path[UET_CONFIG_PATH_MAX + 32];
 	struct uet_outfile out;
 	uint32_t i;
@@ -293,9 +295,9 @@ static int run_write_arrivals(const struct run *e)
 	for (i = 0; i < sc->workload.message_count; i++) {
 		uet_time_t t;
 
-		if (!run_hosted(e, sc->workload.messages[i].dst))
+		if (!run_hosted(run, sc->workload.messages[i].dst))
 			continue;
-		t = uet_ses_arrivals_get(e->arrivals, i);
+		t = uet_ses_arrivals_get(run->arrivals, i);
 		if (t != UET_TIME_NEVER)
 			fprintf(f, "%u,%" PRIu64 "\n", i, t);
 	}
@@ -305,42 +307,42 @@ static int run_write_arrivals(const struct run *e)
 
 /* Captures and records closed, each renamed from NAME.partial to NAME when
  * whole (a failure names its file), arrivals.csv written. */
-int run_close_outputs(struct run *e)
+int run_close_outputs(struct run *run)
 {
-	bool had_records = e->rec != NULL;
+	bool had_records = run->rec != NULL;
 	uint32_t i;
 	int rc = 0;
 
-	run_swrec_free(e->swrec);
-	for (i = 0; e->cap != NULL && i < e->hosts; i++)
-		if (uet_capture_close(e->cap[i]) < 0)
+	run_swrec_free(run->swrec);
+	for (i = 0; run->cap != NULL && i < run->hosts; i++)
+		if (uet_capture_close(run->cap[i]) < 0)
 			rc = -EIO;
-	for (i = 0; e->nic_rec != NULL && i < e->count; i++)
-		if (uet_record_close(e->nic_rec[i]) < 0)
+	for (i = 0; run->nic_rec != NULL && i < run->count; i++)
+		if (uet_record_close(run->nic_rec[i]) < 0)
 			rc = -EIO;
-	free(e->nic_rec);
-	if (uet_record_close(e->rec) < 0)
+	free(run->nic_rec);
+	if (uet_record_close(run->rec) < 0)
 		rc = -EIO;
-	e->rec = NULL;
+	run->rec = NULL;
 	/* Rows in the order their data defines, the same in every run mode
 	 * (of whole files only). */
-	if (had_records && rc == 0 && uet_record_order(e->sc->run.out) < 0) {
-		fprintf(stderr, "%s: ordering the records failed\n", e->prog);
+	if (had_records && rc == 0 && uet_record_order(run->sc->run.out) < 0) {
+		fprintf(stderr, "%s: ordering the records failed\n", run->prog);
 		rc = -EIO;
 	}
-	if (e->conf->role == UET_RUN_NICS && e->arrivals != NULL &&
-	    run_write_arrivals(e) < 0) {
-		fprintf(stderr, "%s: writing arrivals.csv failed\n", e->prog);
+	if (run->conf->role == UET_RUN_NICS && run->arrivals != NULL &&
+	    run_write_arrivals(run) < 0) {
+		fprintf(stderr, "%s: writing arrivals.csv failed\n", run->prog);
 		rc = -EIO;
 	}
 	if (rc < 0)
 		fprintf(stderr,
 			"%s: writing the records and captures in %s failed: "
 			"the files named above are not there\n",
-			e->prog, e->sc->run.out);
-	uet_ses_arrivals_free(e->arrivals);
-	uet_ses_pattern_free(e->pattern);
-	free(e->cap);
-	run_unlock_out(e);
+			run->prog, run->sc->run.out);
+	uet_ses_arrivals_free(run->arrivals);
+	uet_ses_pattern_free(run->pattern);
+	free(run->cap);
+	run_unlock_out(run);
 	return rc;
 }

@@ -24,15 +24,15 @@
 
 /* After a failure (or a stop), poll every role twice more so that the
  * ABORTs in flight reach their peers. */
-static void run_drain(struct run *e)
+static void run_drain(struct run *run)
 {
 	uint32_t round, i;
 
 	for (round = 0; round < 2; round++) {
-		if (e->co != NULL)
-			(void)uet_sync_coordinator_poll(e->co);
-		for (i = 0; i < e->count; i++)
-			(void)uet_sync_participant_poll(e->pa[i]);
+		if (run->co != NULL)
+			(void)uet_sync_coordinator_poll(run->co);
+		for (i = 0; i < run->count; i++)
+			(void)uet_sync_participant_poll(run->pa[i]);
 	}
 }
 
@@ -45,19 +45,19 @@ static void run_drain(struct run *e)
 
 /* Frames the hosted roles have received and sent: a round that leaves it
  * unchanged did nothing. */
-static uint64_t run_frames_moved(const struct run *e)
+static uint64_t run_frames_moved(const struct run *run)
 {
 	struct uet_sync_stats st;
 	uint64_t n = 0;
 	uint32_t i;
 
-	if (e->co != NULL) {
-		uet_sync_coordinator_stats(e->co, &st);
+	if (run->co != NULL) {
+		uet_sync_coordinator_stats(run->co, &st);
 		n += st.ctrl_frames_rx + st.data_frames_rx + st.foreign_frames +
 		     st.ctrl_frames_tx + st.data_frames_tx;
 	}
-	for (i = 0; i < e->count; i++) {
-		uet_sync_participant_stats(e->pa[i], &st);
+	for (i = 0; i < run->count; i++) {
+		uet_sync_participant_stats(run->pa[i], &st);
 		n += st.ctrl_frames_rx + st.data_frames_rx + st.foreign_frames +
 		     st.ctrl_frames_tx + st.data_frames_tx;
 	}
@@ -100,18 +100,18 @@ static void run_cpu_now(struct run_cpu *c, uint64_t naps)
 }
 
 /* Whether every role hosted here is past the handshake. */
-static bool run_started(const struct run *e)
+static bool run_started(const struct run *run)
 {
 	struct uet_sync_stats st;
 	uint32_t i;
 
-	if (e->co != NULL) {
-		uet_sync_coordinator_stats(e->co, &st);
+	if (run->co != NULL) {
+		uet_sync_coordinator_stats(run->co, &st);
 		if (st.windows == 0)
 			return false;
 	}
-	for (i = 0; i < e->count; i++)
-		if (!uet_sync_participant_welcomed(e->pa[i]))
+	for (i = 0; i < run->count; i++)
+		if (!uet_sync_participant_welcomed(run->pa[i]))
 			return false;
 	return true;
 }
@@ -119,20 +119,20 @@ static bool run_started(const struct run *e)
 /* Poll every hosted role once, the coordinator first, then the NICs in
  * host order. @return 1 some role runs on, 0 all finished, or the first
  * failure. */
-static int run_round(struct run *e)
+static int run_round(struct run *run)
 {
 	bool running = false;
 	uint32_t i;
 	int rc;
 
-	if (e->co != NULL) {
-		rc = uet_sync_coordinator_poll(e->co);
+	if (run->co != NULL) {
+		rc = uet_sync_coordinator_poll(run->co);
 		if (rc < 0)
 			return rc;
 		running = rc == UET_SYNC_RUNNING;
 	}
-	for (i = 0; i < e->count; i++) {
-		rc = uet_sync_participant_poll(e->pa[i]);
+	for (i = 0; i < run->count; i++) {
+		rc = uet_sync_participant_poll(run->pa[i]);
 		if (rc < 0)
 			return rc;
 		if (rc == UET_SYNC_RUNNING)
@@ -151,11 +151,11 @@ static int run_round(struct run *e)
  * A uet-nic on several lcores runs the handshake here, then its windows on
  * the lcores (run_nic_lcores.c).
  */
-static int run_poll_rounds(struct run *e, uint64_t *naps_out)
+static int run_poll_rounds(struct run *run, uint64_t *naps_out)
 {
-	const volatile sig_atomic_t *stop = e->conf->stop;
-	bool yield = e->conf->role != UET_RUN_EMBEDDED;
-	bool lcores = run_nic_lcores(e) > 1, started = false;
+	const volatile sig_atomic_t *stop = run->conf->stop;
+	bool yield = run->conf->role != UET_RUN_EMBEDDED;
+	bool lcores = run_nic_lcores(run) > 1, started = false;
 	struct timespec nap = {0, 0};
 	uint64_t moved = 0, now_moved, *naps = naps_out;
 	uint32_t idle = 0, sleep_us = yield ? run_idle_sleep_us() : 0;
@@ -167,26 +167,26 @@ static int run_poll_rounds(struct run *e, uint64_t *naps_out)
 
 	for (;;) {
 		if (stop != NULL && *stop) {
-			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
+			fprintf(stderr, "%s: stopped by a signal\n", run->prog);
 			return -EINTR;
 		}
-		rc = run_round(e);
+		rc = run_round(run);
 		if (rc < 0) {
-			run_drain(e);
+			run_drain(run);
 			return rc;
 		}
 		if (rc == 0)
 			break;
-		if (!started && run_started(e)) {
+		if (!started && run_started(run)) {
 			/* The windows start: what went before is set-up. */
 			started = true;
-			run_cpu_now(&e->cpu0, *naps);
+			run_cpu_now(&run->cpu0, *naps);
 			if (lcores)
 				break;
 		}
 		if (!yield)
 			continue;
-		now_moved = sleep_us > 0 ? run_frames_moved(e) : 0;
+		now_moved = sleep_us > 0 ? run_frames_moved(run) : 0;
 		if (now_moved != moved) {
 			moved = now_moved;
 			idle = 0;
@@ -199,24 +199,24 @@ static int run_poll_rounds(struct run *e, uint64_t *naps_out)
 		}
 	}
 	if (rc > 0 && lcores) {
-		rc = run_poll_nic_lcores(e);
+		rc = run_poll_nic_lcores(run);
 		if (rc == -EINTR)
-			fprintf(stderr, "%s: stopped by a signal\n", e->prog);
+			fprintf(stderr, "%s: stopped by a signal\n", run->prog);
 		else if (rc < 0)
-			run_drain(e);
+			run_drain(run);
 	}
 	return rc;
 }
 
 /* The rounds, and the process's CPU time over them. */
-int run_poll(struct run *e)
+int run_poll(struct run *run)
 {
 	uint64_t naps = 0;
 	int rc;
 
-	run_cpu_now(&e->cpu0, 0);
-	rc = run_poll_rounds(e, &naps);
-	run_cpu_now(&e->cpu1, naps);
+	run_cpu_now(&run->cpu0, 0);
+	rc = run_poll_rounds(run, &naps);
+	run_cpu_now(&run->cpu1, naps);
 	return rc;
 }
 
@@ -228,7 +228,7 @@ int run_poll(struct run *e)
  * on several lcores its waiting is the wall time less the busy time of an
  * average lcore.
  */
-bool run_window_costs(const struct run *e, struct run_window_costs *c)
+bool run_window_costs(const struct run *run, struct run_window_costs *c)
 {
 	struct uet_sync_stats st;
 	uint64_t busy_ns;
@@ -236,8 +236,8 @@ bool run_window_costs(const struct run *e, struct run_window_costs *c)
 
 	memset(c, 0, sizeof(*c));
 	c->lcores = 1;
-	if (e->co != NULL) {
-		uet_sync_coordinator_stats(e->co, &st);
+	if (run->co != NULL) {
+		uet_sync_coordinator_stats(run->co, &st);
 		c->model_ns = st.wall_model_ns;
 		c->rx_ns = st.wall_rx_ns;
 		c->tx_ns = st.wall_tx_ns;
@@ -248,9 +248,9 @@ bool run_window_costs(const struct run *e, struct run_window_costs *c)
 		c->rx_bursts = st.rx_bursts;
 		c->tx_bursts = st.tx_bursts;
 	} else {
-		c->lcores = run_nic_lcores(e);
-		for (i = 0; e->pa != NULL && i < e->count; i++) {
-			uet_sync_participant_stats(e->pa[i], &st);
+		c->lcores = run_nic_lcores(run);
+		for (i = 0; run->pa != NULL && i < run->count; i++) {
+			uet_sync_participant_stats(run->pa[i], &st);
 			c->model_ns += st.wall_model_ns;
 			c->rx_ns += st.wall_rx_ns;
 			c->tx_ns += st.wall_tx_ns;
@@ -277,20 +277,20 @@ bool run_window_costs(const struct run *e, struct run_window_costs *c)
  * and when the windows ran (for perf report --time on a perf record -k
  * CLOCK_MONOTONIC).
  */
-void run_window_split(const struct run *e)
+void run_window_split(const struct run *run)
 {
-	const struct run_cpu *a = &e->cpu0, *b = &e->cpu1;
+	const struct run_cpu *a = &run->cpu0, *b = &run->cpu1;
 	struct run_window_costs c;
 	double w;
 
-	if (!run_window_costs(e, &c))
+	if (!run_window_costs(run, &c))
 		return;
 	w = (double)c.windows;
 	fprintf(stderr,
 		"%s: wall per lockstep window: %.1f us: model %.1f, rx %.1f, "
 		"tx %.1f, waiting %.1f (%" PRIu64 " windows, %.3f ms; %u "
 		"lcore%s)\n",
-		e->prog, (double)c.wall_ns / 1e3 / w,
+		run->prog, (double)c.wall_ns / 1e3 / w,
 		(double)c.model_ns / 1e3 / w, (double)c.rx_ns / 1e3 / w,
 		(double)c.tx_ns / 1e3 / w, (double)c.waiting_ns / 1e3 / w,
 		c.windows, (double)c.wall_ns / 1e6, c.lcores,
@@ -298,7 +298,7 @@ void run_window_split(const struct run *e)
 	fprintf(stderr,
 		"%s: frames per lockstep window: %.1f data and %.1f control "
 		"(in and out), %.2f rx and %.2f tx bursts\n",
-		e->prog, (double)c.data_frames / w, (double)c.ctrl_frames / w,
+		run->prog, (double)c.data_frames / w, (double)c.ctrl_frames / w,
 		(double)c.rx_bursts / w, (double)c.tx_bursts / w);
 	/* The whole process (every lcore, the kernel's work in its system
 	 * calls), from the end of the handshake to the last window. */
@@ -307,7 +307,7 @@ void run_window_split(const struct run *e)
 		"%.2f voluntary and %.2f involuntary context switches, %.2f "
 		"naps, %.1f page faults; windows from %.6f to %.6f s "
 		"(CLOCK_MONOTONIC), %.6f to %.6f (CLOCK_REALTIME)\n",
-		e->prog, (double)(b->user_ns - a->user_ns) / 1e3 / w,
+		run->prog, (double)(b->user_ns - a->user_ns) / 1e3 / w,
 		(double)(b->sys_ns - a->sys_ns) / 1e3 / w,
 		(double)(b->vcsw - a->vcsw) / w,
 		(double)(b->ivcsw - a->ivcsw) / w,

@@ -14,7 +14,7 @@
 #include "uet_port.h"
 #include "uet_sync_ports.h"
 
-static void port_row(FILE *f, const struct run *e, const char *side,
+static void port_row(FILE *f, const struct run *run, const char *side,
 		     uint32_t host, const struct uet_port *port,
 		     const struct uet_sync_port_drops *d)
 {
@@ -35,14 +35,14 @@ static void port_row(FILE *f, const struct run *e, const char *side,
 	fprintf(stderr,
 		"%s: port %s (%s side of host %u) dropped %" PRIu64
 		" frames not of this run:",
-		e->prog, uet_port_name(port), side, host, total);
+		run->prog, uet_port_name(port), side, host, total);
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		fprintf(stderr, " %s %" PRIu64,
 			uet_sync_drop_name((enum uet_sync_drop)k), d->n[k]);
 	fputc('\n', stderr);
 }
 
-int run_write_port_records(const struct run *e)
+int run_write_port_records(const struct run *run)
 {
 	struct uet_sync_port_drops d;
 	struct uet_outfile out;
@@ -50,9 +50,9 @@ int run_write_port_records(const struct run *e)
 	uint32_t i, k;
 	FILE *f;
 
-	if (e->co == NULL && e->pa == NULL)
+	if (run->co == NULL && run->pa == NULL)
 		return 0;
-	run_out_path(path, sizeof(path), e->sc->run.out, "uet-ports.csv");
+	run_out_path(path, sizeof(path), run->sc->run.out, "uet-ports.csv");
 	if (uet_outfile_open(&out, path) < 0)
 		return -1;
 	f = out.f;
@@ -60,17 +60,17 @@ int run_write_port_records(const struct run *e)
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		fprintf(f, ",%s", uet_sync_drop_name((enum uet_sync_drop)k));
 	fputc('\n', f);
-	for (i = 0; e->co != NULL && i < e->hosts; i++) {
-		if (e->sw_port[i] == NULL)
+	for (i = 0; run->co != NULL && i < run->hosts; i++) {
+		if (run->sw_port[i] == NULL)
 			continue;
-		uet_sync_coordinator_port_drops(e->co, i, &d);
-		port_row(f, e, "switch", i, e->sw_port[i], &d);
+		uet_sync_coordinator_port_drops(run->co, i, &d);
+		port_row(f, run, "switch", i, run->sw_port[i], &d);
 	}
-	for (i = 0; e->pa != NULL && i < e->count; i++) {
-		if (e->pa[i] == NULL || e->nic_port[i] == NULL)
+	for (i = 0; run->pa != NULL && i < run->count; i++) {
+		if (run->pa[i] == NULL || run->nic_port[i] == NULL)
 			continue;
-		uet_sync_participant_port_drops(e->pa[i], &d);
-		port_row(f, e, "nic", e->first + i, e->nic_port[i], &d);
+		uet_sync_participant_port_drops(run->pa[i], &d);
+		port_row(f, run, "nic", run->first + i, run->nic_port[i], &d);
 	}
 	/* Renamed to uet-ports.csv only when whole. */
 	return uet_outfile_close(&out, 0) == 0 ? 0 : -1;

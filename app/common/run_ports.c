@@ -29,31 +29,32 @@
  * and is refused with -ENOTCONN until the switch's port has started), so a
  * uet-nic retries for up to the run's timeout before giving up.
  */
-static int run_open_port(struct run *e, struct uet_port **pp,
+static int run_open_port(struct run *run, struct uet_port **pp,
 			 const char *devargs, const char *what, uint32_t host)
 {
-	struct uet_port_conf pc = {.pool = e->mp};
-	uint32_t timeout_ms = e->conf->timeout_ms ? e->conf->timeout_ms
-						  : UET_SYNC_TIMEOUT_MS_DEFAULT;
+	struct uet_port_conf pc = {.pool = run->mp};
+	uint32_t timeout_ms = run->conf->timeout_ms
+				      ? run->conf->timeout_ms
+				      : UET_SYNC_TIMEOUT_MS_DEFAULT;
 	uint64_t end_ns = run_wall_ns() + timeout_ms * UINT64_C(1000000);
 	int rc;
 
-	if (e->conf->port_open == NULL)
+	if (run->conf->port_open == NULL)
 		return -ENOTSUP; /* uet-emu: no real port */
 	for (;;) {
-		rc = e->conf->port_open(pp, devargs, &pc);
-		if (rc == 0 || e->conf->role != UET_RUN_NICS ||
+		rc = run->conf->port_open(pp, devargs, &pc);
+		if (rc == 0 || run->conf->role != UET_RUN_NICS ||
 		    run_wall_ns() >= end_ns ||
-		    (e->conf->stop != NULL && *e->conf->stop))
+		    (run->conf->stop != NULL && *run->conf->stop))
 			break;
 		usleep(RUN_OPEN_RETRY_MS * 1000u);
 	}
 	if (rc < 0)
 		fprintf(stderr,
 			"%s: cannot open the port of %s %u (%s)%s: %s\n",
-			e->prog, what, host, devargs,
-			e->conf->role == UET_RUN_NICS ? " in the time allowed"
-						      : "",
+			run->prog, what, host, devargs,
+			run->conf->role == UET_RUN_NICS ? " in the time allowed"
+							: "",
 			strerror(-rc));
 	return rc;
 }
@@ -83,57 +84,59 @@ static void run_drain_opened(struct uet_port **ports, uint32_t n)
 }
 
 /* The ports: a ring pair per NIC embedded, else the given devices. */
-int run_open_ports(struct run *e)
+int run_open_ports(struct run *run)
 {
-	const char *const *dev = e->conf->port_devargs;
+	const char *const *dev = run->conf->port_devargs;
 	uint32_t i;
 	int rc;
 
-	e->sw_port = calloc(e->hosts, sizeof(*e->sw_port));
-	e->nic_port = calloc(e->hosts, sizeof(*e->nic_port));
-	if (e->sw_port == NULL || e->nic_port == NULL)
+	run->sw_port = calloc(run->hosts, sizeof(*run->sw_port));
+	run->nic_port = calloc(run->hosts, sizeof(*run->nic_port));
+	if (run->sw_port == NULL || run->nic_port == NULL)
 		return -ENOMEM;
-	if (e->conf->role == UET_RUN_EMBEDDED) {
-		struct uet_port_conf pc = {.pool = e->mp};
+	if (run->conf->role == UET_RUN_EMBEDDED) {
+		struct uet_port_conf pc = {.pool = run->mp};
 
-		for (i = 0; i < e->hosts; i++) {
+		for (i = 0; i < run->hosts; i++) {
 			char name[24];
 
 			snprintf(name, sizeof(name), "l%u", i);
-			rc = uet_port_pair_create(
-				&e->sw_port[i], &e->nic_port[i], name, 0, &pc);
+			rc = uet_port_pair_create(&run->sw_port[i],
+						  &run->nic_port[i], name, 0,
+						  &pc);
 			if (rc < 0) {
 				fprintf(stderr,
 					"%s: cannot create the ports of nic "
 					"%u: %s\n",
-					e->prog, i, strerror(-rc));
+					run->prog, i, strerror(-rc));
 				return rc;
 			}
 		}
 		return 0;
 	}
 	if (dev == NULL) {
-		fprintf(stderr, "%s: no ports given\n", e->prog);
+		fprintf(stderr, "%s: no ports given\n", run->prog);
 		return -EINVAL;
 	}
-	for (i = 0; e->has_switch && i < e->hosts; i++) {
-		rc = run_open_port(e, &e->sw_port[i], dev[i], "switch port", i);
+	for (i = 0; run->has_switch && i < run->hosts; i++) {
+		rc = run_open_port(run, &run->sw_port[i], dev[i], "switch port",
+				   i);
 		if (rc < 0)
 			return rc;
 	}
-	for (i = 0; !e->has_switch && i < e->count; i++) {
-		rc = run_open_port(e, &e->nic_port[i], dev[i], "nic",
-				   e->first + i);
+	for (i = 0; !run->has_switch && i < run->count; i++) {
+		rc = run_open_port(run, &run->nic_port[i], dev[i], "nic",
+				   run->first + i);
 		if (rc < 0)
 			return rc;
 	}
-	run_drain_opened(e->has_switch ? e->sw_port : e->nic_port,
-			 e->has_switch ? e->hosts : e->count);
+	run_drain_opened(run->has_switch ? run->sw_port : run->nic_port,
+			 run->has_switch ? run->hosts : run->count);
 	/* Said once every switch port has started: a launcher waits for this
 	 * line before it starts memif clients, which DPDK 22.11's memif
 	 * server would turn away until then (uet_port_ethdev.c). */
-	if (e->has_switch)
-		fprintf(stderr, "%s: %u ports up\n", e->prog, e->hosts);
+	if (run->has_switch)
+		fprintf(stderr, "%s: %u ports up\n", run->prog, run->hosts);
 	return 0;
 }
 
@@ -142,7 +145,7 @@ int run_open_ports(struct run *e)
  * goes when the client disconnects): keep the ports open until the switch
  * has closed every link, or for RUN_LINGER_MS at most, dropping what comes.
  */
-void run_linger(struct run *e)
+void run_linger(struct run *run)
 {
 	uint64_t end_ns = run_wall_ns() + RUN_LINGER_MS * UINT64_C(1000000);
 	struct rte_mbuf *pkts[32];
@@ -151,13 +154,13 @@ void run_linger(struct run *e)
 		bool up = false;
 		uint32_t i;
 
-		for (i = 0; i < e->count; i++) {
+		for (i = 0; i < run->count; i++) {
 			struct uet_port_link l;
 			uint16_t n =
-				uet_port_rx_burst(e->nic_port[i], pkts, 32);
+				uet_port_rx_burst(run->nic_port[i], pkts, 32);
 
 			rte_pktmbuf_free_bulk(pkts, n);
-			if (uet_port_link(e->nic_port[i], &l) == 0 && l.up)
+			if (uet_port_link(run->nic_port[i], &l) == 0 && l.up)
 				up = true;
 		}
 		if (!up)
@@ -179,31 +182,31 @@ void run_linger(struct run *e)
 static struct uet_port **volatile left_open[2]; /* volatile: never read */
 
 /* Returns false when p is left open. */
-static bool close_port(const struct run *e, struct uet_port *p)
+static bool close_port(const struct run *run, struct uet_port *p)
 {
 	if (p == NULL)
 		return true;
-	if (e->conf->process_exits &&
+	if (run->conf->process_exits &&
 	    strncmp(uet_port_name(p), "net_memif", 9) == 0)
 		return false;
 	uet_port_close(p);
 	return true;
 }
 
-void run_close_ports(struct run *e)
+void run_close_ports(struct run *run)
 {
 	bool all = true;
 	uint32_t i;
 
-	for (i = 0; e->sw_port != NULL && i < e->hosts; i++)
-		all = close_port(e, e->sw_port[i]) && all;
-	for (i = 0; e->nic_port != NULL && i < e->hosts; i++)
-		all = close_port(e, e->nic_port[i]) && all;
+	for (i = 0; run->sw_port != NULL && i < run->hosts; i++)
+		all = close_port(run, run->sw_port[i]) && all;
+	for (i = 0; run->nic_port != NULL && i < run->hosts; i++)
+		all = close_port(run, run->nic_port[i]) && all;
 	if (!all) {
-		left_open[0] = e->sw_port;
-		left_open[1] = e->nic_port;
+		left_open[0] = run->sw_port;
+		left_open[1] = run->nic_port;
 		return;
 	}
-	free(e->sw_port);
-	free(e->nic_port);
+	free(run->sw_port);
+	free(run->nic_port);
 }

@@ -137,63 +137,63 @@ struct run {
 uint64_t run_wall_ns(void);
 
 /* Whether host is one of the NICs hosted here. */
-static inline bool run_hosted(const struct run *e, uint32_t host)
+static inline bool run_hosted(const struct run *run, uint32_t host)
 {
-	return host >= e->first && host - e->first < e->count;
+	return host >= run->first && host - run->first < run->count;
 }
 
 /* out/name, with or without a slash at the end of out. */
 void run_out_path(char *buf, size_t size, const char *out, const char *name);
 
 /* run_models.c */
-int run_roles(struct run *e, const struct uet_run_conf *conf);
-int run_workload_open(struct run *e, struct uet_run_result *res);
-int run_wire_nics(struct run *e);
+int run_roles(struct run *run, const struct uet_run_conf *conf);
+int run_workload_open(struct run *run, struct uet_run_result *res);
+int run_wire_nics(struct run *run);
 /* Both, the switch built on a worker lcore meanwhile where there is one. */
-int run_wire_models(struct run *e);
-uint64_t run_total_events(const struct run *e);
-void run_models_close(struct run *e);
+int run_wire_models(struct run *run);
+uint64_t run_total_events(const struct run *run);
+void run_models_close(struct run *run);
 
 /* run_outputs.c */
-int run_open_outputs(struct run *e);
-int run_outputs_attach_switch(struct run *e);
+int run_open_outputs(struct run *run);
+int run_outputs_attach_switch(struct run *run);
 /* NIC i's records: its view in uet-emu, else the records. */
-struct uet_record *run_nic_record(const struct run *e, uint32_t i);
+struct uet_record *run_nic_record(const struct run *run, uint32_t i);
 /* Every view's rows into the files, in host order. */
-int run_flush_nic_records(struct run *e);
+int run_flush_nic_records(struct run *run);
 /* NIC i's view into the files; safe from any lcore. */
-int run_flush_nic_record(struct run *e, uint32_t i);
+int run_flush_nic_record(struct run *run, uint32_t i);
 /* 0, or -EIO when a record or capture could not be written whole (each
  * failure named on stderr). */
-int run_close_outputs(struct run *e);
+int run_close_outputs(struct run *run);
 
 /* run_out_lock.c: run.out owned by this run (RUN_OUT_LOCK_NAME locked),
  * from before it clears the folder until its files are closed. -EBUSY
  * when another run holds it, named on stderr. */
 #define RUN_OUT_LOCK_NAME ".uet-run.lock"
-int run_lock_out(struct run *e, const char *out);
-void run_unlock_out(struct run *e);
+int run_lock_out(struct run *run, const char *out);
+void run_unlock_out(struct run *run);
 
 /* run_ports.c */
-int run_open_ports(struct run *e);
-void run_linger(struct run *e);
-void run_close_ports(struct run *e);
+int run_open_ports(struct run *run);
+void run_linger(struct run *run);
+void run_close_ports(struct run *run);
 
 /* run_clock.c: the clock role (run_clock.h), picked and opened; the run;
  * why it stopped and where it got to; closed. */
-int run_lookahead(const struct run *e, uet_time_t *lookahead_ps);
-int run_clock_open(struct run *e, uint64_t scenario_hash);
-int run_clock_poll(struct run *e);
+int run_lookahead(const struct run *run, uet_time_t *lookahead_ps);
+int run_clock_open(struct run *run, uint64_t scenario_hash);
+int run_clock_poll(struct run *run);
 /* Over MPI ranks (run_clock_mpi.c): every rank loaded the same scenario;
  * -EINVAL (rank 0 names the first that differs) or what MPI said. */
-int run_clock_mpi_check(struct run *e, uint64_t scenario_hash);
-void run_clock_report(struct run *e, int rc, struct uet_run_result *res);
-void run_close_clock(struct run *e);
+int run_clock_mpi_check(struct run *run, uint64_t scenario_hash);
+void run_clock_report(struct run *run, int rc, struct uet_run_result *res);
+void run_close_clock(struct run *run);
 
 /* run_poll.c: lockstep over ports, polled in this thread. */
 /* Poll the hosted roles until the run ends, a role fails or a signal
- * stops it; the process's CPU time over it in e->cpu0 and e->cpu1. */
-int run_poll(struct run *e);
+ * stops it; the process's CPU time over it in run->cpu0 and run->cpu1. */
+int run_poll(struct run *run);
 /* Where the lockstep windows' wall time went in this process, summed over
  * the windows (the hosted NICs' in a uet-nic). */
 struct run_window_costs {
@@ -209,30 +209,30 @@ struct run_window_costs {
 	unsigned int lcores; /* the NICs' lcores (a uet-nic), else 1 */
 };
 /* Fill c; false when no window ran over ports in this process. */
-bool run_window_costs(const struct run *e, struct run_window_costs *c);
+bool run_window_costs(const struct run *run, struct run_window_costs *c);
 /* Print where a window's wall time went in this process. */
-void run_window_split(const struct run *e);
+void run_window_split(const struct run *run);
 
 /* run_port_records.c: uet-ports.csv (lockstep over ports only).
  * 0, or -1 when the file cannot be written. */
-int run_write_port_records(const struct run *e);
+int run_write_port_records(const struct run *run);
 
 /* run_nic_lcores.c: uet-nic's participants over several lcores. */
 /* The lcores its NICs are polled on (1: the poll loop of run_clock.c). */
-unsigned int run_nic_lcores(const struct run *e);
+unsigned int run_nic_lcores(const struct run *run);
 /* Poll every participant, each on one lcore, until all finished or one
  * failed; 0 or the first failure in host order. */
-int run_poll_nic_lcores(struct run *e);
+int run_poll_nic_lcores(struct run *run);
 
 /* run_summary.c */
-void run_totals(const struct run *e, struct uet_run_result *r);
-void run_summary(const struct run *e, const struct uet_run_result *r);
+void run_totals(const struct run *run, struct uet_run_result *r);
+void run_summary(const struct run *run, const struct uet_run_result *r);
 /* run_summary_csv.c: the same figures into run.out/summary.csv; 0 or a
  * negative errno. */
-int run_summary_csv(const struct run *e, const struct uet_run_result *r);
+int run_summary_csv(const struct run *run, const struct uet_run_result *r);
 /* run_wall_csv.c: the run's wall-clock figures into run.out/wall-time.csv,
  * the one file that differs between two identical runs; 0 or a negative
  * errno. */
-int run_wall_csv(const struct run *e, const struct uet_run_result *r);
+int run_wall_csv(const struct run *run, const struct uet_run_result *r);
 
 #endif /* RUN_PRIVATE_H */

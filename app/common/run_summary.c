@@ -51,24 +51,24 @@ static const char *integrity_mark(const struct uet_run_result *r)
 
 /* Sum what the hosted NICs and the switch counted, for the summary and
  * the integrity check. */
-void run_totals(const struct run *e, struct uet_run_result *r)
+void run_totals(const struct run *run, struct uet_run_result *r)
 {
 	struct uet_fabric_port_stats ps;
 	struct uet_nic_stats ns;
 	uint32_t i;
 
-	for (i = 0; i < e->count; i++) {
-		uet_nic_stats(e->nic[i], &ns);
+	for (i = 0; i < run->count; i++) {
+		uet_nic_stats(run->nic[i], &ns);
 		r->payload_mismatches += ns.payload_mismatches;
 		r->in_flight_anomalies += ns.in_flight_anomalies;
 		r->psns_taken += ns.psns_taken;
 		r->psns_retired += ns.psns_retired;
 	}
 	/* Frames from the hosts; drops and trims at every switch port. */
-	for (i = 0; e->has_switch && i < uet_fabric_port_count(e->fabric);
+	for (i = 0; run->has_switch && i < uet_fabric_port_count(run->fabric);
 	     i++) {
-		if (uet_fabric_port_stats(e->fabric, i, &ps) == 0) {
-			if (i < e->hosts)
+		if (uet_fabric_port_stats(run->fabric, i, &ps) == 0) {
+			if (i < run->hosts)
 				r->frames += ps.rx_frames;
 			r->switch_drops +=
 				ps.drop_full_frames + ps.drop_random_frames +
@@ -76,19 +76,19 @@ void run_totals(const struct run *e, struct uet_run_result *r)
 			r->switch_trims += ps.trim_frames;
 		}
 	}
-	if (e->has_switch)
-		r->switch_drops += run_swrec_down_drops(e->fabric);
+	if (run->has_switch)
+		r->switch_drops += run_swrec_down_drops(run->fabric);
 }
 
 /* Port i's upward link, if it is the lower end of one between switches
  * (the lower tier's port comes first), with what it sent. */
-static bool uplink_at(const struct run *e, uint32_t i,
+static bool uplink_at(const struct run *run, uint32_t i,
 		      struct uet_fabric_port_info *info,
 		      struct uet_fabric_port_stats *ps)
 {
-	return uet_fabric_port_info(e->fabric, i, info) == 0 &&
+	return uet_fabric_port_info(run->fabric, i, info) == 0 &&
 	       info->peer >= 0 && (uint32_t)info->peer >= i &&
-	       uet_fabric_port_stats(e->fabric, i, ps) == 0;
+	       uet_fabric_port_stats(run->fabric, i, ps) == 0;
 }
 
 /*
@@ -97,9 +97,9 @@ static bool uplink_at(const struct run *e, uint32_t i,
  * shows. Nothing for one switch. A large fabric (a k = 16 fat tree has 2,048
  * uplinks) gets one line of ranges instead; summary.csv has every uplink.
  */
-static void run_summary_links(const struct run *e)
+static void run_summary_links(const struct run *run)
 {
-	const uint32_t ports = uet_fabric_port_count(e->fabric);
+	const uint32_t ports = uet_fabric_port_count(run->fabric);
 	struct uet_fabric_port_info info;
 	struct uet_fabric_port_stats ps;
 	uint64_t fr_lo = UINT64_MAX, fr_hi = 0, by_lo = UINT64_MAX, by_hi = 0;
@@ -107,7 +107,7 @@ static void run_summary_links(const struct run *e)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < ports; i++) {
-		if (!uplink_at(e, i, &info, &ps))
+		if (!uplink_at(run, i, &info, &ps))
 			continue;
 		n++;
 		fr_lo = RTE_MIN(fr_lo, ps.tx_frames);
@@ -125,25 +125,25 @@ static void run_summary_links(const struct run *e)
 			" bytes each, %" PRIu64 " dropped, %" PRIu64
 			" trimmed, peak queue up to %" PRIu64
 			" bytes (each uplink in summary.csv)\n",
-			e->prog, n, fr_lo, fr_hi, by_lo, by_hi, dropped,
+			run->prog, n, fr_lo, fr_hi, by_lo, by_hi, dropped,
 			trimmed, peak);
 		return;
 	}
 	for (i = 0; i < ports; i++)
-		if (uplink_at(e, i, &info, &ps))
+		if (uplink_at(run, i, &info, &ps))
 			fprintf(stderr,
 				"%s: uplink %s from %s: %" PRIu64
 				" frames, %" PRIu64 " bytes, %" PRIu64
 				" dropped, %" PRIu64
 				" trimmed, peak queue %" PRIu64 " bytes\n",
-				e->prog, info.link_name, info.switch_name,
+				run->prog, info.link_name, info.switch_name,
 				ps.tx_frames, ps.tx_bytes, ps.drop_full_frames,
 				ps.trim_frames, ps.peak_queue_bytes);
 }
 
-void run_summary(const struct run *e, const struct uet_run_result *r)
+void run_summary(const struct run *run, const struct uet_run_result *r)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	char vt[UET_UNITS_FMT_LEN], at[UET_UNITS_FMT_LEN];
 	uint32_t i, shown = 0;
 
@@ -152,32 +152,32 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 		"%s: %u of %u messages completed; virtual time %s, "
 		"%" PRIu64 " windows, %" PRIu64 " events, %" PRIu64
 		" ms of wall time after %" PRIu64 " ms of set-up\n",
-		e->prog, r->completed, r->messages, vt, r->windows, r->events,
+		run->prog, r->completed, r->messages, vt, r->windows, r->events,
 		r->wall_ns / 1000000u, r->setup_ns / 1000000u);
-	if (e->conf->lcores_why != NULL)
-		fprintf(stderr, "%s: lcores: %s\n", e->prog,
-			e->conf->lcores_why);
+	if (run->conf->lcores_why != NULL)
+		fprintf(stderr, "%s: lcores: %s\n", run->prog,
+			run->conf->lcores_why);
 	fprintf(stderr,
 		"%s: %" PRIu64 " frames through the switch, %" PRIu64
 		" dropped there, %" PRIu64
 		" trimmed there; payload mismatches %" PRIu64
 		", in-flight anomalies %" PRIu64 ", PSNs taken %" PRIu64
 		", retired %" PRIu64 "%s\n",
-		e->prog, r->frames, r->switch_drops, r->switch_trims,
+		run->prog, r->frames, r->switch_drops, r->switch_trims,
 		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
 		r->psns_retired, integrity_mark(r));
-	if (e->has_switch)
-		run_summary_links(e);
-	if (e->wl != NULL) {
-		run_wl_summary(e->wl, stderr);
+	if (run->has_switch)
+		run_summary_links(run);
+	if (run->wl != NULL) {
+		run_wl_summary(run->wl, stderr);
 		return;
 	}
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
 
-		if (!run_hosted(e, m->src) ||
-		    (e->msg_flags[i] & RUN_MSG_COMPLETED))
+		if (!run_hosted(run, m->src) ||
+		    (run->msg_flags[i] & RUN_MSG_COMPLETED))
 			continue;
 		if (shown++ == RUN_SUMMARY_LINES)
 			continue;
@@ -185,10 +185,10 @@ void run_summary(const struct run *e, const struct uet_run_result *r)
 		fprintf(stderr,
 			"%s: message %u (host %u -> %u, %" PRIu64
 			" bytes, at %s): %s\n",
-			e->prog, i, m->src, m->dst, m->size_bytes, at,
-			missing(e->msg_flags[i], m->at_ps, r->virtual_ps));
+			run->prog, i, m->src, m->dst, m->size_bytes, at,
+			missing(run->msg_flags[i], m->at_ps, r->virtual_ps));
 	}
 	if (shown > RUN_SUMMARY_LINES)
-		fprintf(stderr, "%s: ... and %u more not completed\n", e->prog,
-			shown - RUN_SUMMARY_LINES);
+		fprintf(stderr, "%s: ... and %u more not completed\n",
+			run->prog, shown - RUN_SUMMARY_LINES);
 }

@@ -34,16 +34,16 @@ static void row_u64(FILE *f, const char *figure, uint64_t v)
 }
 
 /* Per link between switches, in its upward direction, as the prose. */
-static void uplinks(const struct run *e, FILE *f)
+static void uplinks(const struct run *run, FILE *f)
 {
 	struct uet_fabric_port_info info;
 	struct uet_fabric_port_stats ps;
 	uint32_t i;
 
-	for (i = 0; i < uet_fabric_port_count(e->fabric); i++) {
-		if (uet_fabric_port_info(e->fabric, i, &info) < 0 ||
+	for (i = 0; i < uet_fabric_port_count(run->fabric); i++) {
+		if (uet_fabric_port_info(run->fabric, i, &info) < 0 ||
 		    info.peer < 0 || (uint32_t)info.peer < i ||
-		    uet_fabric_port_stats(e->fabric, i, &ps) < 0)
+		    uet_fabric_port_stats(run->fabric, i, &ps) < 0)
 			continue;
 		fprintf(f,
 			"uplink.%s.frames,%" PRIu64 "\nuplink.%s.bytes,%" PRIu64
@@ -59,19 +59,19 @@ static void uplinks(const struct run *e, FILE *f)
 
 /* The messages of the list whose source is here and that did not
  * complete: how far each got (all of them, where the prose shows 20). */
-static void unfinished(const struct run *e, FILE *f)
+static void unfinished(const struct run *run, FILE *f)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	uint32_t i, n = 0;
 
 	for (i = 0; i < sc->workload.message_count; i++) {
 		const struct uet_workload_message *m =
 			&sc->workload.messages[i];
 
-		if (!run_hosted(e, m->src) ||
-		    (e->msg_flags[i] & RUN_MSG_COMPLETED))
+		if (!run_hosted(run, m->src) ||
+		    (run->msg_flags[i] & RUN_MSG_COMPLETED))
 			continue;
-		fprintf(f, "message.%u,%s\n", i, state(e->msg_flags[i]));
+		fprintf(f, "message.%u,%s\n", i, state(run->msg_flags[i]));
 		n++;
 	}
 	row_u64(f, "not_completed", n);
@@ -100,7 +100,7 @@ static void interrupted(const struct uet_run_result *r, FILE *f)
  * them. Only such runs have these rows, so that every other run's file is
  * what it was.
  */
-static void untrusted(const struct run *e, FILE *f)
+static void untrusted(const struct run *run, FILE *f)
 {
 	struct uet_fabric_port_stats ps;
 	struct uet_nic_stats ns, sum;
@@ -108,8 +108,8 @@ static void untrusted(const struct run *e, FILE *f)
 	uint32_t i;
 
 	memset(&sum, 0, sizeof(sum));
-	for (i = 0; i < e->count; i++) {
-		uet_nic_stats(e->nic[i], &ns);
+	for (i = 0; i < run->count; i++) {
+		uet_nic_stats(run->nic[i], &ns);
 		sum.transport.malformed_frames += ns.transport.malformed_frames;
 		sum.other_frames += ns.other_frames;
 		sum.stale_packets += ns.stale_packets;
@@ -120,8 +120,8 @@ static void untrusted(const struct run *e, FILE *f)
 		sum.external_stalls_closed += ns.external_stalls_closed;
 		sum.external_msgs_arrived += ns.external_msgs_arrived;
 	}
-	for (i = 0; e->has_switch && i < e->hosts; i++)
-		if (uet_fabric_port_stats(e->fabric, i, &ps) == 0)
+	for (i = 0; run->has_switch && i < run->hosts; i++)
+		if (uet_fabric_port_stats(run->fabric, i, &ps) == 0)
 			spoofed += ps.drop_source_frames;
 	row_u64(f, "nic.malformed_frames", sum.transport.malformed_frames);
 	row_u64(f, "nic.other_frames", sum.other_frames);
@@ -135,13 +135,13 @@ static void untrusted(const struct run *e, FILE *f)
 	row_u64(f, "switch.spoofed_frames", spoofed);
 }
 
-int run_summary_csv(const struct run *e, const struct uet_run_result *r)
+int run_summary_csv(const struct run *run, const struct uet_run_result *r)
 {
 	char path[UET_CONFIG_PATH_MAX + 16], tmp[UET_CONFIG_PATH_MAX + 32];
 	FILE *f;
 	int rc = 0;
 
-	run_out_path(path, sizeof(path), e->sc->run.out, "summary.csv");
+	run_out_path(path, sizeof(path), run->sc->run.out, "summary.csv");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (f == NULL)
@@ -161,15 +161,15 @@ int run_summary_csv(const struct run *e, const struct uet_run_result *r)
 	row_u64(f, "psns_retired", r->psns_retired);
 	row_u64(f, "intact", uet_run_intact(r) ? 1u : 0u);
 	interrupted(r, f);
-	if (e->has_switch)
-		uplinks(e, f);
-	if (e->wl != NULL)
-		run_wl_summary_csv(e->wl, f);
+	if (run->has_switch)
+		uplinks(run, f);
+	if (run->wl != NULL)
+		run_wl_summary_csv(run->wl, f);
 	else
-		unfinished(e, f);
-	run_rt_summary_csv(e->rt, f);
-	if (e->sc->sw.external_hosts[0] != '\0')
-		untrusted(e, f);
+		unfinished(run, f);
+	run_rt_summary_csv(run->rt, f);
+	if (run->sc->sw.external_hosts[0] != '\0')
+		untrusted(run, f);
 	if (ferror(f))
 		rc = -EIO;
 	if (fclose(f) != 0 && rc == 0)

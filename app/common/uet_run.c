@@ -57,9 +57,9 @@ int uet_run_parse_range(const char *s, uint32_t *first, uint32_t *count)
 
 /* The mbuf pool every hosted role takes frames from, sized from the
  * scenario (run_sizing.c) unless the caller did. */
-static int run_open_pool(struct run *e)
+static int run_open_pool(struct run *run)
 {
-	const struct uet_run_conf *conf = e->conf;
+	const struct uet_run_conf *conf = run->conf;
 	struct run_sizing sizing;
 	int rc;
 
@@ -69,28 +69,28 @@ static int run_open_pool(struct run *e)
 		sizing.payload_mbufs = conf->payload_mbufs;
 		sizing.derived = conf->mbufs_derived;
 	} else {
-		rc = run_size(e->sc, conf->role, e->first, e->count, e->prog,
-			      &sizing);
+		rc = run_size(run->sc, conf->role, run->first, run->count,
+			      run->prog, &sizing);
 		if (rc < 0)
 			return rc;
 	}
-	e->pool_mbufs = sizing.mbufs;
-	e->pool_derived = sizing.derived;
+	run->pool_mbufs = sizing.mbufs;
+	run->pool_derived = sizing.derived;
 	/* Embedded, no frame reaches a device: the pools' memory is the
 	 * process's, not EAL's (uet_port_pool.c). */
-	e->mp = conf->role == UET_RUN_EMBEDDED
-			? uet_port_pool_create_local(RUN_POOL_NAME,
-						     sizing.mbufs,
-						     sizing.mbuf_data_bytes)
-			: uet_port_pool_create_growing(
-				  RUN_POOL_NAME, sizing.mbufs,
-				  sizing.mbuf_data_bytes, SOCKET_ID_ANY);
-	if (e->mp == NULL) {
+	run->mp = conf->role == UET_RUN_EMBEDDED
+			  ? uet_port_pool_create_local(RUN_POOL_NAME,
+						       sizing.mbufs,
+						       sizing.mbuf_data_bytes)
+			  : uet_port_pool_create_growing(
+				    RUN_POOL_NAME, sizing.mbufs,
+				    sizing.mbuf_data_bytes, SOCKET_ID_ANY);
+	if (run->mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the mbuf pool %s of %u mbufs (%s): "
 			"%s; set run.mbufs lower or give EAL more memory "
 			"(-m)\n",
-			e->prog, RUN_POOL_NAME, sizing.mbufs,
+			run->prog, RUN_POOL_NAME, sizing.mbufs,
 			sizing.derived ? "derived from the scenario"
 				       : "run.mbufs",
 			rte_strerror(rte_errno));
@@ -98,13 +98,13 @@ static int run_open_pool(struct run *e)
 	}
 	if (sizing.payload_mbufs == 0)
 		return 0;
-	e->payload_mp = uet_port_pool_create_attach(RUN_PAYLOAD_POOL_NAME,
-						    sizing.payload_mbufs);
-	if (e->payload_mp == NULL) {
+	run->payload_mp = uet_port_pool_create_attach(RUN_PAYLOAD_POOL_NAME,
+						      sizing.payload_mbufs);
+	if (run->payload_mp == NULL) {
 		fprintf(stderr,
 			"%s: cannot make the payload mbuf pool %s of %u mbufs: "
 			"%s; give EAL more memory (-m)\n",
-			e->prog, RUN_PAYLOAD_POOL_NAME, sizing.payload_mbufs,
+			run->prog, RUN_PAYLOAD_POOL_NAME, sizing.payload_mbufs,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
@@ -113,43 +113,46 @@ static int run_open_pool(struct run *e)
 
 /* What the run leaves once it is over: records, summary. Returns -EIO
  * when a record could not be written. */
-static int run_finish(struct run *e, int rc, struct uet_run_result *res)
+static int run_finish(struct run *run, int rc, struct uet_run_result *res)
 {
 	int out = 0;
 
 	res->sync_err = rc;
 	/* Only a run the signal cut short: a realtime run ends on it. */
-	res->interrupted_by =
-		rc == -EINTR && e->conf->stop != NULL ? (int)*e->conf->stop : 0;
-	run_clock_report(e, rc, res);
-	res->completed = e->completed;
-	res->workload_done = e->wl != NULL && run_wl_done(e->wl);
-	if (e->wl != NULL && run_wl_write_record(e->wl, e->rec) < 0) {
-		fprintf(stderr, "%s: writing workload.csv failed\n", e->prog);
+	res->interrupted_by = rc == -EINTR && run->conf->stop != NULL
+				      ? (int)*run->conf->stop
+				      : 0;
+	run_clock_report(run, rc, res);
+	res->completed = run->completed;
+	res->workload_done = run->wl != NULL && run_wl_done(run->wl);
+	if (run->wl != NULL && run_wl_write_record(run->wl, run->rec) < 0) {
+		fprintf(stderr, "%s: writing workload.csv failed\n", run->prog);
 		out = -EIO;
 	}
-	if (run_write_port_records(e) < 0) {
-		fprintf(stderr, "%s: writing uet-ports.csv failed\n", e->prog);
+	if (run_write_port_records(run) < 0) {
+		fprintf(stderr, "%s: writing uet-ports.csv failed\n",
+			run->prog);
 		out = -EIO;
 	}
-	if (run_swrec_finish(e->swrec, res->virtual_ps) < 0) {
+	if (run_swrec_finish(run->swrec, res->virtual_ps) < 0) {
 		fprintf(stderr, "%s: writing the switch records failed\n",
-			e->prog);
+			run->prog);
 		out = -EIO;
 	}
-	run_totals(e, res);
-	if (e->clock != NULL && e->clock->combine != NULL)
-		e->clock->combine(e, res);
+	run_totals(run, res);
+	if (run->clock != NULL && run->clock->combine != NULL)
+		run->clock->combine(run, res);
 	/* Over ranks every rank has the run's totals; rank 0 says them. */
-	if (e->conf->ranks == NULL || e->conf->ranks->rank == 0)
-		run_summary(e, res);
-	run_rt_summary(e->rt, stderr);
-	if (run_summary_csv(e, res) < 0) {
-		fprintf(stderr, "%s: writing summary.csv failed\n", e->prog);
+	if (run->conf->ranks == NULL || run->conf->ranks->rank == 0)
+		run_summary(run, res);
+	run_rt_summary(run->rt, stderr);
+	if (run_summary_csv(run, res) < 0) {
+		fprintf(stderr, "%s: writing summary.csv failed\n", run->prog);
 		out = -EIO;
 	}
-	if (run_wall_csv(e, res) < 0) {
-		fprintf(stderr, "%s: writing wall-time.csv failed\n", e->prog);
+	if (run_wall_csv(run, res) < 0) {
+		fprintf(stderr, "%s: writing wall-time.csv failed\n",
+			run->prog);
 		out = -EIO;
 	}
 	return out;
@@ -170,24 +173,24 @@ static int run_finish(struct run *e, int rc, struct uet_run_result *res)
 
 /* Everything the run opened, closed; -EIO when an output was not written
  * whole. */
-static int run_close(struct run *e)
+static int run_close(struct run *run)
 {
 	int rc;
 
-	run_close_clock(e);
-	if (!e->conf->process_exits || RUN_FREE_MODELS_AT_EXIT)
-		run_models_close(e);
-	run_close_ports(e);
-	rc = run_close_outputs(e);
+	run_close_clock(run);
+	if (!run->conf->process_exits || RUN_FREE_MODELS_AT_EXIT)
+		run_models_close(run);
+	run_close_ports(run);
+	rc = run_close_outputs(run);
 	/* The pools are left to the exit (uet_run_conf.process_exits):
 	 * freeing one drains it mbuf by mbuf and, for its header in EAL's
 	 * heap, zeroes its MiB of per-lcore caches (pages the run never
 	 * touched). A build with AddressSanitizer frees the embedded run's,
 	 * whose rings are in the C heap, for its leak check. */
-	if (!e->conf->process_exits ||
-	    (RUN_FREE_MODELS_AT_EXIT && e->conf->role == UET_RUN_EMBEDDED)) {
-		rte_mempool_free(e->payload_mp);
-		rte_mempool_free(e->mp);
+	if (!run->conf->process_exits ||
+	    (RUN_FREE_MODELS_AT_EXIT && run->conf->role == UET_RUN_EMBEDDED)) {
+		rte_mempool_free(run->payload_mp);
+		rte_mempool_free(run->mp);
 	}
 	return rc;
 }
