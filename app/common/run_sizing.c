@@ -245,26 +245,29 @@ static int size_files(const struct uet_scenario *sc, enum uet_run_role role,
  * reserves of its address space adds EAL's memory and the pools' rings.
  */
 static void size_expect(const struct uet_scenario *sc, enum uet_run_role role,
-			bool local, uint32_t nics_here, struct run_sizing *z)
+			bool local, uint32_t nics_here,
+			struct run_sizing *sizing)
 {
 	const uint64_t frame_mbuf_bytes =
-		local ? 2u * uet_port_pool_obj_bytes(z->mbuf_data_bytes) +
+		local ? 2u * uet_port_pool_obj_bytes(sizing->mbuf_data_bytes) +
 				uet_port_pool_attach_obj_bytes()
 		      : (uint64_t)SIZING_MBUFS_PER_FRAME_PORTS *
-				uet_port_pool_obj_bytes(z->mbuf_data_bytes);
+				uet_port_pool_obj_bytes(
+					sizing->mbuf_data_bytes);
 	uint64_t model = (uint64_t)nics_here * SIZING_NIC_BYTES;
 
 	if (role != UET_RUN_NICS)
 		model += fabric_ports(sc) * SIZING_PORT_BYTES;
-	z->model_bytes = model;
-	z->messages_bytes = z->messages * SIZING_MESSAGE_BYTES;
-	z->frames_bytes = z->expected_frames *
-			  (frame_mbuf_bytes + SIZING_FRAME_STATE_BYTES);
-	z->expected_bytes = SIZING_PROCESS_BYTES + model + z->messages_bytes +
-			    z->frames_bytes;
-	z->reserved_bytes =
-		((uint64_t)z->eal_mem_mb << 20) + z->expected_bytes +
-		(local ? 8u * ((uint64_t)z->mbufs + z->payload_mbufs) : 0);
+	sizing->model_bytes = model;
+	sizing->messages_bytes = sizing->messages * SIZING_MESSAGE_BYTES;
+	sizing->frames_bytes = sizing->expected_frames *
+			       (frame_mbuf_bytes + SIZING_FRAME_STATE_BYTES);
+	sizing->expected_bytes = SIZING_PROCESS_BYTES + model +
+				 sizing->messages_bytes + sizing->frames_bytes;
+	sizing->reserved_bytes =
+		((uint64_t)sizing->eal_mem_mb << 20) + sizing->expected_bytes +
+		(local ? 8u * ((uint64_t)sizing->mbufs + sizing->payload_mbufs)
+		       : 0);
 }
 
 /*
@@ -273,12 +276,12 @@ static void size_expect(const struct uet_scenario *sc, enum uet_run_role role,
  * the run is refused before anything starts, with the figures.
  */
 static int size_check_memory(const struct uet_scenario *sc,
-			     const struct run_sizing *z, const char *prog)
+			     const struct run_sizing *sizing, const char *prog)
 {
 	struct run_memlimit lim;
 
 	run_memlimit_read("", &lim);
-	if (z->expected_bytes > lim.avail_bytes) {
+	if (sizing->expected_bytes > lim.avail_bytes) {
 		fprintf(stderr,
 			"%s: the run needs about %" PRIu64
 			" MiB (the models of %u hosts about %" PRIu64
@@ -289,14 +292,14 @@ static int size_check_memory(const struct uet_scenario *sc,
 			"messages, or smaller windows "
 			"(pds.CongestionControl's) or queues "
 			"(switch.queue_limit), or give the run more memory\n",
-			prog, z->expected_bytes >> 20, sc->topology.hosts,
-			z->model_bytes >> 20, z->messages,
-			z->messages_bytes >> 20, z->expected_frames,
-			z->frames_bytes >> 20, lim.avail_bytes >> 20,
+			prog, sizing->expected_bytes >> 20, sc->topology.hosts,
+			sizing->model_bytes >> 20, sizing->messages,
+			sizing->messages_bytes >> 20, sizing->expected_frames,
+			sizing->frames_bytes >> 20, lim.avail_bytes >> 20,
 			lim.avail_what);
 		return -ENOMEM;
 	}
-	if (z->reserved_bytes > lim.as_bytes) {
+	if (sizing->reserved_bytes > lim.as_bytes) {
 		fprintf(stderr,
 			"%s: the run reserves about %" PRIu64
 			" MiB of address space (its frame buffers: run.mbufs "
@@ -306,10 +309,11 @@ static int size_check_memory(const struct uet_scenario *sc,
 			" MiB of it), more than RLIMIT_AS allows (ulimit -v: "
 			"%" PRIu64 " MiB): set run.mbufs lower, run fewer "
 			"messages or raise the limit\n",
-			prog, z->reserved_bytes >> 20, z->mbufs,
-			z->derived ? ", derived from the scenario" : "",
-			z->eal_mem_mb, z->expected_bytes >> 20, z->messages,
-			z->messages_bytes >> 20, lim.as_bytes >> 20);
+			prog, sizing->reserved_bytes >> 20, sizing->mbufs,
+			sizing->derived ? ", derived from the scenario" : "",
+			sizing->eal_mem_mb, sizing->expected_bytes >> 20,
+			sizing->messages, sizing->messages_bytes >> 20,
+			lim.as_bytes >> 20);
 		return -ENOMEM;
 	}
 	return 0;
@@ -317,7 +321,7 @@ static int size_check_memory(const struct uet_scenario *sc,
 
 int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	     uint32_t first, uint32_t count, const char *prog,
-	     struct run_sizing *z)
+	     struct run_sizing *sizing)
 {
 	const bool local = role == UET_RUN_EMBEDDED;
 	const uint32_t hosts = sc->topology.hosts;
@@ -329,7 +333,7 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	uint32_t nics_here, h, *out, *in;
 	int rc;
 
-	memset(z, 0, sizeof(*z));
+	memset(sizing, 0, sizeof(*sizing));
 	rc = size_files(sc, role, prog);
 	if (rc < 0)
 		return rc;
@@ -339,18 +343,19 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 		senders = hosts;
 	}
 	nics_here = role == UET_RUN_SWITCH ? 0 : count;
-	z->lcores = sc->run.lcores != 0 ? sc->run.lcores
-					: run_lcores_choose(&z->lcores_choice);
+	sizing->lcores = sc->run.lcores != 0
+				 ? sc->run.lcores
+				 : run_lcores_choose(&sizing->lcores_choice);
 	if (role == UET_RUN_SWITCH)
-		z->lcores = 1;
-	if (z->lcores > UET_CONFIG_LCORES_MAX)
-		z->lcores = UET_CONFIG_LCORES_MAX;
+		sizing->lcores = 1;
+	if (sizing->lcores > UET_CONFIG_LCORES_MAX)
+		sizing->lcores = UET_CONFIG_LCORES_MAX;
 	/* A NIC is polled by one lcore and the runs give an lcore at least
 	 * one NIC, so lcores beyond the NICs would only idle: the EAL is not
 	 * asked for them, and the sizing line says what the run uses. */
-	if (nics_here > 0 && z->lcores > nics_here)
-		z->lcores = nics_here;
-	z->mbuf_data_bytes =
+	if (nics_here > 0 && sizing->lcores > nics_here)
+		sizing->lcores = nics_here;
+	sizing->mbuf_data_bytes =
 		local ? UET_MBUF_SMALL_DATA_BYTES : UET_MBUF_DATA_BYTES;
 	out = calloc(hosts, sizeof(*out));
 	in = calloc(hosts, sizeof(*in));
@@ -375,16 +380,16 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	}
 	free(out);
 	free(in);
-	z->window_frames = win_frames;
-	z->groups = groups;
+	sizing->window_frames = win_frames;
+	sizing->groups = groups;
 	/* The messages go with their NICs, spread over the hosts as far as
 	 * the sizing can tell. */
-	z->messages = role == UET_RUN_SWITCH ? 0
-		      : role == UET_RUN_NICS
-			      ? (messages * nics_here + hosts - 1u) / hosts
-			      : messages;
+	sizing->messages = role == UET_RUN_SWITCH ? 0
+			   : role == UET_RUN_NICS
+				   ? (messages * nics_here + hosts - 1u) / hosts
+				   : messages;
 	by_windows = groups * win_frames * SIZING_COPIES + arriving;
-	z->frames = by_windows;
+	sizing->frames = by_windows;
 	if (role != UET_RUN_NICS) {
 		/* The switch (and, embedded, every NIC) holds frames of
 		 * every window, and at most what the queues on the way
@@ -393,47 +398,50 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 				      (local ? (uint64_t)hosts * in_pool : 0);
 
 		if (by_buffers < by_windows)
-			z->frames = by_buffers;
+			sizing->frames = by_buffers;
 	}
 	/* Over real ports every port's rx and tx descriptors hold mbufs. */
 	if (!local)
 		ports_held =
 			(uint64_t)(role == UET_RUN_SWITCH ? hosts : count) *
 			(2u * UET_PORT_DEFAULT_DESC + 64u);
-	mbufs = z->frames * per_frame + ports_held +
+	mbufs = sizing->frames * per_frame + ports_held +
 		(uint64_t)(role == UET_RUN_NICS ? nics_here : hosts) *
 			SIZING_CTRL_PER_HOST +
-		(uint64_t)z->lcores * SIZING_CACHE_MBUFS_PER_LCORE +
+		(uint64_t)sizing->lcores * SIZING_CACHE_MBUFS_PER_LCORE +
 		SIZING_POOL_SLACK_MBUFS;
-	z->derived = sc->run.mbufs == 0;
-	z->derived_mbufs = mbufs > UET_CONFIG_MBUFS_MAX ? UET_CONFIG_MBUFS_MAX
-							: (uint32_t)mbufs;
-	z->mbufs = z->derived ? z->derived_mbufs : sc->run.mbufs;
+	sizing->derived = sc->run.mbufs == 0;
+	sizing->derived_mbufs = mbufs > UET_CONFIG_MBUFS_MAX
+					? UET_CONFIG_MBUFS_MAX
+					: (uint32_t)mbufs;
+	sizing->mbufs = sizing->derived ? sizing->derived_mbufs : sc->run.mbufs;
 	/* A payload mbuf a frame, embedded (whatever run.mbufs says: it
 	 * sizes the frames' own mbufs). */
 	if (local) {
-		uint64_t p =
-			z->frames +
-			(uint64_t)z->lcores * SIZING_CACHE_MBUFS_PER_LCORE +
-			SIZING_POOL_SLACK_MBUFS;
+		uint64_t p = sizing->frames +
+			     (uint64_t)sizing->lcores *
+				     SIZING_CACHE_MBUFS_PER_LCORE +
+			     SIZING_POOL_SLACK_MBUFS;
 
-		z->payload_mbufs = p > UET_CONFIG_MBUFS_MAX
-					   ? UET_CONFIG_MBUFS_MAX
-					   : (uint32_t)p;
+		sizing->payload_mbufs = p > UET_CONFIG_MBUFS_MAX
+						? UET_CONFIG_MBUFS_MAX
+						: (uint32_t)p;
 	}
-	z->pool_bytes =
-		(uint64_t)z->mbufs *
-			uet_port_pool_obj_bytes(z->mbuf_data_bytes) +
-		(uint64_t)z->payload_mbufs * uet_port_pool_attach_obj_bytes();
+	sizing->pool_bytes =
+		(uint64_t)sizing->mbufs *
+			uet_port_pool_obj_bytes(sizing->mbuf_data_bytes) +
+		(uint64_t)sizing->payload_mbufs *
+			uet_port_pool_attach_obj_bytes();
 	/* Embedded, the pools' memory is the process's (their mbufs never
 	 * reach a device); else EAL's, reserved whole at start. */
-	z->eal_mem_mb =
-		local ? SIZING_EAL_BASE_MB
-		      : (uint32_t)((z->pool_bytes + z->pool_bytes / 8u) >> 20) +
-				SIZING_EAL_PORTS_MB;
-	z->expected_frames = by_windows / SIZING_COPIES;
-	if (z->frames < z->expected_frames)
-		z->expected_frames = z->frames;
-	size_expect(sc, role, local, nics_here, z);
-	return size_check_memory(sc, z, prog);
+	sizing->eal_mem_mb = local ? SIZING_EAL_BASE_MB
+				   : (uint32_t)((sizing->pool_bytes +
+						 sizing->pool_bytes / 8u) >>
+						20) +
+					     SIZING_EAL_PORTS_MB;
+	sizing->expected_frames = by_windows / SIZING_COPIES;
+	if (sizing->frames < sizing->expected_frames)
+		sizing->expected_frames = sizing->frames;
+	size_expect(sc, role, local, nics_here, sizing);
+	return size_check_memory(sc, sizing, prog);
 }

@@ -56,6 +56,6 @@ struct run_sizing {
  */
 int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	     uint32_t first, uint32_t count, const char *prog,
-	     struct run_sizing *z);
+	     struct run_sizing *sizing);
 
 #endif /* RUN_SIZING_H */
