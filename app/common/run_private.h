@@ -178,6 +178,9 @@ void run_unlock_out(struct run *run);
 int run_open_ports(struct run *run);
 void run_linger(struct run *run);
 void run_close_ports(struct run *run);
+/* After a failed run: the ports whose kernel interface is down or gone,
+ * named on stderr (run_port_links.c). */
+void run_report_port_links(const struct run *run);
 
 /* run_clock.c: the clock role (run_clock.h), picked and opened; the run;
  * why it stopped and where it got to; closed. */

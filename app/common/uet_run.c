@@ -123,6 +123,8 @@ static int run_finish(struct run *run, int rc, struct uet_run_result *res)
 				      ? (int)*run->conf->stop
 				      : 0;
 	run_clock_report(run, rc, res);
+	if (rc < 0 && rc != -EINTR)
+		run_report_port_links(run);
 	res->completed = run->completed;
 	res->workload_done = run->wl != NULL && run_wl_done(run->wl);
 	if (run->wl != NULL && run_wl_write_record(run->wl, run->rec) < 0) {
