@@ -80,6 +80,8 @@ int run_workload_open(struct run *run, struct uet_run_result *res)
 			res->messages++;
 		if (run_hosted(run, sc->workload.messages[i].dst))
 			run->to_arrive++;
+		if (run_expected(run, i))
+			res->expected++;
 	}
 	if (run_wl_wanted(sc)) {
 		/* A rank's program runs on its own NIC, so a split run
@@ -115,11 +117,65 @@ int run_workload_open(struct run *run, struct uet_run_result *res)
  * the flags and counts are updated atomically (their order does not
  * matter: each flag is set once, each count only grows).
  */
+bool run_expected(const struct run *run, uint32_t i)
+{
+	const struct uet_workload_message *m = &run->sc->workload.messages[i];
+
+	return run->wl == NULL && run_hosted(run, m->dst) &&
+	       uet_scenario_host_external(run->sc, m->src);
+}
+
+uint32_t run_expected_arrived(const struct run *run)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; run->wl == NULL && i < run->sc->workload.message_count; i++)
+		if (run_expected(run, i) &&
+		    (run->msg_flags[i] & RUN_MSG_ARRIVED) != 0)
+			n++;
+	return n;
+}
+
+/*
+ * A message from an external host arrived whole at a NIC here: the first
+ * message of the list from that host to this NIC, of that size, not yet
+ * arrived, has (the stack's memory_key is not our number). One that the
+ * list does not expect is counted by the NIC only.
+ */
+static void on_external_arrival(struct run *run,
+				const struct uet_ses_completion *c)
+{
+	const struct uet_scenario *sc = run->sc;
+	uint32_t i;
+
+	if (run->wl != NULL)
+		return;
+	for (i = 0; i < sc->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&sc->workload.messages[i];
+
+		if (uet_host_ipv4(m->src) != c->src_ip ||
+		    uet_host_ipv4(m->dst) != c->dst_ip ||
+		    m->size_bytes != c->bytes)
+			continue;
+		if (__atomic_fetch_or(&run->msg_flags[i], RUN_MSG_ARRIVED,
+				      __ATOMIC_RELAXED) &
+		    RUN_MSG_ARRIVED)
+			continue;
+		__atomic_fetch_add(&run->arrived, 1, __ATOMIC_RELAXED);
+		return;
+	}
+}
+
 static void on_completion(void *ctx, const struct uet_ses_completion *c)
 {
 	struct run *run = ctx;
 	uint8_t bit, old;
 
+	if (c->external) {
+		on_external_arrival(run, c);
+		return;
+	}
 	if (c->msg_id >= run->n_messages)
 		return;
 	if (run->wl != NULL)

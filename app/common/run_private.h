@@ -142,6 +142,12 @@ static inline bool run_hosted(const struct run *run, uint32_t host)
 	return host >= run->first && host - run->first < run->count;
 }
 
+/* Whether message i of the list is one an external host is expected to
+ * send to a NIC here (switch.external_hosts). */
+bool run_expected(const struct run *run, uint32_t i);
+/* Of those, the ones that arrived whole. */
+uint32_t run_expected_arrived(const struct run *run);
+
 /* out/name, with or without a slash at the end of out. */
 void run_out_path(char *buf, size_t size, const char *out, const char *name);
 

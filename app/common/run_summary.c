@@ -141,6 +141,39 @@ static void run_summary_links(const struct run *run)
 				ps.trim_frames, ps.peak_queue_bytes);
 }
 
+/* The messages the list expects from external hosts: how many arrived,
+ * and each that did not. */
+static void run_summary_expected(const struct run *run,
+				 const struct uet_run_result *r)
+{
+	const struct uet_scenario *sc = run->sc;
+	uint32_t i, shown = 0;
+
+	if (r->expected == 0)
+		return;
+	fprintf(stderr,
+		"%s: %u of %u messages expected from external hosts arrived "
+		"whole\n",
+		run->prog, r->expected_arrived, r->expected);
+	for (i = 0; i < sc->workload.message_count; i++) {
+		const struct uet_workload_message *m =
+			&sc->workload.messages[i];
+
+		if (!run_expected(run, i) ||
+		    (run->msg_flags[i] & RUN_MSG_ARRIVED) != 0)
+			continue;
+		if (shown++ == RUN_SUMMARY_LINES)
+			continue;
+		fprintf(stderr,
+			"%s: message %u (external host %u -> %u, %" PRIu64
+			" bytes): expected, not arrived\n",
+			run->prog, i, m->src, m->dst, m->size_bytes);
+	}
+	if (shown > RUN_SUMMARY_LINES)
+		fprintf(stderr, "%s: ... and %u more not arrived\n", run->prog,
+			shown - RUN_SUMMARY_LINES);
+}
+
 void run_summary(const struct run *run, const struct uet_run_result *r)
 {
 	const struct uet_scenario *sc = run->sc;
@@ -191,4 +224,5 @@ void run_summary(const struct run *run, const struct uet_run_result *r)
 	if (shown > RUN_SUMMARY_LINES)
 		fprintf(stderr, "%s: ... and %u more not completed\n",
 			run->prog, shown - RUN_SUMMARY_LINES);
+	run_summary_expected(run, r);
 }

@@ -105,7 +105,7 @@ static void untrusted(const struct run *run, FILE *f)
 	struct uet_fabric_port_stats ps;
 	struct uet_nic_stats ns, sum;
 	uint64_t spoofed = 0;
-	uint32_t i;
+	uint32_t i, n;
 
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < run->count; i++) {
@@ -133,6 +133,18 @@ static void untrusted(const struct run *run, FILE *f)
 	row_u64(f, "nic.external_stalls_closed", sum.external_stalls_closed);
 	row_u64(f, "nic.external_msgs_arrived", sum.external_msgs_arrived);
 	row_u64(f, "switch.spoofed_frames", spoofed);
+	if (run->wl != NULL)
+		return;
+	n = 0;
+	for (i = 0; i < run->sc->workload.message_count; i++) {
+		if (!run_expected(run, i))
+			continue;
+		n++;
+		if ((run->msg_flags[i] & RUN_MSG_ARRIVED) == 0)
+			fprintf(f, "expected.%u,not_arrived\n", i);
+	}
+	row_u64(f, "expected", n);
+	row_u64(f, "expected_arrived", run_expected_arrived(run));
 }
 
 int run_summary_csv(const struct run *run, const struct uet_run_result *r)

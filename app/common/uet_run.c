@@ -126,6 +126,7 @@ static int run_finish(struct run *run, int rc, struct uet_run_result *res)
 	if (rc < 0 && rc != -EINTR)
 		run_report_port_links(run);
 	res->completed = run->completed;
+	res->expected_arrived = run_expected_arrived(run);
 	res->workload_done = run->wl != NULL && run_wl_done(run->wl);
 	if (run->wl != NULL && run_wl_write_record(run->wl, run->rec) < 0) {
 		fprintf(stderr, "%s: writing workload.csv failed\n", run->prog);

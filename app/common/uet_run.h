@@ -122,8 +122,12 @@ struct uet_run_conf {
 
 /** What a run ended with (counted over the roles this process hosts). */
 struct uet_run_result {
-	uint32_t messages;     /**< workload messages whose source is here */
-	uint32_t completed;    /**< of those, messages whose sender completed */
+	uint32_t messages;  /**< workload messages whose source is here */
+	uint32_t completed; /**< of those, messages whose sender completed */
+	/** Messages the list expects from external hosts to NICs here
+	 * (switch.external_hosts), and of those, the ones that arrived
+	 * whole. */
+	uint32_t expected, expected_arrived;
 	bool workload;	       /**< a program ran (not a list) */
 	bool workload_done;    /**< ... and every rank's trace finished */
 	int sync_err;	       /**< 0, or the lockstep error (negative) */

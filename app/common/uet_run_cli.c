@@ -587,7 +587,8 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 	if (role == UET_RUN_EMBEDDED &&
 	    (!uet_eal_private() || RUN_CLI_CLEAN_EAL_AT_EXIT))
 		rte_eal_cleanup();
-	if (rc < 0 || res.completed != res.messages || !uet_run_intact(&res) ||
+	if (rc < 0 || res.completed != res.messages ||
+	    res.expected_arrived != res.expected || !uet_run_intact(&res) ||
 	    (res.workload && !res.workload_done))
 		return UET_RUN_EXIT_INCOMPLETE;
 	return 0;

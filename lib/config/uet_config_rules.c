@@ -447,14 +447,19 @@ static int check_external_hosts(struct cfg_ctx *c)
 		const struct uet_workload_message *m = &s->workload.messages[i];
 		char key[64], value[24];
 
-		if (!uet_scenario_host_external(s, m->src))
+		/* A message from an external host is one the run expects
+		 * it to send (nobody here posts it); one to another external
+		 * host has no end of ours. */
+		if (!uet_scenario_host_external(s, m->src) ||
+		    !uet_scenario_host_external(s, m->dst))
 			continue;
-		snprintf(key, sizeof(key), "workload.messages[%u].src", i);
-		snprintf(value, sizeof(value), "%u", m->src);
+		snprintf(key, sizeof(key), "workload.messages[%u].dst", i);
+		snprintf(value, sizeof(value), "%u", m->dst);
 		return cfg_fail(c, c->msg_src[i].src_line, 0, key, value, false,
-				"host %u is external (switch.external_hosts): "
-				"the emulator cannot post its messages",
-				m->src);
+				"hosts %u and %u are both external "
+				"(switch.external_hosts): a message needs an "
+				"end that is ours",
+				m->src, m->dst);
 	}
 	return 0;
 }

@@ -109,6 +109,7 @@ void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
 		c.src_ip = pdc->peer_ip;
 		c.dst_ip = nic->ip;
 		c.bytes = pdc->rmsg.bytes;
+		c.external = pdc->external;
 		fn = nic->cb.arrived;
 	} else {
 		c.msg_id = pdc->msg.msg_id;

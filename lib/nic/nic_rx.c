@@ -268,17 +268,15 @@ static void receive_check_arrived(struct uet_nic *nic, struct nic_pdc *pdc)
 	msg->arrived = true;
 	msg->arrived_ps = nic_now(nic);
 	nic->st.transport.msgs_arrived++;
-	if (pdc->external) {
-		/* Its memory_key is the foreign stack's, not one of our
-		 * message numbers: it goes in no table of ours. */
+	/* An external host's memory_key is that stack's, not one of our
+	 * message numbers: it goes in no table of ours, and its completion
+	 * says so. */
+	if (pdc->external)
 		nic->st.external_msgs_arrived++;
-		nic_record_event(nic, UET_EV_MSG_ARRIVED, pdc, msg->msg_id,
-				 msg->bytes);
-	} else {
+	else
 		uet_ses_arrivals_set(nic->arrivals, msg->msg_id,
 				     msg->arrived_ps);
-		nic_complete(nic, UET_SES_ARRIVED, pdc);
-	}
+	nic_complete(nic, UET_SES_ARRIVED, pdc);
 	/* The sender's CLOSE ends this side; the linger timer ends it if the
 	 * CLOSE is lost (4 x the longest timeout with no packet). */
 	uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,

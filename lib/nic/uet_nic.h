@@ -64,8 +64,8 @@ struct uet_nic_conf {
 	 * an endpoint that is not ours (switch.external_hosts); copied. What
 	 * they send is untrusted: their receiving sides are bounded and
 	 * reclaimed when they stall, and their messages are neither checked
-	 * against our payload pattern nor entered in the arrival table nor
-	 * given to the completion callbacks. NULL: none. */
+	 * against our payload pattern nor entered in the arrival table; their
+	 * arrival's completion is marked external. NULL: none. */
 	const uint32_t *external_ips;
 	/** Entries of external_ips. */
 	uint32_t external_count;

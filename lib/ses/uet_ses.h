@@ -196,6 +196,9 @@ struct uet_ses_completion {
 	uint32_t dst_ip;
 	/** The PDC number at the NIC that reports it. */
 	uint16_t pdc;
+	/** Arrived from an external host (switch.external_hosts): msg_id is
+	 * that stack's memory_key, not one of the scenario's numbers. */
+	bool external;
 	/** Message size, bytes. */
 	uint64_t bytes;
 	/** ps, virtual time the host posted it (sender side; 0 on arrival). */

@@ -228,11 +228,16 @@ START_TEST(test_external_hosts_realtime_plan_addresses)
 		      "switch: {external_hosts: \"198.18.0.1,198.18.0.2\"}\n",
 		      2, "switch.external_hosts", "198.18.0.1,198.18.0.2",
 		      "at least one must be an emulated NIC");
+	/* A message from an external host is expected, not posted: one
+	 * between two external hosts has no end of ours. */
 	expect_reject("run: {clock: realtime}\n"
-		      "switch: {external_hosts: 198.18.0.2}\n"
+		      "topology: {hosts: 3}\n"
+		      "switch: {external_hosts: \"198.18.0.2,198.18.0.3\"}\n"
 		      "workload:\n  messages:\n"
-		      "    - {src: 1, dst: 0, size: 4KiB, at: 0us}\n",
-		      5, "workload.messages[0].src", "1", "host 1 is external");
+		      "    - {src: 1, dst: 0, size: 4KiB, at: 0us}\n"
+		      "    - {src: 1, dst: 2, size: 4KiB, at: 0us}\n",
+		      7, "workload.messages[1].dst", "2",
+		      "hosts 1 and 2 are both external");
 	ck_assert_int_eq(load(&s,
 			      "run: {clock: realtime}\n"
 			      "topology: {hosts: 4}\n"

@@ -160,7 +160,10 @@ static void on_arrived(void *ctx, const struct uet_ses_completion *c)
 {
 	struct nic_pair *pair = ctx;
 
-	pair->arrived[c->dst_ip == h_ip(0) ? 0 : 1]++;
+	if (c->external)
+		pair->arrived_external[c->dst_ip == h_ip(0) ? 0 : 1]++;
+	else
+		pair->arrived[c->dst_ip == h_ip(0) ? 0 : 1]++;
 }
 
 static void on_completed(void *ctx, const struct uet_ses_completion *c)

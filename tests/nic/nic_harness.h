@@ -91,6 +91,8 @@ struct nic_pair {
 	const struct uet_ses_pattern *pattern;
 	uint32_t data_index, ack_index;
 	uint64_t sent[2], arrived[2], completed[2];
+	/** Arrivals whose completion says external (uet_nic_conf). */
+	uint64_t arrived_external[2];
 	uet_time_t last_completed_ps;
 	/** Records and the arrival table given to both NICs (may be NULL). */
 	struct uet_record *rec;

@@ -157,9 +157,9 @@ END_TEST
 /*
  * A 1 KiB message of the external host whose memory_key is 3, one of our
  * message numbers: it is delivered and acknowledged, counted as an external
- * arrival, and its bytes (not our pattern) are no mismatch. It enters
- * neither the arrival table under number 3 nor the completion callbacks:
- * before, it recorded our message 3 as arrived.
+ * arrival, and its bytes (not our pattern) are no mismatch. It does not
+ * enter the arrival table under number 3, and its completion is marked
+ * external: before, it recorded our message 3 as arrived.
  */
 START_TEST(test_external_message_is_not_ours)
 {
@@ -188,6 +188,7 @@ START_TEST(test_external_message_is_not_ours)
 	ck_assert_uint_eq(s.payload_mismatches, 0);
 	ck_assert_uint_eq(uet_ses_arrivals_get(arrivals, 3), UET_TIME_NEVER);
 	ck_assert_uint_eq(pair.arrived[1], 0);
+	ck_assert_uint_eq(pair.arrived_external[1], 1);
 	/* Its ACK went back toward the external host. */
 	ck_assert_uint_eq(pair.count[1][H_ACK], 1);
 	ck_assert_uint_eq(h_nth_frame(&pair, 1, H_ACK, 0)->psn, 100);

@@ -2,16 +2,19 @@
 # Two-way traffic with an external endpoint, and hostile frames from it,
 # over veth in realtime (docs/nic.md, "Frames from external hosts"). Host 2
 # is external: a uet-nic of its own plays it, on the scenario without the
-# external_hosts line and with three messages of its own to host 0 (0 B,
-# 4 KiB, 256 KiB). Beside it, tests/ports/send-pcap.py puts on host 2's
+# external_hosts line, so that it posts the three messages from host 2 to
+# host 0 (0 B, 4 KiB, 256 KiB) that our run expects. Beside it, tests/ports/send-pcap.py puts on host 2's
 # veth, once the run is under way, 3,000 SYN packets to host 1 that never
 # end their message (tests/ports/craft_frames.c) and 20 one-packet messages
 # written with host 1's source address.
 # Checks: our messages complete; host 0 took the endpoint's three messages
-# whole (acknowledged: the endpoint's own flows complete; counted as
-# external arrivals; msg_arrived events naming it); host 1's receiving
+# whole (acknowledged: the endpoint's own flows complete; matched to the
+# three expected; counted as external arrivals; msg_arrived events naming
+# it); host 1's receiving
 # sides for the external host stayed within their bound of 1,024 with the
-# rest refused and counted; the switch dropped the 20 forged frames.
+# rest refused and counted; the switch dropped the 20 forged frames. Then
+# a run that expects a fourth message the endpoint does not send fails,
+# naming it.
 # usage: external-two-way.sh SOURCE_ROOT BUILD_DIR SCENARIO
 set -euo pipefail
 src=$1 build=$2 scenario=$3
@@ -22,12 +25,7 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 craft=$build/tests/ports/craft-frames
 "$craft" "$dir/syn.pcap" syn 3000 2 1
 "$craft" "$dir/spoof.pcap" whole 20 1 0
-{
-	grep -v 'external_hosts' "$scenario"
-	echo "    - {src: 2, dst: 0, size: 0, at: 30us}"
-	echo "    - {src: 2, dst: 0, size: 4KiB, at: 40us}"
-	echo "    - {src: 2, dst: 0, size: 256KiB, at: 50us}"
-} >"$dir/endpoint.yaml"
+grep -v 'external_hosts' "$scenario" >"$dir/endpoint.yaml"
 endpoint="python3 '$src/tests/ports/send-pcap.py' \"\$UET_EXT_DEV_IF\" '$dir/syn.pcap' '$dir/spoof.pcap' >'$dir/sent.log' 2>&1 &
 exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out '$dir/ext' --linger-ms 60000 '$dir/endpoint.yaml'"
 timeout 300 "$src/scripts/uet-launch" "$scenario" --ports veth --build "$build" \
@@ -55,6 +53,11 @@ for f in $nic_sum; do
 	own=$((own + $(figure "$f" payload_mismatches)))
 done
 [ "$arrived" -eq 3 ] || fail "host 0 counted $arrived external arrivals, want 3"
+for f in $nic_sum; do
+	[ "$(figure "$f" expected)" -eq 0 ] && continue
+	[ "$(figure "$f" expected),$(figure "$f" expected_arrived)" = "3,3" ] ||
+		fail "$f: expected $(figure "$f" expected), arrived $(figure "$f" expected_arrived)"
+done
 [ "$own" -eq 0 ] || fail "$own payload mismatches"
 # uet-events: three arrivals at host 0 from the endpoint, of 0, 4096 and
 # 262144 bytes.
@@ -72,3 +75,19 @@ peak=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 sw=$(figure "$dir/run/logs/uet-switch.summary.csv" switch.spoofed_frames)
 [ "$sw" -eq 20 ] || fail "the switch dropped $sw forged frames, want 20"
 echo "ok: 2 of ours and 3 of the endpoint's messages whole; host 1's PDCs peaked at $peak, $refused SYNs refused; $sw forged frames dropped"
+
+# A fourth message expected from host 2 that the endpoint never sends: the
+# run goes to its end and fails, naming it.
+{ cat "$scenario"; echo "    - {src: 2, dst: 0, size: 8KiB, at: 60us}"; } >"$dir/more.yaml"
+endpoint="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out '$dir/ext2' --linger-ms 60000 '$dir/endpoint.yaml'"
+if timeout 300 "$src/scripts/uet-launch" "$dir/more.yaml" --ports veth --build "$build" \
+	--out "$dir/run2" --wall-limit 240 --rt-lead-ms 5000 \
+	--external "2:$endpoint" >"$dir/launch2.log" 2>&1; then
+	cat "$dir/launch2.log"; fail "a run missing an expected message succeeded"
+fi
+grep -q "message 5 (external host 2 -> 0, 8192 bytes): expected, not arrived" \
+	"$dir"/run2/logs/uet-nic-*.log || {
+	cat "$dir/launch2.log" "$dir"/run2/logs/uet-nic-*.log; fail "the missing message was not named"; }
+grep -qx "expected.5,not_arrived" "$dir"/run2/logs/uet-nic-*.summary.csv ||
+	fail "summary.csv does not name the missing message"
+echo "ok: the run expecting a message the endpoint did not send failed, naming it"
