@@ -31,7 +31,6 @@ struct fake_world {
 	uint64_t vals[RANKS][8];
 	uint8_t *all[RANKS]; /* each rank's copy of every message */
 	size_t offs[RANKS][RANKS + 1];
-	uint64_t calls;
 };
 
 struct fake_rank {
