@@ -39,6 +39,11 @@ static volatile sig_atomic_t run_cli_stop;
 static const struct uet_sync_ranks *run_cli_ranks;
 static const char *run_cli_rank_out;
 
+const volatile sig_atomic_t *uet_run_cli_stop_flag(void)
+{
+	return &run_cli_stop;
+}
+
 void uet_run_cli_set_ranks(const struct uet_sync_ranks *ranks,
 			   const char *rank_out)
 {

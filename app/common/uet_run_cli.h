@@ -48,4 +48,8 @@ int uet_run_cli_main(int argc, char **argv, enum uet_run_role role,
 void uet_run_cli_set_ranks(const struct uet_sync_ranks *ranks,
 			   const char *rank_out);
 
+/** The flag SIGINT and SIGTERM set (the signal's number), for a program
+ * whose own waits must end on them too (uet-emu-mpi's collectives). */
+const volatile sig_atomic_t *uet_run_cli_stop_flag(void);
+
 #endif /* UET_RUN_CLI_H */

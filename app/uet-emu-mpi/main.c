@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, UET_RUN_EXIT_INCOMPLETE);
 	}
 	rk.together = &together;
+	m.stop = uet_run_cli_stop_flag();
 	uet_run_cli_set_ranks(&rk, folder[0] != '\0' ? folder : NULL);
 	status = uet_run_cli_main(argc, argv, UET_RUN_EMBEDDED, NULL);
 	if (folder[0] != '\0')

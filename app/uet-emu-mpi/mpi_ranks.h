@@ -4,6 +4,7 @@
 #ifndef MPI_RANKS_H
 #define MPI_RANKS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,11 @@ struct mpi_ranks {
 	size_t *offs; /**< size + 1, what allgather() returns */
 	uint8_t *all; /**< every rank's bytes */
 	size_t cap_all;
+	int count;    /**< this rank's bytes, while they are gathered */
+	uint8_t *buf; /**< what a reduction or a broadcast works on */
+	size_t cap_buf;
+	/** Set by a signal: a wait for the other ranks ends (-EINTR). */
+	const volatile sig_atomic_t *stop;
 	char error[MPI_MAX_ERROR_STRING + 64];
 };
 

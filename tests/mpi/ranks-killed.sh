@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A rank killed mid-run (SIGKILL to rank 1 of 2): mpirun ends the job
+# within seconds, exit status non-zero; rank 0, told by mpirun's SIGTERM,
+# leaves its wait for the dead rank (the collectives are waited for with
+# MPI_Test) and closes its files as an interrupted run does: every file
+# whole, none left as NAME.partial, summary.csv saying interrupted by
+# SIGTERM (docs/lockstep.md, "Over ranks").
+# usage: ranks-killed.sh MPIRUN UET-EMU-MPI
+set -euo pipefail
+mpirun=$1 emu_mpi=$2
+# shellcheck source=SCRIPTDIR/../common/emu.sh
+. "$(dirname "$0")/../common/emu.sh"
+emu_tmpdir mpi-ranks-killed
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMPDIR=$dir
+
+# 128 hosts, each sends 20 MB: many seconds on two ranks; progress on, so
+# that the first progress line says the windows are running.
+{
+	printf 'run: {clock: lockstep, seed: 1, end: 2ms, lcores: 1, progress: true}\n'
+	printf 'topology: {kind: fat-tree, k: 8, link_rate: 100Gbps, link_delay: 1us}\n'
+	printf 'nic: {DataRate: 100Gbps, Delay: 1us}\n'
+	printf 'records: {EnablePcap: false}\nworkload:\n  messages:\n'
+	awk 'BEGIN { for (i = 0; i < 128; i++)
+		printf "    - {src: %d, dst: %d, size: 20000000, at: 0us}\n", i, (i + 64) % 128 }'
+} >"$dir/long.yaml"
+
+rc=0
+"$mpirun" --oversubscribe -np 2 "$emu_mpi" --out "$dir/out" "$dir/long.yaml" \
+	>"$dir/log" 2>&1 &
+mp=$!
+for _ in $(seq 600); do
+	grep -q "^uet-emu-mpi: virtual " "$dir/log" 2>/dev/null && break
+	kill -0 "$mp" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$mp" 2>/dev/null || { cat "$dir/log"; fail "the run ended before it could be killed"; }
+mapfile -t ranks < <(pgrep -P "$mp")
+[ "${#ranks[@]}" -eq 2 ] || fail "mpirun has ${#ranks[@]} ranks, not 2"
+t0=$(date +%s)
+kill -KILL "${ranks[1]}"
+wait "$mp" || rc=$?
+secs=$(($(date +%s) - t0))
+[ "$rc" -ne 0 ] || fail "mpirun exited 0 with a rank killed"
+[ "$secs" -le 30 ] || fail "the job took $secs s to end after a rank was killed"
+grep -q "exited on signal 9" "$dir/log" || { cat "$dir/log"; fail "mpirun did not name the killed rank"; }
+grep -q "stopped by a signal while waiting for the other ranks" "$dir/log" ||
+	{ cat "$dir/log"; fail "rank 0 did not leave its wait"; }
+files_whole "$dir/out"
+[ "$(summary "$dir/out" interrupted)" = 1 ] && [ "$(summary "$dir/out" interrupted_by)" = SIGTERM ] ||
+	fail "summary.csv does not say the run was interrupted by SIGTERM"
+echo "ok: rank 1 killed: the job ended in $secs s (exit $rc), rank 0's $n files whole, interrupted by SIGTERM"
