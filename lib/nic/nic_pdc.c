@@ -431,6 +431,12 @@ void nic_pdc_rx_closed_add(struct nic_pdc *pdc)
 	struct nic_rx_closed *c;
 	uint32_t slot;
 
+	/* An external host's sides are not remembered: the ring holds the
+	 * last NIC_RX_CLOSED_MAX, and a foreign stack that opened and closed
+	 * that many would push out our own senders' sides, whose late
+	 * retransmissions would then be delivered a second time. */
+	if (pdc->external)
+		return;
 	if (rx_closed_room(nic) != 0)
 		return; /* not remembered: the sender may stall */
 	slot = nic->rx_closed_next;

@@ -288,6 +288,99 @@ START_TEST(test_misfit_packets_dropped)
 }
 END_TEST
 
+/* A CP CLOSE from src for the side numbered dpdcid at NIC 1. */
+static struct rte_mbuf *close_frame(struct nic_pair *pair, uint32_t src_ip,
+				    uint16_t spdcid, uint16_t dpdcid)
+{
+	struct uet_frame_addr a;
+	struct uet_pds_hdr pds;
+	struct rte_mbuf *m;
+	uint8_t *d;
+	int len;
+
+	uet_frame_addr_default(&a);
+	a.src_ip = src_ip;
+	a.dst_ip = h_ip(1);
+	a.dscp = pair->p.dscp.codepoint[UET_DSCP_CONTROL];
+	memset(&pds, 0, sizeof(pds));
+	pds.type = UET_PDS_TYPE_CP;
+	pds.next_hdr = UET_CP_CLOSE;
+	pds.u.cp.spdcid = spdcid;
+	pds.u.cp.dpdcid = dpdcid;
+	m = rte_pktmbuf_alloc(pair->mp);
+	ck_assert_ptr_nonnull(m);
+	d = (uint8_t *)rte_pktmbuf_append(m, 128);
+	ck_assert_ptr_nonnull(d);
+	len = uet_frame_build(d, 128, &a, &pds, NULL, NULL, 0);
+	ck_assert_int_gt(len, 0);
+	ck_assert_int_eq(rte_pktmbuf_trim(m, (uint16_t)(128 - len)), 0);
+	return m;
+}
+
+/*
+ * The closed sides a NIC remembers are ours: 1,100 one-packet messages of
+ * the external host, each closed by its CLOSE, then a late duplicate of
+ * the first packet of our own message, whose side had closed before them.
+ * It is acknowledged from what the NIC remembers and delivers nothing.
+ * Before, the external sides pushed ours out of the ring of 1,024, and the
+ * duplicate opened a new side and delivered our message a second time.
+ */
+START_TEST(test_external_closes_keep_our_closed_sides)
+{
+	struct uet_ses_arrivals *arrivals;
+	struct nic_pair pair;
+	struct uet_nic_stats s;
+	uet_time_t t;
+	uint32_t i;
+
+	h_init(&pair);
+	ck_assert_int_eq(uet_ses_arrivals_create(&arrivals, 8), 0);
+	pair.arrivals = arrivals;
+	pair.external_ips = ext_ips;
+	pair.external_count = 1;
+	pair.keep = true;
+	pair.keep_data = 0;
+	h_run_one_message(&pair, 4096);
+	ck_assert_uint_eq(pair.count[0][H_CLOSE], 1);
+	ck_assert_ptr_nonnull(pair.kept);
+	t = uet_evq_now(&uet_nic_component(pair.nic[1])->evq) + 1000;
+	for (i = 0; i < 1100; i++) {
+		struct pkt p = {
+			.src_ip = EXT_IP,
+			.spdcid = (uint16_t)(1 + i),
+			.psn = 1000 * i,
+			.syn = true,
+			.ar = true,
+			.som = true,
+			.eom = true,
+			.memory_key = 0,
+			.request_length = 64,
+			.payload_bytes = 64,
+		};
+
+		h_deliver(&pair, 1, pkt_frame(&pair, &p), t);
+		/* Each side takes the number the last one freed. */
+		h_deliver(&pair, 1, close_frame(&pair, EXT_IP, p.spdcid, 1),
+			  t + 1000);
+		t += 2000;
+		h_run(&pair, t);
+	}
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.external_msgs_arrived, 1100);
+	ck_assert_uint_eq(s.transport.pdcs_open, 0);
+	ck_assert_uint_eq(s.transport.pdcs_created, 1101);
+	h_deliver(&pair, 1, pair.kept, t + 1000);
+	pair.kept = NULL;
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.closed_side_acks, 1);
+	ck_assert_uint_eq(s.transport.pdcs_created, 1101);
+	ck_assert_uint_eq(s.transport.msgs_arrived, 1101);
+	ck_assert_uint_eq(pair.arrived[1], 1);
+	finish(&pair, arrivals);
+}
+END_TEST
+
 /* A frame from the NIC's own address (a message "from" host 1 to itself):
  * no NIC sends to itself, so it is dropped and counted, and opens no
  * PDC. */
@@ -333,6 +426,7 @@ static Suite *nic_external_suite(void)
 	tcase_add_test(tc, test_short_message_does_not_arrive);
 	tcase_add_test(tc, test_misfit_packets_dropped);
 	tcase_add_test(tc, test_own_source_dropped);
+	tcase_add_test(tc, test_external_closes_keep_our_closed_sides);
 	suite_add_tcase(s, tc);
 	return s;
 }
