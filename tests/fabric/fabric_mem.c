@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fabric_private.h"
+#include "fabric_test_private.h"
 #include "uet_port.h"
 
 /* Resident bytes of this process now (/proc/self/statm). */

@@ -5,7 +5,7 @@
  * doubles (also with its entries wrapped around the end), and gives its
  * frames back to the pool when it is freed.
  */
-#include "fabric_private.h"
+#include "fabric_test_private.h"
 #include "fabric_test.h"
 
 /* An entry whose fields all say n (its frame is a fresh mbuf). */

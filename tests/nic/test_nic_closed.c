@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "check_main.h"
-#include "nic_private.h"
+#include "nic_test_private.h"
 
 /* A closed side named by its number n: peer PDC n + 1, number n + 1,
  * PSNs 1000 * n through 1000 * n + 9 received. */

@@ -16,7 +16,7 @@
 
 #include "check_main.h"
 #include "nic_harness.h"
-#include "nic_private.h"
+#include "nic_test_private.h"
 #include "uet_wire.h"
 
 static void trimmed(uint8_t dscp, uint8_t code)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "nic_private.h"
+#include "nic_test_private.h"
 
 #define MAX_PDCS 4000u
 
