@@ -18,6 +18,10 @@
  * lib/sync gives the frames from the NICs. A ring grows to the most a
  * window has carried; the barrier between the windows orders the writer
  * before the reader.
+ *
+ * This file makes the parts and runs their windows; fabric_part_take.c
+ * moves the frames between them, fabric_part_prefetch.c fetches ahead
+ * what a window's arrivals will touch.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,12 +29,9 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
-#include <rte_prefetch.h>
 
-#include "fabric_meta.h"
 #include "fabric_private.h"
 #include "uet_log.h"
-#include "uet_wire.h"
 
 /*
  * A leaf-spine has a part per switch up to this many switches: every
@@ -91,63 +92,6 @@ static uint32_t part_of_switch(const struct uet_fabric *fab, uint32_t sw,
 	}
 }
 
-int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
-		     uet_time_t arrival_ps)
-{
-	struct fabric_part *from = p->part;
-	struct uet_fabric *fab = from->fab;
-	const uint32_t x = (uint32_t)(fab->window & 1u);
-
-	if (p->out_slot == FABRIC_PART_SAME)
-		return fabric_port_arrive(&fab->ports[p->peer], m, arrival_ps);
-	/* Guaranteed by the lookahead; a shorter link is a broken
-	 * configuration, not a model drop. */
-	if (arrival_ps < from->window_end_ps && !fab->comp.parts.realtime) {
-		char link[32];
-
-		fabric_topo_link_name(fab, p->id, link, sizeof(link));
-		UET_LOG(ERROR, FABRIC,
-			"%s: link %s delivers at %lu ps, before the window end "
-			"%lu ps: its delay is below the lookahead",
-			fab->comp.name, link, (unsigned long)arrival_ps,
-			(unsigned long)from->window_end_ps);
-		rte_pktmbuf_free(m);
-		return -ERANGE;
-	}
-	if (uet_xring_put(&from->out[x][p->out_slot], m, arrival_ps,
-			  (uint32_t)p->peer) < 0) {
-		rte_pktmbuf_free(m);
-		return -ENOMEM;
-	}
-	if (arrival_ps < from->out_min_ps[x])
-		from->out_min_ps[x] = arrival_ps;
-	return 0;
-}
-
-/* Frames from the NICs (lib/sync's deliver, serial): to the part of the
- * host port, for its window. */
-int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
-			struct rte_mbuf *m, uet_time_t arrival_ps)
-{
-	struct fabric_part *pt = fab->ports[port].part;
-
-	/* Never before what the part has run (its arrival would be in the
-	 * past), nor before a frame already given this port. */
-	if (arrival_ps < uet_evq_now(&pt->evq) ||
-	    arrival_ps < fab->ports[port].delivered_ps) {
-		rte_pktmbuf_free(m);
-		return -EINVAL;
-	}
-	fab->ports[port].delivered_ps = arrival_ps;
-	if (uet_xring_put(&pt->nic_in, m, arrival_ps, port) < 0) {
-		rte_pktmbuf_free(m);
-		return -ENOMEM;
-	}
-	if (arrival_ps < pt->nic_in_min_ps)
-		pt->nic_in_min_ps = arrival_ps;
-	return 0;
-}
-
 /*
  * A part's share of the switch phase's work, for spreading the parts over
  * lcores: a port between switches counts 1, a host's port more, since
@@ -162,319 +106,6 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
  */
 #define PART_HOST_PORT_WEIGHT 3u
 
-/* How many frames ahead part_take fetches a port's arriving ring, and
- * again that many ahead of that the port's line that holds it. */
-#define PART_TAKE_LAG 8u
-
-/* Before frame i of the window joins its port's arriving ring: fetch the
- * ring's state for frame i + 2 lags, then, with that line come, the slot
- * frame i + 1 lag will take. At 1024 hosts a part's ports are far more
- * than the cache holds, and each frame of the window meets a cold port. */
-static inline void part_take_prefetch(const struct uet_fabric *fab,
-				      const struct uet_xframe *merge,
-				      uint32_t n, uint32_t i)
-{
-	if (i + 2u * PART_TAKE_LAG < n)
-		rte_prefetch0(&fab->ports[merge[i + 2u * PART_TAKE_LAG].port]
-				       .arriving);
-	if (i + PART_TAKE_LAG < n) {
-		const struct fabric_fifo *a =
-			&fab->ports[merge[i + PART_TAKE_LAG].port].arriving;
-
-		/* A ring that never held a frame has no slots yet. */
-		if (a->slots != NULL)
-			rte_prefetch0(
-				&a->slots[(a->head + a->len) & (a->cap - 1u)]);
-	}
-}
-
-/* How many feeds ahead part_take fetches a feed's ring and count. */
-#define PART_FEED_LAG 4u
-
-/*
- * Take the frames the NIC of feed f put in the previous window (all of
- * ring), into dst. They keep deliver()'s rules, checked here since no
- * serial step saw them. Returns how many, or a negative errno (those
- * taken freed).
- */
-static int part_feed_take(struct fabric_part *pt, const struct fabric_feed *f,
-			  struct uet_xring *ring, struct uet_xframe *dst,
-			  uint32_t room)
-{
-	struct fabric_port *p = &pt->fab->ports[f->port];
-	uint32_t got = uet_xring_take(ring, dst, room), i;
-	int rc = 0;
-
-	for (i = 0; i < got; i++) {
-		if (dst[i].arrival_ps < uet_evq_now(&pt->evq) ||
-		    dst[i].arrival_ps < p->delivered_ps) {
-			UET_LOG(ERROR, FABRIC,
-				"%s: host port %u was given a frame arriving "
-				"at %lu ps, before %lu ps (the part's time or "
-				"the port's last arrival)",
-				pt->fab->comp.name, f->port,
-				(unsigned long)dst[i].arrival_ps,
-				(unsigned long)RTE_MAX(uet_evq_now(&pt->evq),
-						       p->delivered_ps));
-			rc = -EINVAL;
-			break;
-		}
-		p->delivered_ps = dst[i].arrival_ps;
-		dst[i].port = f->port;
-	}
-	if (rc < 0) {
-		for (i = 0; i < got; i++)
-			rte_pktmbuf_free(dst[i].m);
-		return rc;
-	}
-	return (int)got;
-}
-
-/* Take what the window brought part pt, sorted: the NICs' frames and
- * those the other parts sent it in the previous window. */
-static int part_take(struct fabric_part *pt)
-{
-	struct uet_fabric *fab = pt->fab;
-	const uint32_t prev = (uint32_t)((fab->window - 1u) & 1u);
-	uint32_t total = uet_xring_count(&pt->nic_in), n = 0, n_idle = 0, q, i;
-
-	for (i = 0; i < pt->n_feeds; i++) {
-		if (i + PART_FEED_LAG < pt->n_feeds)
-			rte_prefetch0(
-				&pt->feeds[i + PART_FEED_LAG].rings[prev]);
-		total += uet_xring_count(&pt->feeds[i].rings[prev]);
-	}
-	for (q = 0; fab->window > 0 && q < pt->n_in; q++)
-		total += uet_xring_count(pt->in[prev * pt->n_in + q]);
-	if (total == 0)
-		return 0;
-	if (total > pt->cap_merge) {
-		void *p = realloc(pt->merge, total * sizeof(*pt->merge));
-
-		if (p == NULL)
-			return -ENOMEM;
-		pt->merge = p;
-		p = realloc(pt->merge_tmp, total * sizeof(*pt->merge_tmp));
-		if (p == NULL)
-			return -ENOMEM;
-		pt->merge_tmp = p;
-		pt->cap_merge = total;
-	}
-	n = uet_xring_take(&pt->nic_in, pt->merge, total);
-	pt->nic_in_min_ps = UET_TIME_NEVER;
-	for (i = 0; i < pt->n_feeds; i++) {
-		struct uet_xring *ring = &pt->feeds[i].rings[prev];
-		int got;
-
-		if (uet_xring_count(ring) == 0)
-			continue;
-		got = part_feed_take(pt, &pt->feeds[i], ring, pt->merge + n,
-				     total - n);
-		if (got < 0) {
-			while (n > 0)
-				rte_pktmbuf_free(pt->merge[--n].m);
-			return got;
-		}
-		n += (uint32_t)got;
-	}
-	for (q = 0; fab->window > 0 && q < pt->n_in; q++)
-		n += uet_xring_take(pt->in[prev * pt->n_in + q], pt->merge + n,
-				    total - n);
-	/*
-	 * A port has one sender, and its frames come in the order it sent
-	 * them, which is their arrival order: they join its ring as they
-	 * come. What the order of the window's frames decides is the order
-	 * in which the ports that had nothing arriving schedule their
-	 * events (ties in time run in that order): by (first arrival, port),
-	 * as when every frame was sorted by (arrival, port, order). So only
-	 * those ports are sorted, noted over the frames already taken.
-	 */
-	for (i = 0; i < n; i++) {
-		const struct uet_xframe f = pt->merge[i];
-		struct fabric_port *p = &fab->ports[f.port];
-		uet_time_t at = f.arrival_ps;
-		int rc;
-
-		part_take_prefetch(fab, pt->merge, n, i);
-		/* Realtime: a part that ran late takes its frames late. */
-		if (fab->comp.parts.realtime && at < uet_evq_now(&pt->evq))
-			at = uet_evq_now(&pt->evq);
-		rc = fabric_port_arrive_hold(p, f.m, at);
-		if (rc < 0) {
-			for (i++; i < n; i++)
-				rte_pktmbuf_free(pt->merge[i].m);
-			return rc;
-		}
-		if (rc > 0)
-			pt->merge[n_idle++] = (struct uet_xframe){
-				.arrival_ps = f.arrival_ps, .port = f.port};
-	}
-	if (n_idle > 1)
-		uet_xframe_sort(pt->merge, n_idle, pt->merge_tmp);
-	for (i = 0; i < n_idle; i++) {
-		const int rc = fabric_port_arrive_schedule(
-			&fab->ports[pt->merge[i].port]);
-
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* How many frames (or ports) apart the steps of the arrivals' prefetch
- * run: each step reads the line the step before fetched, so it waits
- * this many others' worth of time for it to come. */
-#define PART_ROUTE_LAG 8u
-/* fabric_route_pf.sw of a frame from a host: fetch its headers. */
-#define PART_PF_PARSE UINT32_MAX
-
-/* Note frame m of the window for the route steps (a hint: no room, no
- * note). */
-static void part_pf_note(struct fabric_part *pt, uint32_t *n,
-			 struct rte_mbuf *m, uint32_t sw)
-{
-	if (*n == pt->cap_pf) {
-		uint32_t cap = pt->cap_pf ? 2 * pt->cap_pf : 256;
-		void *q = realloc(pt->pf, cap * sizeof(*pt->pf));
-
-		if (q == NULL)
-			return;
-		pt->pf = q;
-		pt->cap_pf = cap;
-	}
-	pt->pf[*n].m = m;
-	pt->pf[*n].sw = sw;
-	pt->pf[*n].out = NULL;
-	(*n)++;
-}
-
-/* Route step 1 of frame r: a host's frame is parsed on arrival, so fetch
- * its headers; another switch's carries its destination in its metadata,
- * so fetch the switch's routes. */
-static void part_pf_hops(const struct uet_fabric *fab,
-			 struct fabric_route_pf *r)
-{
-	const struct fabric_meta *meta;
-
-	r->host = -ENOENT;
-	if (r->sw == PART_PF_PARSE) {
-		rte_prefetch0(rte_pktmbuf_mtod(r->m, void *));
-		return;
-	}
-	meta = fabric_meta_of(r->m);
-	if (meta == NULL || !meta->valid)
-		return;
-	r->host = meta->host;
-	r->tc = (uint8_t)uet_dscp_class(fab->conf.uet_policy, &fab->conf.dscp,
-					meta->dscp);
-	if (r->host >= 0)
-		rte_prefetch0(&fab->switches[r->sw]);
-}
-
-/* Step 2: with the routes come, the output port: its line, the
- * serializer's (settle_now, admission) and its class queues'. */
-static void part_pf_port(const struct uet_fabric *fab,
-			 struct fabric_route_pf *r)
-{
-	int port;
-
-	if (r->host < 0)
-		return;
-	port = fabric_next_port_to(fab, r->sw, r->host,
-				   &fabric_meta_of(r->m)->flow);
-	if (port < 0)
-		return;
-	r->out = &fab->ports[port];
-	rte_prefetch0(r->out);
-	rte_prefetch0(&r->out->tx_end_ev);
-	rte_prefetch0(&r->out->tcq);
-}
-
-/* Step 3: with the port come, its class queue. */
-static void part_pf_tcq(const struct fabric_route_pf *r)
-{
-	if (r->out != NULL)
-		rte_prefetch0(r->out->tcq[r->tc]);
-}
-
-/* Step 4: with the class queue come, the slot the frame will take. */
-static void part_pf_slot(const struct fabric_route_pf *r)
-{
-	const struct fabric_fifo *f;
-
-	if (r->out == NULL)
-		return;
-	f = &r->out->tcq[r->tc]->fifo;
-	if (f->slots == NULL) /* a class's queue not used yet */
-		return;
-	rte_prefetch0(&f->slots[(f->head + f->len) & (f->cap - 1u)]);
-}
-
-/* Scan port i of the part (i < n_ports) for the frames that arrive before
- * end_ps: fetch their mbufs and note them for the route steps. */
-static void part_pf_scan(struct fabric_part *pt, uint32_t i, uint32_t *n,
-			 uet_time_t end_ps)
-{
-	const struct fabric_port *p = &pt->fab->ports[pt->port_ids[i]];
-	const struct fabric_fifo *f = &p->arriving;
-	uint32_t k;
-
-	for (k = 0; k < f->len; k++) {
-		const struct fabric_entry *e =
-			&f->slots[(f->head + k) & (f->cap - 1u)];
-
-		if (e->time_ps >= end_ps)
-			break;
-		rte_prefetch0(e->m);
-		rte_prefetch0(RTE_PTR_ADD(e->m, RTE_CACHE_LINE_SIZE));
-		part_pf_note(pt, n, e->m, p->peer < 0 ? PART_PF_PARSE : p->sw);
-	}
-}
-
-/*
- * Fetch the mbufs of the frames that arrive in this window before their
- * events need them. A frame's mbuf was last touched a link delay ago, by
- * the sender, and the many frames since have evicted it: at 1024 hosts the
- * first read of the switch metadata in fabric_receive was 14% of the run.
- * A part's window touches well under a CPU's L2, so the lines stay.
- *
- * The ports' arriving rings are cold too, so the scan itself is a
- * pipeline: a port's line, then (a lag later) its ring's first slot, then
- * (another lag) the walk over its entries. Then the same for what each
- * frame's arrival will touch next (part_pf_hops, part_pf_port,
- * part_pf_tcq, part_pf_slot), PART_ROUTE_LAG frames apart.
- */
-static void part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps)
-{
-	const struct uet_fabric *fab = pt->fab;
-	const uint32_t L = PART_ROUTE_LAG;
-	uint32_t i, n = 0;
-
-	for (i = 0; i < pt->n_ports + 2u * L; i++) {
-		if (i < pt->n_ports)
-			rte_prefetch0(&fab->ports[pt->port_ids[i]].arriving);
-		if (i >= L && i - L < pt->n_ports) {
-			const struct fabric_fifo *f =
-				&fab->ports[pt->port_ids[i - L]].arriving;
-
-			if (f->len > 0)
-				rte_prefetch0(&f->slots[f->head]);
-		}
-		if (i >= 2u * L)
-			part_pf_scan(pt, i - 2u * L, &n, end_ps);
-	}
-	for (i = 0; i < n + 3u * L; i++) {
-		if (i < n)
-			part_pf_hops(fab, &pt->pf[i]);
-		if (i >= L && i - L < n)
-			part_pf_port(fab, &pt->pf[i - L]);
-		if (i >= 2u * L && i - 2u * L < n)
-			part_pf_tcq(&pt->pf[i - 2u * L]);
-		if (i >= 3u * L)
-			part_pf_slot(&pt->pf[i - 3u * L]);
-	}
-}
-
 static int64_t parts_run(struct uet_component *c, uint32_t part,
 			 uet_time_t end_ps)
 {
@@ -484,12 +115,12 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 	int rc;
 
 	pt->window_end_ps = end_ps;
-	rc = part_take(pt);
+	rc = fabric_part_take(pt);
 	if (rc < 0) {
 		fabric_part_fail(pt, rc);
 		return rc;
 	}
-	part_prefetch_arrivals(pt, end_ps);
+	fabric_part_prefetch_arrivals(pt, end_ps);
 	ran = uet_evq_run_until(&pt->evq, end_ps);
 	if (ran < 0)
 		fabric_part_fail(pt, (int)ran);
@@ -497,7 +128,7 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 }
 
 /* uet_component_parts.port_feed: host port's frames from a NIC's ring,
- * taken by its part (part_take). */
+ * taken by its part (fabric_part_take()). */
 static int parts_port_feed(struct uet_component *c, uint32_t port,
 			   struct uet_xring *rings)
 {

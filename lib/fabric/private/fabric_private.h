@@ -701,13 +701,21 @@ static inline void fabric_part_fail(struct fabric_part *pt, int err)
  * built), set them up and free them. */
 int fabric_parts_init(struct uet_fabric *fab);
 void fabric_parts_fini(struct uet_fabric *fab);
-/* A frame leaves port p for its peer port, a link delay later: now if
- * the peer is in the same part, else through the boxes. */
+/* fabric_part_take.c: a frame leaves port p for its peer port, a link
+ * delay later: now if the peer is in the same part, else through the
+ * rings between parts. */
 int fabric_part_send(struct fabric_port *p, struct rte_mbuf *m,
 		     uet_time_t arrival_ps);
 /* Frames from a NIC for host port port, taken by its part's window. */
 int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 			struct rte_mbuf *m, uet_time_t arrival_ps);
+/* At a window's start: what the window brought part pt (the NICs' frames
+ * and those the other parts sent it in the previous one), on its ports'
+ * arriving rings. */
+int fabric_part_take(struct fabric_part *pt);
+/* fabric_part_prefetch.c: fetch what the frames arriving in part pt
+ * before end_ps will touch (hints only). */
+void fabric_part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps);
 /* fabric_link.c: the failures due at or before t, applied (serial, at a
  * window's start); the earliest one after t. */
 int fabric_links_apply(struct uet_fabric *fab, uet_time_t t);
