@@ -35,20 +35,20 @@ struct run_clock_ops {
 	bool sync_cost;
 	/** Make the role's clock for the hosted models (ports opened where
 	 * it has any); 0 or a negative errno (a message printed). */
-	int (*open)(struct run *e, uint64_t scenario_hash);
-	/** The run, from the first poll to the end; e->start_ns is when the
+	int (*open)(struct run *run, uint64_t scenario_hash);
+	/** The run, from the first poll to the end; run->start_ns is when the
 	 * windows started. 0 or a negative errno. */
-	int (*run)(struct run *e);
+	int (*run)(struct run *run);
 	/** Why the run stopped, "" when the role has no text. */
-	const char *(*error)(const struct run *e);
+	const char *(*error)(const struct run *run);
 	/** Virtual time, windows and events into res, the role's own
 	 * lines on stderr (rc: how the run ended). */
-	void (*report)(struct run *e, int rc, struct uet_run_result *res);
+	void (*report)(struct run *run, int rc, struct uet_run_result *res);
 	/** Optional: the hosted NICs' totals (run_totals()) made the
 	 * run's, where other processes ran some of them (MPI ranks). */
-	void (*combine)(struct run *e, struct uet_run_result *res);
+	void (*combine)(struct run *run, struct uet_run_result *res);
 	/** Free what open made (also after a failed open). */
-	void (*close)(struct run *e);
+	void (*close)(struct run *run);
 };
 
 extern const struct run_clock_ops run_clock_local;
@@ -71,7 +71,7 @@ int run_clock_on_nic_window(void *arg, uet_time_t window_end_ps);
 void run_clock_on_progress(void *arg, const struct uet_sync_progress *p);
 /** Where the windows' wall time went, in the closing summary: per window,
  * the model's work, the sync cost and their ratio. */
-void run_clock_sync_line(const struct run *e, uint64_t windows,
+void run_clock_sync_line(const struct run *run, uint64_t windows,
 			 uint64_t model_ns, uint64_t sync_ns);
 
 #endif /* RUN_CLOCK_H */

@@ -14,75 +14,75 @@
 #include "run_clock.h"
 #include "run_private.h"
 
-static int coordinator_open(struct run *e, uint64_t scenario_hash)
+static int coordinator_open(struct run *run, uint64_t scenario_hash)
 {
-	const struct uet_scenario *sc = e->sc;
+	const struct uet_scenario *sc = run->sc;
 	uet_time_t lookahead_ps;
 	int rc;
 
-	rc = run_lookahead(e, &lookahead_ps);
+	rc = run_lookahead(run, &lookahead_ps);
 	if (rc == 0)
-		rc = run_open_ports(e);
+		rc = run_open_ports(run);
 	if (rc < 0)
 		return rc;
 	struct uet_sync_coordinator_conf cc = {
-		.ports = e->sw_port,
-		.n_ports = e->hosts,
-		.component = uet_fabric_component(e->fabric),
-		.pool = e->mp,
+		.ports = run->sw_port,
+		.n_ports = run->hosts,
+		.component = uet_fabric_component(run->fabric),
+		.pool = run->mp,
 		.lookahead_ps = lookahead_ps,
 		.start_ps = 0,
 		.end_ps = sc->run.end_ps,
 		.scenario_hash = scenario_hash,
 		/* Identity only: results never depend on it. */
 		.nonce_seed = run_wall_ns() ^ (uint64_t)getpid(),
-		.timeout_ms = e->conf->timeout_ms,
-		.startup_timeout_ms = e->conf->startup_timeout_ms,
+		.timeout_ms = run->conf->timeout_ms,
+		.startup_timeout_ms = run->conf->startup_timeout_ms,
 		.progress_fn = sc->run.progress ? run_clock_on_progress : NULL,
-		.progress_arg = e,
+		.progress_arg = run,
 		.progress_interval_ms = 1000,
 		.window_fn = run_clock_on_window,
-		.window_arg = e,
+		.window_arg = run,
 	};
 
-	return uet_sync_coordinator_create(&e->co, &cc);
+	return uet_sync_coordinator_create(&run->co, &cc);
 }
 
-static int coordinator_run(struct run *e)
+static int coordinator_run(struct run *run)
 {
-	int rc = run_poll(e);
+	int rc = run_poll(run);
 
 	/* Over ports, waiting for the peers' HELLO (their pools and ports
 	 * still being made) is set-up: the run's wall time starts with the
 	 * windows, as uet-emu's does. */
-	e->start_ns = e->cpu0.mono_ns;
+	run->start_ns = run->cpu0.mono_ns;
 	return rc;
 }
 
-static const char *coordinator_error(const struct run *e)
+static const char *coordinator_error(const struct run *run)
 {
-	return e->co != NULL ? uet_sync_coordinator_error(e->co) : "";
+	return run->co != NULL ? uet_sync_coordinator_error(run->co) : "";
 }
 
-static void coordinator_report(struct run *e, int rc,
+static void coordinator_report(struct run *run, int rc,
 			       struct uet_run_result *res)
 {
 	struct uet_sync_stats st;
 
 	(void)rc;
-	if (e->co == NULL)
+	if (run->co == NULL)
 		return;
-	run_window_split(e);
-	uet_sync_coordinator_stats(e->co, &st);
+	run_window_split(run);
+	uet_sync_coordinator_stats(run->co, &st);
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;
-	res->events = run_total_events(e);
+	res->events = run_total_events(run);
 }
 
-static void coordinator_close(struct run *e)
+static void coordinator_close(struct run *run)
 {
-	uet_sync_coordinator_free(e->co);
-	e->co = NULL;
+	uet_sync_coordinator_free(run->co);
+	run->co = NULL;
 }
 
 const struct run_clock_ops run_clock_coordinator = {

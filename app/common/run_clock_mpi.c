@@ -30,26 +30,26 @@
 /* What the role keeps beside the in-process lockstep. */
 struct run_mpi {
 	struct uet_sync_ranks rk; /* the conf's, with this role's hooks */
-	uint32_t arrivals_sent;	  /* of e->arrived_log */
+	uint32_t arrivals_sent;	  /* of run->arrived_log */
 };
 
 /* Whether rank r says it failed (its value in a least-of vote). */
 #define MPI_OK UINT64_MAX
 
-static const struct uet_sync_ranks_ops *mpi_ops(const struct run *e)
+static const struct uet_sync_ranks_ops *mpi_ops(const struct run *run)
 {
-	return e->conf->ranks->ops;
+	return run->conf->ranks->ops;
 }
 
-static const char *mpi_text(const struct run *e)
+static const char *mpi_text(const struct run *run)
 {
-	return mpi_ops(e)->error(e->conf->ranks->arg);
+	return mpi_ops(run)->error(run->conf->ranks->arg);
 }
 
-static void mpi_together(const struct run *e)
+static void mpi_together(const struct run *run)
 {
-	if (e->conf->ranks->together != NULL)
-		*e->conf->ranks->together = true;
+	if (run->conf->ranks->together != NULL)
+		*run->conf->ranks->together = true;
 }
 
 /*
@@ -58,21 +58,21 @@ static void mpi_together(const struct run *e)
  * named, on every rank. Before run.out is touched: a refused run leaves
  * the last run's files.
  */
-int run_clock_mpi_check(struct run *e, uint64_t hash)
+int run_clock_mpi_check(struct run *run, uint64_t hash)
 {
-	const struct uet_sync_ranks *rk = e->conf->ranks;
+	const struct uet_sync_ranks *rk = run->conf->ranks;
 	const size_t *offs;
 	const uint8_t *all;
 	uint64_t h0, hr;
 	uint32_t r;
 	int rc;
 
-	rc = mpi_ops(e)->allgather(rk->arg, &hash, sizeof(hash), &all, &offs);
+	rc = mpi_ops(run)->allgather(rk->arg, &hash, sizeof(hash), &all, &offs);
 	if (rc < 0) {
 		fprintf(stderr,
 			"%s: rank %u: the ranks could not compare their "
 			"scenarios: %s\n",
-			e->prog, rk->rank, mpi_text(e));
+			run->prog, rk->rank, mpi_text(run));
 		return rc;
 	}
 	memcpy(&h0, all + offs[0], sizeof(h0));
@@ -89,31 +89,31 @@ int run_clock_mpi_check(struct run *e, uint64_t hash)
 				" against %016" PRIx64
 				"): every rank must run the same scenario "
 				"file and settings\n",
-				e->prog, r, hr, h0);
+				run->prog, r, hr, h0);
 		/* Every rank found it: they end together. */
-		mpi_together(e);
+		mpi_together(run);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* What only one process can run (every rank finds it; rank 0 says it). */
-static int mpi_refuse(const struct run *e)
+static int mpi_refuse(const struct run *run)
 {
-	const uint32_t ranks = e->conf->ranks->ranks;
-	const bool say = e->conf->ranks->rank == 0;
+	const uint32_t ranks = run->conf->ranks->ranks;
+	const bool say = run->conf->ranks->rank == 0;
 
-	if (e->sc->run.clock == UET_CLOCK_REALTIME) {
+	if (run->sc->run.clock == UET_CLOCK_REALTIME) {
 		if (say)
 			fprintf(stderr,
 				"%s: run.clock realtime runs in one process: "
 				"over "
 				"ranks a run is in lockstep (run.clock: "
 				"lockstep)\n",
-				e->prog);
+				run->prog);
 		return -ENOTSUP;
 	}
-	if (e->wl != NULL && ranks > 1) {
+	if (run->wl != NULL && ranks > 1) {
 		if (say)
 			fprintf(stderr,
 				"%s: %s runs on one rank only: its triggers "
@@ -121,7 +121,7 @@ static int mpi_refuse(const struct run *e)
 				"hosts together through one workload engine "
 				"(run "
 				"it with -np 1, or in uet-emu)\n",
-				e->prog, run_wl_source(e->sc));
+				run->prog, run_wl_source(run->sc));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -132,9 +132,10 @@ static int mpi_refuse(const struct run *e)
  * its NICs' record rows of the window. */
 static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 {
-	struct run *e = warg;
-	struct run_mpi *m = e->mpi;
-	const uint32_t n = __atomic_load_n(&e->n_arrived_log, __ATOMIC_ACQUIRE);
+	struct run *run = warg;
+	struct run_mpi *m = run->mpi;
+	const uint32_t n =
+		__atomic_load_n(&run->n_arrived_log, __ATOMIC_ACQUIRE);
 	const uint32_t k = n - m->arrivals_sent;
 	size_t need = *len + sizeof(uint32_t) * 2 + (size_t)k * 16u;
 	uint32_t i, views = 0;
@@ -156,8 +157,8 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 	memcpy(p, &k, sizeof(k));
 	p += sizeof(k);
 	for (i = m->arrivals_sent; i < n; i++) {
-		const uint64_t id = e->arrived_log[i];
-		const uint64_t t = uet_ses_arrivals_get(e->arrivals, id);
+		const uint64_t id = run->arrived_log[i];
+		const uint64_t t = uet_ses_arrivals_get(run->arrivals, id);
 
 		memcpy(p, &id, sizeof(id));
 		memcpy(p + 8, &t, sizeof(t));
@@ -166,12 +167,12 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 	m->arrivals_sent = n;
 	views_at = (size_t)(p - *buf);
 	*len = views_at + sizeof(views);
-	for (i = m->rk.nic_first; m->rk.rank > 0 && e->nic_rec != NULL &&
+	for (i = m->rk.nic_first; m->rk.rank > 0 && run->nic_rec != NULL &&
 				  i < m->rk.nic_first + m->rk.nic_count;
 	     i++) {
 		int rc;
 
-		if (uet_record_view_bytes(e->nic_rec[i]) == 0)
+		if (uet_record_view_bytes(run->nic_rec[i]) == 0)
 			continue;
 		if (*len + sizeof(i) > *cap) {
 			p = realloc(*buf, *cap * 2);
@@ -182,7 +183,7 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 		}
 		memcpy(*buf + *len, &i, sizeof(i));
 		*len += sizeof(i);
-		rc = uet_record_view_export(e->nic_rec[i], buf, len, cap);
+		rc = uet_record_view_export(run->nic_rec[i], buf, len, cap);
 		if (rc < 0)
 			return rc;
 		views++;
@@ -195,8 +196,8 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
  * rows into their views, flushed with the others' in host order. */
 static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 {
-	struct run *e = warg;
-	const struct run_mpi *m = e->mpi;
+	struct run *run = warg;
+	const struct run_mpi *m = run->mpi;
 	uint32_t k, views, i, first, count;
 	size_t at = sizeof(k);
 
@@ -213,14 +214,14 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 
 		memcpy(&id, src + at, sizeof(id));
 		memcpy(&t, src + at + 8, sizeof(t));
-		if (e->arrivals != NULL && id < e->n_messages)
-			uet_ses_arrivals_set(e->arrivals, id, t);
+		if (run->arrivals != NULL && id < run->n_messages)
+			uet_ses_arrivals_set(run->arrivals, id, t);
 	}
 	if (len - at < sizeof(views))
 		return -EBADMSG;
 	memcpy(&views, src + at, sizeof(views));
 	at += sizeof(views);
-	uet_sync_rank_share(e->hosts, m->rk.ranks, r, &first, &count);
+	uet_sync_rank_share(run->hosts, m->rk.ranks, r, &first, &count);
 	for (i = 0; i < views; i++) {
 		uint32_t nic;
 		size_t used;
@@ -230,10 +231,10 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 			return -EBADMSG;
 		memcpy(&nic, src + at, sizeof(nic));
 		at += sizeof(nic);
-		if (nic < first || nic - first >= count || e->nic_rec == NULL)
+		if (nic < first || nic - first >= count || run->nic_rec == NULL)
 			return -EBADMSG;
-		rc = uet_record_view_import(e->nic_rec[nic], src + at, len - at,
-					    &used);
+		rc = uet_record_view_import(run->nic_rec[nic], src + at,
+					    len - at, &used);
 		if (rc < 0)
 			return rc;
 		at += used;
@@ -242,24 +243,24 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 }
 
 /* This rank's share of the in-process lockstep. */
-static int mpi_local(struct run *e)
+static int mpi_local(struct run *run)
 {
-	const struct uet_scenario *sc = e->sc;
-	struct run_mpi *m = e->mpi;
+	const struct uet_scenario *sc = run->sc;
+	struct run_mpi *m = run->mpi;
 	struct uet_sync_local_conf lc = {
-		.sw = uet_fabric_component(e->fabric),
-		.n_nics = e->count,
+		.sw = uet_fabric_component(run->fabric),
+		.n_nics = run->count,
 		.start_ps = 0,
 		.end_ps = sc->run.end_ps,
 		.nics_done_fn = run_clock_on_nics_done,
 		.window_fn = run_clock_on_window,
-		.window_arg = e,
+		.window_arg = run,
 		.progress_fn = sc->run.progress && m->rk.rank == 0
 				       ? run_clock_on_progress
 				       : NULL,
-		.progress_arg = e,
+		.progress_arg = run,
 		.progress_interval_ms = 1000,
-		.stop = e->conf->stop,
+		.stop = run->conf->stop,
 		.ranks = &m->rk,
 	};
 	unsigned int ids[RTE_MAX_LCORE], id;
@@ -267,7 +268,7 @@ static int mpi_local(struct run *e)
 	uint32_t n = 0, i;
 	int rc;
 
-	rc = run_lookahead(e, &lc.lookahead_ps);
+	rc = run_lookahead(run, &lc.lookahead_ps);
 	if (rc < 0)
 		return rc;
 	lc.ring_frames = uet_xring_frames_per_window(
@@ -275,14 +276,15 @@ static int mpi_local(struct run *e)
 			? sc->nic.data_rate_bps
 			: sc->topology.link_rate_bps,
 		lc.lookahead_ps);
-	e->arrived_log = calloc(e->n_messages + 1u, sizeof(*e->arrived_log));
-	comps = calloc(e->count, sizeof(*comps));
-	if (comps == NULL || e->arrived_log == NULL) {
+	run->arrived_log =
+		calloc(run->n_messages + 1u, sizeof(*run->arrived_log));
+	comps = calloc(run->count, sizeof(*comps));
+	if (comps == NULL || run->arrived_log == NULL) {
 		free(comps);
 		return -ENOMEM;
 	}
-	for (i = 0; i < e->count; i++)
-		comps[i] = uet_nic_component(e->nic[i]);
+	for (i = 0; i < run->count; i++)
+		comps[i] = uet_nic_component(run->nic[i]);
 	ids[n++] = rte_get_main_lcore();
 	RTE_LCORE_FOREACH_WORKER(id)
 	{
@@ -291,19 +293,19 @@ static int mpi_local(struct run *e)
 	lc.nics = comps;
 	lc.lcore_ids = ids;
 	lc.n_lcores = n;
-	rc = uet_sync_local_create(&e->local, &lc);
+	rc = uet_sync_local_create(&run->local, &lc);
 	free(comps);
 	if (rc < 0)
 		fprintf(stderr, "%s: rank %u: cannot set up its share: %s\n",
-			e->prog, m->rk.rank, strerror(-rc));
+			run->prog, m->rk.rank, strerror(-rc));
 	/* Rows written while the run was set up (the posts) come first:
 	 * every rank wrote them for every NIC, rank 0's are the run's. */
 	if (rc == 0)
-		rc = run_flush_nic_records(e);
+		rc = run_flush_nic_records(run);
 	return rc;
 }
 
-static int mpi_open(struct run *e, uint64_t scenario_hash)
+static int mpi_open(struct run *run, uint64_t scenario_hash)
 {
 	struct run_mpi *m = calloc(1, sizeof(*m));
 	uint64_t failed;
@@ -311,31 +313,31 @@ static int mpi_open(struct run *e, uint64_t scenario_hash)
 
 	if (m == NULL)
 		return -ENOMEM;
-	e->mpi = m;
-	m->rk = *e->conf->ranks;
-	m->rk.mp = e->mp;
+	run->mpi = m;
+	m->rk = *run->conf->ranks;
+	m->rk.mp = run->mp;
 	m->rk.pack = mpi_pack;
 	m->rk.unpack = mpi_unpack;
-	m->rk.warg = e;
+	m->rk.warg = run;
 	/* Contiguous shares of the NICs in host order, as the lcores take
 	 * theirs. */
-	uet_sync_rank_share(e->hosts, m->rk.ranks, m->rk.rank, &m->rk.nic_first,
-			    &m->rk.nic_count);
+	uet_sync_rank_share(run->hosts, m->rk.ranks, m->rk.rank,
+			    &m->rk.nic_first, &m->rk.nic_count);
 	(void)scenario_hash; /* compared already (run_clock_mpi_check) */
-	ok = mpi_refuse(e);
+	ok = mpi_refuse(run);
 	if (ok == 0)
-		ok = mpi_local(e);
+		ok = mpi_local(run);
 	/* Every rank set up, or none runs: a rank that could not waits for
 	 * nothing, and the others are told which. */
 	failed = ok < 0 ? m->rk.rank : MPI_OK;
-	rc = mpi_ops(e)->min(m->rk.arg, &failed, 1);
+	rc = mpi_ops(run)->min(m->rk.arg, &failed, 1);
 	if (rc == 0)
-		mpi_together(e);
+		mpi_together(run);
 	if (rc < 0) {
 		fprintf(stderr,
 			"%s: rank %u: the ranks could not agree they are "
 			"set up: %s\n",
-			e->prog, m->rk.rank, mpi_text(e));
+			run->prog, m->rk.rank, mpi_text(run));
 		return rc;
 	}
 	if (failed != MPI_OK && ok == 0) {
@@ -344,95 +346,95 @@ static int mpi_open(struct run *e, uint64_t scenario_hash)
 				"%s: rank %" PRIu64
 				" could not set up its share of the run (its "
 				"message above): no rank runs it\n",
-				e->prog, failed);
+				run->prog, failed);
 		return -ECANCELED;
 	}
 	return ok;
 }
 
-static int mpi_run(struct run *e)
+static int mpi_run(struct run *run)
 {
-	return uet_sync_local_run(e->local);
+	return uet_sync_local_run(run->local);
 }
 
-static const char *mpi_error(const struct run *e)
+static const char *mpi_error(const struct run *run)
 {
-	return e->local != NULL ? uet_sync_local_error(e->local) : "";
+	return run->local != NULL ? uet_sync_local_error(run->local) : "";
 }
 
 /* Counts every rank adds to: its NICs' events, completions, arrivals,
  * and each message's flags (one rank sets each bit). */
-static int mpi_sum_counts(struct run *e, uint64_t *nic_events)
+static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
 {
-	const struct run_mpi *m = e->mpi;
+	const struct run_mpi *m = run->mpi;
 	uint64_t c[3], *flags;
 	uint32_t i;
 	int rc;
 
 	c[0] = 0;
 	for (i = m->rk.nic_first; i < m->rk.nic_first + m->rk.nic_count; i++)
-		c[0] += uet_nic_component(e->nic[i])->evq.n_run;
-	c[1] = e->completed;
-	c[2] = e->arrived;
-	rc = mpi_ops(e)->sum(m->rk.arg, c, 3);
+		c[0] += uet_nic_component(run->nic[i])->evq.n_run;
+	c[1] = run->completed;
+	c[2] = run->arrived;
+	rc = mpi_ops(run)->sum(m->rk.arg, c, 3);
 	if (rc < 0)
 		return rc;
 	*nic_events = c[0];
-	e->completed = (uint32_t)c[1];
-	e->arrived = (uint32_t)c[2];
-	flags = calloc(e->n_messages + 1u, sizeof(*flags));
+	run->completed = (uint32_t)c[1];
+	run->arrived = (uint32_t)c[2];
+	flags = calloc(run->n_messages + 1u, sizeof(*flags));
 	if (flags == NULL)
 		return -ENOMEM;
-	for (i = 0; i < e->n_messages; i++)
-		flags[i] = e->msg_flags[i];
-	rc = mpi_ops(e)->sum(m->rk.arg, flags, e->n_messages);
-	for (i = 0; rc == 0 && i < e->n_messages; i++)
-		e->msg_flags[i] = (uint8_t)flags[i];
+	for (i = 0; i < run->n_messages; i++)
+		flags[i] = run->msg_flags[i];
+	rc = mpi_ops(run)->sum(m->rk.arg, flags, run->n_messages);
+	for (i = 0; rc == 0 && i < run->n_messages; i++)
+		run->msg_flags[i] = (uint8_t)flags[i];
 	free(flags);
 	return rc;
 }
 
-static void mpi_report(struct run *e, int rc, struct uet_run_result *res)
+static void mpi_report(struct run *run, int rc, struct uet_run_result *res)
 {
 	struct uet_sync_stats st;
 	uint64_t nic_events = 0;
 
 	(void)rc;
-	if (e->local == NULL)
+	if (run->local == NULL)
 		return;
-	uet_sync_local_stats(e->local, &st);
-	if (mpi_sum_counts(e, &nic_events) < 0)
+	uet_sync_local_stats(run->local, &st);
+	if (mpi_sum_counts(run, &nic_events) < 0)
 		fprintf(stderr,
 			"%s: rank %u: the ranks could not add up their "
 			"counts: %s\n",
-			e->prog, e->mpi->rk.rank, mpi_text(e));
-	if (st.windows > 0 && e->mpi->rk.rank == 0)
+			run->prog, run->mpi->rk.rank, mpi_text(run));
+	if (st.windows > 0 && run->mpi->rk.rank == 0)
 		fprintf(stderr,
 			"%s: wall per lockstep window: %.1f us (%" PRIu64
 			" windows, %.3f ms, %u ranks)\n",
-			e->prog,
+			run->prog,
 			(double)res->wall_ns / 1e3 / (double)st.windows,
 			st.windows, (double)res->wall_ns / 1e6,
-			e->mpi->rk.ranks);
-	if (e->mpi->rk.rank == 0) {
+			run->mpi->rk.ranks);
+	if (run->mpi->rk.rank == 0) {
 		uint64_t model_ns, sync_ns;
 
-		uet_sync_local_costs(e->local, &model_ns, &sync_ns);
-		run_clock_sync_line(e, st.windows, model_ns, sync_ns);
+		uet_sync_local_costs(run->local, &model_ns, &sync_ns);
+		run_clock_sync_line(run, st.windows, model_ns, sync_ns);
 	}
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;
-	res->events = uet_fabric_events(e->fabric) + nic_events;
+	res->events = uet_fabric_events(run->fabric) + nic_events;
 }
 
 /* The NICs' integrity counts, over the ranks (each NIC's are where it
  * ran; the others' stand-ins count nothing). */
-static void mpi_combine(struct run *e, struct uet_run_result *res)
+static void mpi_combine(struct run *run, struct uet_run_result *res)
 {
 	uint64_t c[4] = {res->payload_mismatches, res->in_flight_anomalies,
 			 res->psns_taken, res->psns_retired};
 
-	if (e->mpi == NULL || mpi_ops(e)->sum(e->mpi->rk.arg, c, 4) < 0)
+	if (run->mpi == NULL || mpi_ops(run)->sum(run->mpi->rk.arg, c, 4) < 0)
 		return;
 	res->payload_mismatches = c[0];
 	res->in_flight_anomalies = c[1];
@@ -440,14 +442,14 @@ static void mpi_combine(struct run *e, struct uet_run_result *res)
 	res->psns_retired = c[3];
 }
 
-static void mpi_close(struct run *e)
+static void mpi_close(struct run *run)
 {
-	uet_sync_local_free(e->local);
-	e->local = NULL;
-	free(e->arrived_log);
-	e->arrived_log = NULL;
-	free(e->mpi);
-	e->mpi = NULL;
+	uet_sync_local_free(run->local);
+	run->local = NULL;
+	free(run->arrived_log);
+	run->arrived_log = NULL;
+	free(run->mpi);
+	run->mpi = NULL;
 }
 
 const struct run_clock_ops run_clock_mpi = {

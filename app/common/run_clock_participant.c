@@ -16,96 +16,96 @@
 #include "run_clock.h"
 #include "run_private.h"
 
-static int participant_open(struct run *e, uint64_t scenario_hash)
+static int participant_open(struct run *run, uint64_t scenario_hash)
 {
 	uet_time_t lookahead_ps;
 	uint32_t i;
 	int rc;
 
-	e->pa = calloc(e->hosts, sizeof(*e->pa));
-	e->pa_ctx = calloc(e->hosts, sizeof(*e->pa_ctx));
-	if (e->pa == NULL || e->pa_ctx == NULL)
+	run->pa = calloc(run->hosts, sizeof(*run->pa));
+	run->pa_ctx = calloc(run->hosts, sizeof(*run->pa_ctx));
+	if (run->pa == NULL || run->pa_ctx == NULL)
 		return -ENOMEM;
-	rc = run_lookahead(e, &lookahead_ps);
+	rc = run_lookahead(run, &lookahead_ps);
 	if (rc == 0)
-		rc = run_open_ports(e);
+		rc = run_open_ports(run);
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < e->count; i++) {
-		uint32_t h = e->first + i;
+	for (i = 0; i < run->count; i++) {
+		uint32_t h = run->first + i;
 		struct uet_sync_participant_conf pc = {
-			.port = e->nic_port[i],
-			.component = uet_nic_component(e->nic[i]),
-			.pool = e->mp,
+			.port = run->nic_port[i],
+			.component = uet_nic_component(run->nic[i]),
+			.pool = run->mp,
 			.nic_id = (uint16_t)h,
 			.ipv4 = uet_host_ipv4(h),
 			.scenario_hash = scenario_hash,
-			.timeout_ms = e->conf->timeout_ms,
-			.startup_timeout_ms = e->conf->startup_timeout_ms,
+			.timeout_ms = run->conf->timeout_ms,
+			.startup_timeout_ms = run->conf->startup_timeout_ms,
 			.window_fn = run_clock_on_nic_window,
-			.window_arg = &e->pa_ctx[i],
+			.window_arg = &run->pa_ctx[i],
 		};
 
-		e->pa_ctx[i].e = e;
-		e->pa_ctx[i].i = i;
+		run->pa_ctx[i].run = run;
+		run->pa_ctx[i].i = i;
 		uet_host_mac(h, pc.mac);
-		rc = uet_sync_participant_create(&e->pa[i], &pc);
+		rc = uet_sync_participant_create(&run->pa[i], &pc);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int participant_run(struct run *e)
+static int participant_run(struct run *run)
 {
-	int rc = run_poll(e);
+	int rc = run_poll(run);
 
 	/* Waiting for WELCOME (the switch's pools and ports still being
 	 * made) is set-up: the run's wall time starts with the windows. */
-	e->start_ns = e->cpu0.mono_ns;
+	run->start_ns = run->cpu0.mono_ns;
 	/* The BYE must not be lost with the link. */
 	if (rc == 0)
-		run_linger(e);
+		run_linger(run);
 	return rc;
 }
 
 /* Each NIC says why it stopped (report). */
-static const char *participant_error(const struct run *e)
+static const char *participant_error(const struct run *run)
 {
-	(void)e;
+	(void)run;
 	return "";
 }
 
-static void participant_report(struct run *e, int rc,
+static void participant_report(struct run *run, int rc,
 			       struct uet_run_result *res)
 {
 	struct uet_sync_stats st;
 	uint32_t i;
 
-	for (i = 0; rc < 0 && e->pa != NULL && i < e->count; i++)
-		if (e->pa[i] != NULL &&
-		    uet_sync_participant_error(e->pa[i])[0] != '\0')
-			fprintf(stderr, "%s: %s\n", e->prog,
-				uet_sync_participant_error(e->pa[i]));
-	if (e->pa == NULL || e->count == 0 || e->pa[0] == NULL)
+	for (i = 0; rc < 0 && run->pa != NULL && i < run->count; i++)
+		if (run->pa[i] != NULL &&
+		    uet_sync_participant_error(run->pa[i])[0] != '\0')
+			fprintf(stderr, "%s: %s\n", run->prog,
+				uet_sync_participant_error(run->pa[i]));
+	if (run->pa == NULL || run->count == 0 || run->pa[0] == NULL)
 		return;
-	run_window_split(e);
-	uet_sync_participant_stats(e->pa[0], &st);
+	run_window_split(run);
+	uet_sync_participant_stats(run->pa[0], &st);
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;
-	res->events = run_total_events(e);
+	res->events = run_total_events(run);
 }
 
-static void participant_close(struct run *e)
+static void participant_close(struct run *run)
 {
 	uint32_t i;
 
-	for (i = 0; e->pa != NULL && i < e->count; i++)
-		uet_sync_participant_free(e->pa[i]);
-	free(e->pa);
-	free(e->pa_ctx);
-	e->pa = NULL;
-	e->pa_ctx = NULL;
+	for (i = 0; run->pa != NULL && i < run->count; i++)
+		uet_sync_participant_free(run->pa[i]);
+	free(run->pa);
+	free(run->pa_ctx);
+	run->pa = NULL;
+	run->pa_ctx = NULL;
 }
 
 const struct run_clock_ops run_clock_participant = {

@@ -61,7 +61,7 @@ struct run;
 
 /* What a hosted NIC's participant hands its window hook. */
 struct run_nic_ctx {
-	struct run *e;
+	struct run *run;
 	uint32_t i; /* hosted NIC i */
 };
 

@@ -66,7 +66,6 @@ int local_fail(struct sync_error *e, int err, const char *fmt, ...)
 	return err;
 }
 
-/* A NIC's out hook: the frame joins the NIC's outbox for the switch. */
 /*
  * sync_frame_cut_padding() for the frames the switch model sends a NIC:
  * only a frame brought up to Ethernet's minimum (a trimmed header, a
@@ -81,11 +80,12 @@ static int local_cut_padding(struct rte_mbuf *m)
 	return sync_frame_cut_padding(m);
 }
 
+/* A NIC's out hook: the frame joins the NIC's outbox for the switch. */
 static int nic_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		   uet_time_t arrival_ps)
 {
 	struct local_nic *n = ctx;
-	struct uet_sync_local *l = n->l;
+	struct uet_sync_local *local = n->local;
 	int rc;
 
 	if (n->error.err != 0) {
@@ -99,20 +99,21 @@ static int nic_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 				  "only port 0",
 				  n->index, n->comp->name, port);
 	}
-	if (arrival_ps < l->window_end_ps) {
+	if (arrival_ps < local->window_end_ps) {
 		rte_pktmbuf_free(m);
-		return local_fail(&n->error, -ERANGE,
-				  "nic %u: %s sent a frame arriving at %" PRIu64
-				  " ps, before the window end %" PRIu64
-				  " ps: the lookahead of %" PRIu64
-				  " ps is broken",
-				  n->index, n->comp->name, arrival_ps,
-				  l->window_end_ps, l->conf.lookahead_ps);
+		return local_fail(
+			&n->error, -ERANGE,
+			"nic %u: %s sent a frame arriving at %" PRIu64
+			" ps, before the window end %" PRIu64
+			" ps: the lookahead of %" PRIu64 " ps is broken",
+			n->index, n->comp->name, arrival_ps,
+			local->window_end_ps, local->conf.lookahead_ps);
 	}
 	/* No padding to cut: the NIC builds each frame to its IP length and
 	 * no port pads it on the way. The frame is not read here: the switch
 	 * fetches it with the window's other arrivals (fabric_part.c). */
-	rc = uet_xring_put(&n->outbox[l->seq & 1u], m, arrival_ps, n->index);
+	rc = uet_xring_put(&n->outbox[local->seq & 1u], m, arrival_ps,
+			   n->index);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		return local_fail(&n->error, rc,
@@ -145,23 +146,23 @@ static void sw_out_failed(struct local_worker *w, uint32_t port)
 static int sw_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		  uet_time_t arrival_ps)
 {
-	struct uet_sync_local *l = ctx;
+	struct uet_sync_local *local = ctx;
 	struct local_worker *w = RTE_PER_LCORE(local_self);
 	struct local_nic *n;
 	int rc;
 
-	if (port >= l->conf.n_nics) {
+	if (port >= local->conf.n_nics) {
 		/* No NIC to blame: the first part to see it wins the race
 		 * for the text, but the run stops either way. */
 		rte_pktmbuf_free(m);
 		return -EINVAL;
 	}
-	n = &l->nics[port];
+	n = &local->nics[port];
 	if (n->sw_error.err != 0) {
 		rte_pktmbuf_free(m);
 		return n->sw_error.err;
 	}
-	if (arrival_ps < l->window_end_ps) {
+	if (arrival_ps < local->window_end_ps) {
 		rte_pktmbuf_free(m);
 		sw_out_failed(w, port);
 		return local_fail(
@@ -169,13 +170,13 @@ static int sw_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 			"%s sent a frame on port %u arriving at "
 			"%" PRIu64 " ps, before the window end %" PRIu64
 			" ps: the lookahead of %" PRIu64 " ps is broken",
-			l->conf.sw->name, port, arrival_ps, l->window_end_ps,
-			l->conf.lookahead_ps);
+			local->conf.sw->name, port, arrival_ps,
+			local->window_end_ps, local->conf.lookahead_ps);
 	}
 	/* Its padding is cut where the NIC takes it (local_nic_deliver): the
 	 * switch has not touched the frame's bytes, and reading them here
 	 * would fetch them twice. */
-	rc = uet_xring_put(&n->inbox[l->seq & 1u], m, arrival_ps, port);
+	rc = uet_xring_put(&n->inbox[local->seq & 1u], m, arrival_ps, port);
 	if (rc < 0) {
 		rte_pktmbuf_free(m);
 		sw_out_failed(w, port);
@@ -194,7 +195,7 @@ void local_nic_deliver(struct local_nic *n, uint64_t w)
 {
 	struct uet_xring *inbox = &n->inbox[w & 1u];
 	struct uet_component *comp = n->comp;
-	const struct uet_sync_local *l = n->l;
+	const struct uet_sync_local *local = n->local;
 	struct uet_xframe burst[LOCAL_DELIVER_BURST];
 	uint32_t got, i;
 
@@ -225,7 +226,7 @@ void local_nic_deliver(struct local_nic *n, uint64_t w)
 				local_fail(&n->error, rc,
 					   "nic %u: a frame from %s is not one "
 					   "to pass on: %s",
-					   n->index, l->conf.sw->name,
+					   n->index, local->conf.sw->name,
 					   strerror(-rc));
 				continue;
 			}
@@ -242,8 +243,8 @@ void local_nic_window(struct local_nic *n, uet_time_t end_ps)
 {
 	int64_t ran;
 
-	if (n->l->seq > 0)
-		local_nic_deliver(n, n->l->seq - 1u);
+	if (n->local->seq > 0)
+		local_nic_deliver(n, n->local->seq - 1u);
 	if (n->error.err != 0)
 		return;
 	ran = uet_evq_run_until(&n->comp->evq, end_ps);
@@ -260,11 +261,11 @@ void local_nic_window(struct local_nic *n, uet_time_t end_ps)
 /* The switch's parts over the workers: contiguous runs of about equal
  * weight (lib/sync/sync_share.h), so neighbouring switches share an
  * lcore. */
-static int share_parts(struct uet_sync_local *l)
+static int share_parts(struct uet_sync_local *local)
 {
-	const struct uet_component_parts *pp = &l->conf.sw->parts;
-	uint32_t *first = calloc(l->n_workers, sizeof(*first));
-	uint32_t *count = calloc(l->n_workers, sizeof(*count));
+	const struct uet_component_parts *pp = &local->conf.sw->parts;
+	uint32_t *first = calloc(local->n_workers, sizeof(*first));
+	uint32_t *count = calloc(local->n_workers, sizeof(*count));
 	uint32_t w;
 
 	if (first == NULL || count == NULL) {
@@ -272,10 +273,10 @@ static int share_parts(struct uet_sync_local *l)
 		free(count);
 		return -ENOMEM;
 	}
-	sync_share_runs(pp->weight, pp->n, l->n_workers, first, count);
-	for (w = 0; w < l->n_workers; w++) {
-		l->workers[w].part_first = first[w];
-		l->workers[w].part_count = count[w];
+	sync_share_runs(pp->weight, pp->n, local->n_workers, first, count);
+	for (w = 0; w < local->n_workers; w++) {
+		local->workers[w].part_first = first[w];
+		local->workers[w].part_count = count[w];
 	}
 	free(first);
 	free(count);
@@ -285,7 +286,7 @@ static int share_parts(struct uet_sync_local *l)
 int uet_sync_local_create(struct uet_sync_local **lp,
 			  const struct uet_sync_local_conf *conf)
 {
-	struct uet_sync_local *l;
+	struct uet_sync_local *local;
 	struct sync_engine_conf ec;
 	uint32_t i, n_workers, ring_frames, own_first, own_count;
 	int rc;
@@ -306,28 +307,29 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		n_workers = own_count > 0 ? own_count : 1u;
 	if (n_workers > 1 && conf->lcore_ids == NULL)
 		return -EINVAL;
-	l = calloc(1, sizeof(*l));
-	if (l == NULL)
+	local = calloc(1, sizeof(*local));
+	if (local == NULL)
 		return -ENOMEM;
-	l->nics = calloc(conf->n_nics, sizeof(*l->nics));
+	local->nics = calloc(conf->n_nics, sizeof(*local->nics));
 	/* Aligned: each worker's run of parts on a line of its own. */
-	l->workers = aligned_alloc(RTE_CACHE_LINE_SIZE,
-				   n_workers * sizeof(*l->workers));
-	if (l->workers != NULL)
-		memset(l->workers, 0, n_workers * sizeof(*l->workers));
-	if (l->nics == NULL || l->workers == NULL) {
-		uet_sync_local_free(l);
+	local->workers = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				       n_workers * sizeof(*local->workers));
+	if (local->workers != NULL)
+		memset(local->workers, 0, n_workers * sizeof(*local->workers));
+	if (local->nics == NULL || local->workers == NULL) {
+		uet_sync_local_free(local);
 		return -ENOMEM;
 	}
-	l->conf = *conf;
+	local->conf = *conf;
 	ring_frames = conf->ring_frames != 0 ? conf->ring_frames
 					     : LOCAL_RING_FRAMES_DEFAULT;
-	if (l->conf.progress_fn != NULL && l->conf.progress_interval_ms == 0)
-		l->conf.progress_interval_ms = 1000;
+	if (local->conf.progress_fn != NULL &&
+	    local->conf.progress_interval_ms == 0)
+		local->conf.progress_interval_ms = 1000;
 	for (i = 0; i < conf->n_nics; i++) {
-		struct local_nic *n = &l->nics[i];
+		struct local_nic *n = &local->nics[i];
 
-		n->l = l;
+		n->local = local;
 		n->comp = conf->nics[i];
 		n->index = i;
 		n->remote = i < own_first || i - own_first >= own_count;
@@ -345,34 +347,36 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	}
 	/* Contiguous shares of this process's NICs: neighbours in host
 	 * order on one lcore. */
-	l->n_workers = n_workers;
+	local->n_workers = n_workers;
 	for (i = 0; i < n_workers; i++) {
-		struct local_worker *w = &l->workers[i];
+		struct local_worker *w = &local->workers[i];
 		uint32_t a = own_first +
 			     (uint32_t)((uint64_t)own_count * i / n_workers);
 		uint32_t b = own_first + (uint32_t)((uint64_t)own_count *
 						    (i + 1) / n_workers);
 
-		w->l = l;
+		w->local = local;
 		w->lcore_id = conf->lcore_ids != NULL ? conf->lcore_ids[i]
 						      : rte_lcore_id();
 		w->first = a;
 		w->count = b - a;
 	}
-	if (share_parts(l) < 0) {
-		uet_sync_local_free(l);
+	if (share_parts(local) < 0) {
+		uet_sync_local_free(local);
 		return -ENOMEM;
 	}
 	conf->sw->out = sw_out;
-	conf->sw->out_ctx = l;
+	conf->sw->out_ctx = local;
 	/* A switch in parts takes each NIC's frames from its outbox itself,
 	 * in its own part's phase: no serial step hands them over. */
-	l->fed = conf->sw->parts.n != 0 && conf->sw->parts.port_feed != NULL;
-	for (i = 0; l->fed && i < conf->n_nics; i++) {
-		rc = conf->sw->parts.port_feed(conf->sw, i, l->nics[i].outbox);
+	local->fed =
+		conf->sw->parts.n != 0 && conf->sw->parts.port_feed != NULL;
+	for (i = 0; local->fed && i < conf->n_nics; i++) {
+		rc = conf->sw->parts.port_feed(conf->sw, i,
+					       local->nics[i].outbox);
 
 		if (rc < 0) {
-			uet_sync_local_free(l);
+			uet_sync_local_free(local);
 			return rc;
 		}
 	}
@@ -385,87 +389,88 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	/* Over ranks a stop is agreed on like a failure (sync_mpi.c), so
 	 * that every rank stops at the same window. */
 	if (conf->ranks != NULL) {
-		l->rank_stop = conf->stop;
-		l->conf.stop = NULL;
+		local->rank_stop = conf->stop;
+		local->conf.stop = NULL;
 	}
-	rc = sync_engine_init(&l->eng,
+	rc = sync_engine_init(&local->eng,
 			      conf->ranks != NULL ? &mpi_transport_ops
 						  : &local_transport_ops,
-			      l, &ec);
+			      local, &ec);
 	if (rc < 0) {
-		uet_sync_local_free(l);
+		uet_sync_local_free(local);
 		return rc;
 	}
-	l->window_start_ps = conf->start_ps;
-	l->window_end_ps = conf->start_ps;
-	l->min_sent_ps = UET_TIME_NEVER;
-	l->remote_min_ps = UET_TIME_NEVER;
-	l->stats.now_ps = conf->start_ps;
-	*lp = l;
+	local->window_start_ps = conf->start_ps;
+	local->window_end_ps = conf->start_ps;
+	local->min_sent_ps = UET_TIME_NEVER;
+	local->remote_min_ps = UET_TIME_NEVER;
+	local->stats.now_ps = conf->start_ps;
+	*lp = local;
 	return 0;
 }
 
-void uet_sync_local_stats(const struct uet_sync_local *l,
+void uet_sync_local_stats(const struct uet_sync_local *local,
 			  struct uet_sync_stats *st)
 {
-	*st = l->stats;
+	*st = local->stats;
 }
 
-uint32_t uet_sync_local_lcores(const struct uet_sync_local *l)
+uint32_t uet_sync_local_lcores(const struct uet_sync_local *local)
 {
-	return l->n_workers;
+	return local->n_workers;
 }
 
-int uet_sync_local_lcore_busy(const struct uet_sync_local *l, uint32_t i,
+int uet_sync_local_lcore_busy(const struct uet_sync_local *local, uint32_t i,
 			      uint64_t *nics_ns, uint64_t *switch_ns)
 {
-	if (i >= l->n_workers)
+	if (i >= local->n_workers)
 		return -EINVAL;
-	*nics_ns = l->workers[i].busy_ns[0];
-	*switch_ns = l->workers[i].busy_ns[1];
+	*nics_ns = local->workers[i].busy_ns[0];
+	*switch_ns = local->workers[i].busy_ns[1];
 	return 0;
 }
 
-uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
+uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *local,
 					  uint32_t i)
 {
-	return i < l->n_workers ? l->workers[i].parts_stolen : 0;
+	return i < local->n_workers ? local->workers[i].parts_stolen : 0;
 }
 
-void uet_sync_local_costs(const struct uet_sync_local *l, uint64_t *model_ns,
-			  uint64_t *sync_ns)
+void uet_sync_local_costs(const struct uet_sync_local *local,
+			  uint64_t *model_ns, uint64_t *sync_ns)
 {
 	/* The exchange over ranks happens within a run (after the NICs'
 	 * phase): it is keeping the ranks together, not the model. */
-	*model_ns =
-		l->eng.run_ns > l->cross_ns ? l->eng.run_ns - l->cross_ns : 0;
-	*sync_ns = l->eng.sync_ns + l->cross_ns;
+	*model_ns = local->eng.run_ns > local->cross_ns
+			    ? local->eng.run_ns - local->cross_ns
+			    : 0;
+	*sync_ns = local->eng.sync_ns + local->cross_ns;
 }
 
-const char *uet_sync_local_error(const struct uet_sync_local *l)
+const char *uet_sync_local_error(const struct uet_sync_local *local)
 {
-	return l->error.text;
+	return local->error.text;
 }
 
-void uet_sync_local_free(struct uet_sync_local *l)
+void uet_sync_local_free(struct uet_sync_local *local)
 {
 	uint32_t i;
 
-	if (l == NULL)
+	if (local == NULL)
 		return;
-	for (i = 0; l->nics != NULL && i < l->conf.n_nics; i++) {
-		uet_xring_fini(&l->nics[i].inbox[0]);
-		uet_xring_fini(&l->nics[i].inbox[1]);
-		uet_xring_fini(&l->nics[i].outbox[0]);
-		uet_xring_fini(&l->nics[i].outbox[1]);
+	for (i = 0; local->nics != NULL && i < local->conf.n_nics; i++) {
+		uet_xring_fini(&local->nics[i].inbox[0]);
+		uet_xring_fini(&local->nics[i].inbox[1]);
+		uet_xring_fini(&local->nics[i].outbox[0]);
+		uet_xring_fini(&local->nics[i].outbox[1]);
 	}
-	for (i = 0; i < l->n_sorted; i++)
-		rte_pktmbuf_free(l->sorted[i].m);
-	free(l->sorted);
-	free(l->sort_tmp);
-	free(l->msg);
-	free(l->msg_frames);
-	free(l->nics);
-	free(l->workers);
-	free(l);
+	for (i = 0; i < local->n_sorted; i++)
+		rte_pktmbuf_free(local->sorted[i].m);
+	free(local->sorted);
+	free(local->sort_tmp);
+	free(local->msg);
+	free(local->msg_frames);
+	free(local->nics);
+	free(local->workers);
+	free(local);
 }

@@ -42,28 +42,28 @@ struct mpi_failure {
 /* The agreement's values, each the least over the ranks. */
 enum { MPI_VOTE_NEXT = 0, MPI_VOTE_FAILED, MPI_VOTE_RUNNING, MPI_VOTE_N };
 
-static int msg_room(struct uet_sync_local *l, size_t more)
+static int msg_room(struct uet_sync_local *local, size_t more)
 {
-	size_t cap = l->msg_cap != 0 ? l->msg_cap : 4096u;
+	size_t cap = local->msg_cap != 0 ? local->msg_cap : 4096u;
 	uint8_t *p;
 
-	if (l->msg_len + more <= l->msg_cap)
+	if (local->msg_len + more <= local->msg_cap)
 		return 0;
-	while (cap < l->msg_len + more)
+	while (cap < local->msg_len + more)
 		cap *= 2;
-	p = realloc(l->msg, cap);
+	p = realloc(local->msg, cap);
 	if (p == NULL)
 		return -ENOMEM;
-	l->msg = p;
-	l->msg_cap = cap;
+	local->msg = p;
+	local->msg_cap = cap;
 	return 0;
 }
 
 /* NIC n's frames of the window into the message; they stay in its outbox,
  * in the same order (so with the same order numbers), for this rank's
  * switch. */
-static int pack_nic(struct uet_sync_local *l, struct local_nic *n, uint32_t x,
-		    uint32_t *count)
+static int pack_nic(struct uet_sync_local *local, struct local_nic *n,
+		    uint32_t x, uint32_t *count)
 {
 	struct uet_xring *out = &n->outbox[x];
 	const uint32_t k = uet_xring_count(out);
@@ -72,17 +72,18 @@ static int pack_nic(struct uet_sync_local *l, struct local_nic *n, uint32_t x,
 
 	if (k == 0)
 		return 0;
-	if (k > l->cap_msg_frames) {
-		void *p = realloc(l->msg_frames, k * sizeof(*l->msg_frames));
+	if (k > local->cap_msg_frames) {
+		void *p = realloc(local->msg_frames,
+				  k * sizeof(*local->msg_frames));
 
 		if (p == NULL)
 			return -ENOMEM;
-		l->msg_frames = p;
-		l->cap_msg_frames = k;
+		local->msg_frames = p;
+		local->cap_msg_frames = k;
 	}
-	got = uet_xring_take(out, l->msg_frames, k);
+	got = uet_xring_take(out, local->msg_frames, k);
 	for (i = 0; i < got; i++) {
-		struct uet_xframe *f = &l->msg_frames[i];
+		struct uet_xframe *f = &local->msg_frames[i];
 		const struct mpi_frame_hdr h = {
 			.nic = n->index,
 			.len = rte_pktmbuf_pkt_len(f->m),
@@ -90,16 +91,16 @@ static int pack_nic(struct uet_sync_local *l, struct local_nic *n, uint32_t x,
 		};
 
 		if (rc == 0)
-			rc = msg_room(l, sizeof(h) + h.len);
+			rc = msg_room(local, sizeof(h) + h.len);
 		if (rc == 0) {
-			uint8_t *at = l->msg + l->msg_len;
+			uint8_t *at = local->msg + local->msg_len;
 			const void *d;
 
 			memcpy(at, &h, sizeof(h));
 			d = rte_pktmbuf_read(f->m, 0, h.len, at + sizeof(h));
 			if (d != at + sizeof(h))
 				memcpy(at + sizeof(h), d, h.len);
-			l->msg_len += sizeof(h) + h.len;
+			local->msg_len += sizeof(h) + h.len;
 			(*count)++;
 		}
 		if (uet_xring_put(out, f->m, f->arrival_ps, f->port) < 0) {
@@ -161,10 +162,10 @@ static struct rte_mbuf *frame_copy(struct rte_mempool *mp, const uint8_t *src,
 }
 
 /* Rank r's frames into the outboxes of the NICs that stand in for its. */
-static int unpack_frames(struct uet_sync_local *l, uint32_t r,
+static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 			 const uint8_t *src, size_t len, size_t *used)
 {
-	const uint32_t x = (uint32_t)(l->seq & 1u);
+	const uint32_t x = (uint32_t)(local->seq & 1u);
 	uint32_t n_frames, i;
 	size_t at = sizeof(n_frames);
 
@@ -179,28 +180,28 @@ static int unpack_frames(struct uet_sync_local *l, uint32_t r,
 			return -EBADMSG;
 		memcpy(&h, src + at, sizeof(h));
 		at += sizeof(h);
-		if (len - at < h.len || h.nic >= l->conf.n_nics ||
-		    !l->nics[h.nic].remote)
-			return local_fail(&l->error, -EBADMSG,
+		if (len - at < h.len || h.nic >= local->conf.n_nics ||
+		    !local->nics[h.nic].remote)
+			return local_fail(&local->error, -EBADMSG,
 					  "rank %u sent a frame of nic %u, "
 					  "not one of its NICs",
 					  r, h.nic);
-		m = frame_copy(l->conf.ranks->mp, src + at, h.len);
+		m = frame_copy(local->conf.ranks->mp, src + at, h.len);
 		if (m == NULL)
-			return local_fail(&l->error, -ENOMEM,
+			return local_fail(&local->error, -ENOMEM,
 					  "no mbuf for a frame of nic %u from "
 					  "rank %u: the pool ran dry",
 					  h.nic, r);
-		if (uet_xring_put(&l->nics[h.nic].outbox[x], m, h.arrival_ps,
-				  h.nic) < 0) {
+		if (uet_xring_put(&local->nics[h.nic].outbox[x], m,
+				  h.arrival_ps, h.nic) < 0) {
 			rte_pktmbuf_free(m);
-			return local_fail(&l->error, -ENOMEM,
+			return local_fail(&local->error, -ENOMEM,
 					  "cannot queue a frame of nic %u",
 					  h.nic);
 		}
-		if (h.arrival_ps < l->remote_min_ps)
-			l->remote_min_ps = h.arrival_ps;
-		l->stats.data_frames_rx++;
+		if (h.arrival_ps < local->remote_min_ps)
+			local->remote_min_ps = h.arrival_ps;
+		local->stats.data_frames_rx++;
 		at += h.len;
 	}
 	*used = at;
@@ -208,45 +209,45 @@ static int unpack_frames(struct uet_sync_local *l, uint32_t r,
 }
 
 /* The collective failed: the library's text, the rank, the window. */
-static int ranks_failed(struct uet_sync_local *l, int rc, const char *what)
+static int ranks_failed(struct uet_sync_local *local, int rc, const char *what)
 {
-	const struct uet_sync_ranks *rk = l->conf.ranks;
+	const struct uet_sync_ranks *rk = local->conf.ranks;
 
-	return local_fail(&l->error, rc < 0 ? rc : -EIO,
+	return local_fail(&local->error, rc < 0 ? rc : -EIO,
 			  "rank %u: %s over the ranks failed in window "
 			  "[%" PRIu64 ", %" PRIu64 ") ps: %s",
-			  rk->rank, what, l->window_start_ps, l->window_end_ps,
-			  rk->ops->error(rk->arg));
+			  rk->rank, what, local->window_start_ps,
+			  local->window_end_ps, rk->ops->error(rk->arg));
 }
 
 /* This rank's message: its NICs' frames, then the wiring's part. */
-static int pack(struct uet_sync_local *l, bool frames)
+static int pack(struct uet_sync_local *local, bool frames)
 {
-	const struct uet_sync_ranks *rk = l->conf.ranks;
-	const uint32_t x = (uint32_t)(l->seq & 1u);
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	const uint32_t x = (uint32_t)(local->seq & 1u);
 	uint32_t n_frames = 0, i;
 	int rc;
 
-	l->msg_len = 0;
-	rc = msg_room(l, sizeof(n_frames));
+	local->msg_len = 0;
+	rc = msg_room(local, sizeof(n_frames));
 	if (rc < 0)
 		return rc;
-	l->msg_len = sizeof(n_frames);
+	local->msg_len = sizeof(n_frames);
 	for (i = rk->nic_first; frames && i < rk->nic_first + rk->nic_count;
 	     i++) {
-		rc = pack_nic(l, &l->nics[i], x, &n_frames);
+		rc = pack_nic(local, &local->nics[i], x, &n_frames);
 		if (rc < 0)
 			return rc;
 	}
-	memcpy(l->msg, &n_frames, sizeof(n_frames));
-	return rk->pack != NULL
-		       ? rk->pack(rk->warg, &l->msg, &l->msg_len, &l->msg_cap)
-		       : 0;
+	memcpy(local->msg, &n_frames, sizeof(n_frames));
+	return rk->pack != NULL ? rk->pack(rk->warg, &local->msg,
+					   &local->msg_len, &local->msg_cap)
+				: 0;
 }
 
-static int exchange(struct uet_sync_local *l, bool frames)
+static int exchange(struct uet_sync_local *local, bool frames)
 {
-	const struct uet_sync_ranks *rk = l->conf.ranks;
+	const struct uet_sync_ranks *rk = local->conf.ranks;
 	const size_t *offs;
 	const uint8_t *all;
 	static const uint32_t none; /* a message of no frame */
@@ -258,25 +259,25 @@ static int exchange(struct uet_sync_local *l, bool frames)
 	/* One rank has nobody to tell: its NICs' rows are its files'. */
 	if (rk->ranks == 1)
 		return 0;
-	built = pack(l, frames);
+	built = pack(local, frames);
 	if (built < 0) {
 		/* Sent anyway, empty: the others wait for it. The failure
 		 * is this rank's of the window, agreed on at its end. */
-		local_fail(&l->error, built,
+		local_fail(&local->error, built,
 			   "rank %u: cannot build its message of window "
 			   "[%" PRIu64 ", %" PRIu64 ") ps: %s",
-			   rk->rank, l->window_start_ps, l->window_end_ps,
-			   strerror(-built));
+			   rk->rank, local->window_start_ps,
+			   local->window_end_ps, strerror(-built));
 		msg = &none;
 		len = sizeof(none);
 	} else {
-		msg = l->msg;
-		len = l->msg_len;
+		msg = local->msg;
+		len = local->msg_len;
 	}
 	rc = rk->ops->allgather(rk->arg, msg, len, &all, &offs);
 	if (rc < 0)
-		return ranks_failed(l, rc, "the exchange of frames");
-	l->remote_min_ps = UET_TIME_NEVER;
+		return ranks_failed(local, rc, "the exchange of frames");
+	local->remote_min_ps = UET_TIME_NEVER;
 	for (r = 0; r < rk->ranks; r++) {
 		const uint8_t *src = all + offs[r];
 		const size_t n = offs[r + 1] - offs[r];
@@ -284,52 +285,53 @@ static int exchange(struct uet_sync_local *l, bool frames)
 
 		if (r == rk->rank)
 			continue;
-		rc = unpack_frames(l, r, src, n, &used);
+		rc = unpack_frames(local, r, src, n, &used);
 		if (rc == 0 && rk->unpack != NULL)
 			rc = rk->unpack(rk->warg, r, src + used, n - used);
 		if (rc < 0)
-			return local_fail(&l->error, rc,
+			return local_fail(&local->error, rc,
 					  "rank %u: the message of rank %u in "
 					  "window [%" PRIu64 ", %" PRIu64
 					  ") ps is not one it can read: %s",
-					  rk->rank, r, l->window_start_ps,
-					  l->window_end_ps, strerror(-rc));
+					  rk->rank, r, local->window_start_ps,
+					  local->window_end_ps, strerror(-rc));
 	}
 	return built;
 }
 
 /* What the switch sent the other ranks' NICs in the window before: their
  * ranks' copies of the switch sent them the same, and they take those. */
-static void drop_remote_inboxes(struct uet_sync_local *l)
+static void drop_remote_inboxes(struct uet_sync_local *local)
 {
 	uint32_t i;
 
-	if (l->seq == 0)
+	if (local->seq == 0)
 		return;
-	for (i = 0; i < l->conf.n_nics; i++)
-		if (l->nics[i].remote &&
-		    uet_xring_count(&l->nics[i].inbox[(l->seq - 1u) & 1u]) > 0)
-			local_nic_deliver(&l->nics[i], l->seq - 1u);
+	for (i = 0; i < local->conf.n_nics; i++)
+		if (local->nics[i].remote &&
+		    uet_xring_count(
+			    &local->nics[i].inbox[(local->seq - 1u) & 1u]) > 0)
+			local_nic_deliver(&local->nics[i], local->seq - 1u);
 }
 
-int sync_mpi_cross(struct uet_sync_local *l)
+int sync_mpi_cross(struct uet_sync_local *local)
 {
 	const uint64_t t0 = sync_wall_ns();
 	int rc;
 
-	drop_remote_inboxes(l);
-	rc = exchange(l, true);
+	drop_remote_inboxes(local);
+	rc = exchange(local, true);
 
-	l->cross_ns += sync_wall_ns() - t0;
+	local->cross_ns += sync_wall_ns() - t0;
 	return rc;
 }
 
-int sync_mpi_last(struct uet_sync_local *l)
+int sync_mpi_last(struct uet_sync_local *local)
 {
-	int rc = exchange(l, false);
+	int rc = exchange(local, false);
 
 	if (rc < 0)
-		UET_LOG(ERROR, SYNC, "lockstep: %s", l->error.text);
+		UET_LOG(ERROR, SYNC, "lockstep: %s", local->error.text);
 	return rc;
 }
 
@@ -337,9 +339,9 @@ int sync_mpi_last(struct uet_sync_local *l)
  * every rank takes part in it. */
 static int mpi_run(void *ctx, const struct sync_window *w)
 {
-	struct uet_sync_local *l = ctx;
+	struct uet_sync_local *local = ctx;
 
-	l->rank_err = local_transport_ops.run(ctx, w);
+	local->rank_err = local_transport_ops.run(ctx, w);
 	return 0;
 }
 
@@ -357,39 +359,39 @@ static int mpi_exchange(void *ctx, const struct sync_window *w)
 static int mpi_agree(void *ctx, const struct sync_window *w,
 		     struct sync_vote *v)
 {
-	struct uet_sync_local *l = ctx;
-	const struct uet_sync_ranks *rk = l->conf.ranks;
-	const bool stopped = l->rank_stop != NULL && *l->rank_stop;
+	struct uet_sync_local *local = ctx;
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	const bool stopped = local->rank_stop != NULL && *local->rank_stop;
 	uint64_t vote[MPI_VOTE_N];
 	struct mpi_failure f;
 	int rc;
 
 	vote[MPI_VOTE_NEXT] =
-		l->rank_err < 0 ? UET_TIME_NEVER : sync_local_next(l);
-	vote[MPI_VOTE_FAILED] = l->rank_err < 0 ? rk->rank : UINT64_MAX;
+		local->rank_err < 0 ? UET_TIME_NEVER : sync_local_next(local);
+	vote[MPI_VOTE_FAILED] = local->rank_err < 0 ? rk->rank : UINT64_MAX;
 	vote[MPI_VOTE_RUNNING] = stopped ? 0 : 1;
 	rc = rk->ops->min(rk->arg, vote, MPI_VOTE_N);
 	if (rc < 0)
-		return ranks_failed(l, rc, "the agreement");
+		return ranks_failed(local, rc, "the agreement");
 	if (vote[MPI_VOTE_FAILED] != UINT64_MAX) {
 		const uint32_t root = (uint32_t)vote[MPI_VOTE_FAILED];
 
 		memset(&f, 0, sizeof(f));
-		f.err = l->rank_err;
-		memcpy(f.text, l->error.text, sizeof(f.text));
+		f.err = local->rank_err;
+		memcpy(f.text, local->error.text, sizeof(f.text));
 		rc = rk->ops->bcast(rk->arg, &f, sizeof(f), root);
 		if (rc < 0)
-			return ranks_failed(l, rc, "the failure's message");
+			return ranks_failed(local, rc, "the failure's message");
 		f.text[sizeof(f.text) - 1] = '\0';
-		l->error.err = 0;
-		return local_fail(&l->error, f.err < 0 ? f.err : -EIO,
+		local->error.err = 0;
+		return local_fail(&local->error, f.err < 0 ? f.err : -EIO,
 				  "rank %u of %u failed in window [%" PRIu64
 				  ", %" PRIu64 ") ps: %s",
 				  root, rk->ranks, w->start_ps, w->end_ps,
 				  f.text);
 	}
 	if (vote[MPI_VOTE_RUNNING] == 0)
-		return local_fail(&l->error, -EINTR,
+		return local_fail(&local->error, -EINTR,
 				  "stopped by a signal at %" PRIu64
 				  " ps of virtual time",
 				  w->end_ps);

@@ -10,7 +10,7 @@
 #include <check.h>
 
 #include "check_main.h"
-#include "sync_engine.h"
+#include "sync_test_private.h"
 #include "uet_sync.h"
 
 /* A transport that logs its steps and whose share has events at the

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "check_main.h"
-#include "sync_park.h"
+#include "sync_test_private.h"
 
 struct sleeper {
 	struct sync_park *p;

@@ -8,7 +8,7 @@
 #include <check.h>
 
 #include "check_main.h"
-#include "sync_share.h"
+#include "sync_test_private.h"
 
 #define MAX_RUNS 8u
 

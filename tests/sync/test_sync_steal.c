@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "sync_steal.h"
+#include "sync_test_private.h"
 
 START_TEST(test_steal_front_and_back)
 {

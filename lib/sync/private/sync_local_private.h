@@ -25,7 +25,7 @@
 
 /* One NIC and what crosses its link. */
 struct local_nic {
-	struct uet_sync_local *l;
+	struct uet_sync_local *local;
 	struct uet_component *comp;
 	uint32_t index;
 	/* Run by another rank: never run here, its frames to the switch
@@ -55,7 +55,7 @@ struct local_worker {
 	/* Its run of parts, taken from by other lcores: a line of its
 	 * own. */
 	struct sync_steal parts __rte_cache_aligned;
-	struct uet_sync_local *l;
+	struct uet_sync_local *local;
 	unsigned int lcore_id;
 	uint32_t first, count;		 /* NICs */
 	uint32_t part_first, part_count; /* the switch's parts */
@@ -144,7 +144,7 @@ void local_nic_window(struct local_nic *n, uet_time_t end_ps);
 
 /** E of the window just run: the least next event of the switch, of the
  * NICs, and of the frames on their way between them. */
-uet_time_t sync_local_next(const struct uet_sync_local *l);
+uet_time_t sync_local_next(const struct uet_sync_local *local);
 
 /** The engine's ops over the lcores of one process. */
 extern const struct sync_transport_ops local_transport_ops;
@@ -159,10 +159,10 @@ extern const struct sync_transport_ops mpi_transport_ops;
  * wiring's part) to every rank, the other ranks' frames into the
  * outboxes of the NICs that stand in for theirs. Every rank calls it in
  * every window. */
-int sync_mpi_cross(struct uet_sync_local *l);
+int sync_mpi_cross(struct uet_sync_local *local);
 
 /** After the last window: the wiring's part once more (the rows the
  * NICs wrote as the run ended). */
-int sync_mpi_last(struct uet_sync_local *l);
+int sync_mpi_last(struct uet_sync_local *local);
 
 #endif /* SYNC_LOCAL_PRIVATE_H */
