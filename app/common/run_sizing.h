@@ -18,6 +18,9 @@ struct run_sizing {
 	uint32_t lcores; /**< EAL lcores to ask for */
 	/** Without run.lcores: the free CPUs lcores came from (else zero). */
 	struct run_lcores_choice lcores_choice;
+	/** Without run.lcores: one lcore, the fabric being small
+	 * (SIZING_ONE_LCORE_HOSTS). */
+	bool small_fabric;
 	uint32_t mbufs;		/**< the pool's size (run.mbufs, or derived) */
 	uint32_t derived_mbufs; /**< what the scenario derives */
 	bool derived;		/**< mbufs is derived_mbufs */

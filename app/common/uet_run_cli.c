@@ -394,7 +394,11 @@ static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
 		return;
 	run_lcores_why(c, buf, len);
 	n = strlen(buf);
-	if (sizing->lcores < c->lcores && n < len)
+	if (sizing->small_fabric && n < len)
+		n += (size_t)snprintf(buf + n, len - n,
+				      ", %u hosts (a small fabric)",
+				      sc->topology.hosts);
+	else if (sizing->lcores < c->lcores && n < len)
 		n += (size_t)snprintf(
 			buf + n, len - n,
 			sizing->lcores == nics ? ", %u NIC%s"

@@ -49,6 +49,12 @@ grep -q '^uet-emu: lcore 1 of 2:' "$dir/lcores.log" ||
 	{ cat "$dir/lcores.log"; fail "run.lcores = 8 on 2 hosts did not run on 2 lcores"; }
 summary_intact "$dir/lcores" 256
 echo "ok: run.lcores = 8 on 2 hosts: 2 lcores"
+# Without run.lcores a fabric of at most 16 hosts runs on one lcore,
+# whatever the CPUs left free (run_sizing.c, SIZING_ONE_LCORE_HOSTS),
+# and 128 hosts may take more.
+"$emu" --print-config "$examples/datapath-8.yaml" 2>&1 | grep -q '^# sizing (uet-emu): 1 lcores;' ||
+	fail "datapath-8 (8 hosts) without run.lcores: the sizing line does not say 1 lcore"
+echo "ok: 8 hosts without run.lcores: 1 lcore"
 
 # 1. A large pool, a small run.
 big=2000000
