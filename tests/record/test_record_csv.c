@@ -5,7 +5,6 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "record_test_dir.h"
 #include "uet_record.h"
 
 #define IP(a, b, c, d)                                                         \
@@ -52,34 +52,6 @@
 _Static_assert(sizeof(struct uet_transport_stats) ==
 		       (N_COUNTERS + N_GAUGES) * sizeof(uint64_t),
 	       "the test fills the stats struct as an array");
-
-/* A fresh folder under TMPDIR for one test. */
-static char *make_tmp_dir(void)
-{
-	const char *t = getenv("TMPDIR");
-	char *dir;
-
-	ck_assert_int_gt(asprintf(&dir, "%s/uetrec-XXXXXX",
-				  t != NULL && t[0] != '\0' ? t : "/tmp"),
-			 0);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return dir;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_tree(char *dir)
-{
-	ck_assert_int_eq(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
-	free(dir);
-}
 
 static char *path_in(const char *dir, const char *name)
 {
@@ -143,7 +115,7 @@ static struct uet_record_conf conf_all(const char *dir)
 
 START_TEST(test_headers_written_at_open)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec = NULL;
 
@@ -162,13 +134,13 @@ START_TEST(test_headers_written_at_open)
 	/* Whole: renamed to its name. */
 	check_file(dir, "flows.csv", FLOWS_HEADER);
 	ck_assert(!file_exists(dir, "flows.csv.partial"));
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_event_rows_exact)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_event_row r = {
@@ -197,13 +169,13 @@ START_TEST(test_event_rows_exact)
 		   "252120,10.0.0.1,7,10.0.1.255,42,1048576,msg_sent\n"
 		   "336160,10.0.0.1,7,10.0.1.255,42,1048576,msg_arrived\n"
 		   "420200,10.0.0.1,7,10.0.1.255,42,1048576,msg_completed\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_monitor_columns_per_packet_kind)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	/* Every field set, so empty cells show what the kind leaves out. */
@@ -261,13 +233,13 @@ START_TEST(test_monitor_columns_per_packet_kind)
 		   "4294967295,0,1,46,65535,4202,,,,,\n"
 		   "0,192.168.0.2,65535,rx,ack,"
 		   ",,,46,65535,4202,100,101,0x0000000000000000,3,\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_cc_trace_rows_exact)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = {.out_dir = dir, .cc_trace = true};
 	struct uet_record *rec;
 	struct uet_cc_trace_row r = {
@@ -300,21 +272,21 @@ START_TEST(test_cc_trace_rows_exact)
 		   "1584040,198.18.0.2,198.18.0.1,timeout,timeout,295816,4184,"
 		   "4000000,66371\n");
 	/* Off: no file, and a row is accepted and dropped. */
-	rm_tree(dir);
-	dir = make_tmp_dir();
+	record_test_dir_remove(dir);
+	dir = record_test_dir("uetrec");
 	c.out_dir = dir;
 	c.cc_trace = false;
 	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
 	ck_assert_int_eq(uet_record_cc_trace(rec, &r), 0);
 	ck_assert_int_eq(uet_record_close(rec), 0);
 	ck_assert(!file_exists(dir, "uet-cc-trace.csv"));
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_wl_message_rows_exact)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = {.out_dir = dir, .workload = true};
 	struct uet_record *rec;
 	struct uet_wl_message_row r = {
@@ -342,16 +314,16 @@ START_TEST(test_wl_message_rows_exact)
 		   "arrived_ps,duration_ps\n"
 		   "9,7,0,1048576,13,16095495,37698375,38868935,22773440\n"
 		   "10,7,0,1048576,13,16095495,,,\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 	/* Off with the workload record: no file, nothing written. */
-	dir = make_tmp_dir();
+	dir = record_test_dir("uetrec");
 	c.out_dir = dir;
 	c.workload = false;
 	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
 	ck_assert_int_eq(uet_record_wl_message(rec, &r), 0);
 	ck_assert_int_eq(uet_record_close(rec), 0);
 	ck_assert(!file_exists(dir, "workload-messages.csv"));
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -359,7 +331,7 @@ END_TEST
  * row of a PFC run, values as uet-emu wrote them). */
 START_TEST(test_switch_rows_exact)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	char *stats = path_in(dir, "switch-stats.csv");
 	char *occ = path_in(dir, "switch-occupancy.csv");
 	const uint64_t tc_bytes[3] = {174656, 0, 62};
@@ -421,13 +393,13 @@ START_TEST(test_switch_rows_exact)
 	ck_assert_int_eq(uet_record_file_close(NULL), 0);
 	free(stats);
 	free(occ);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_workload_rows_exact)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = {.out_dir = dir, .workload = true};
 	struct uet_record *rec;
 	struct uet_workload_row r = {
@@ -462,13 +434,13 @@ START_TEST(test_workload_rows_exact)
 		   "2,collective,1,all_reduce__1__MB_,all_reduce,1048576,"
 		   "5000,,\n");
 	ck_assert(!file_exists(dir, "flows.csv"));
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_flow_rows_exact_fct_is_completed_minus_posted)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_flow_row r = {
@@ -503,7 +475,7 @@ START_TEST(test_flow_rows_exact_fct_is_completed_minus_posted)
 		   "3084040,2084040,1,2,3,4\n"
 		   "4,10.1.2.3,10.4.5.6,1,9,8192,2,1000000,1300000,,,,"
 		   "1,2,3,4\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -541,7 +513,7 @@ static void stats_line(char *out, size_t len, uint64_t t, const char *nic,
 
 START_TEST(test_stats_first_row_ivl_equals_cumulative)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_transport_stats s;
@@ -558,13 +530,13 @@ START_TEST(test_stats_first_row_ivl_equals_cumulative)
 		   "10000000,10.0.0.1,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
 		   "17,18,19,20,21,22,23,24,1,2,3,4,5,6,7,8,9,10,11,12,13,14,"
 		   "15,16,17,18,19,20,21,22,23,24,25,26,27,28\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_stats_ivl_per_nic_interleaved)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_transport_stats a1, a2, a3, b1, b2, zero;
@@ -610,13 +582,13 @@ START_TEST(test_stats_ivl_per_nic_interleaved)
 	ck_assert_ptr_nonnull(strstr(want, "\n2,10.0.0.2,15,30,"));
 	ck_assert_ptr_nonnull(strstr(want, ",360,5,10,15,"));
 	ck_assert_ptr_nonnull(strstr(want, ",72000,2000,4000,"));
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_stats_many_nics_each_own_previous)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_transport_stats s;
@@ -663,13 +635,13 @@ START_TEST(test_stats_many_nics_each_own_previous)
 	}
 	ck_assert_int_eq(rows, 300);
 	free(text);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_disabled_kinds_create_no_file)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = {.out_dir = dir, .monitor = true};
 	struct uet_record *rec;
 	struct uet_transport_stats s;
@@ -694,13 +666,13 @@ START_TEST(test_disabled_kinds_create_no_file)
 	ck_assert(!file_exists(dir, "flows.csv"));
 	check_file(dir, "uet-monitor.csv",
 		   MONITOR_HEADER "0,0.0.0.0,0,rx,probe,,,,0,0,84,,,,,\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_out_dir_created_with_parents)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	char *deep = path_in(dir, "run//a/b/c/");
 	struct uet_record_conf c = conf_all(deep);
 	struct uet_record *rec;
@@ -713,13 +685,13 @@ START_TEST(test_out_dir_created_with_parents)
 	ck_assert_int_eq(uet_record_close(rec), 0);
 	check_file(deep, "uet-events.csv", EVENTS_HEADER);
 	free(deep);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 START_TEST(test_unwritable_folder_clean_error)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	char *file = path_in(dir, "plain-file");
 	char *under = path_in(dir, "plain-file/out");
 	struct uet_record_conf c = conf_all(under);
@@ -753,7 +725,7 @@ START_TEST(test_unwritable_folder_clean_error)
 	ck_assert_int_eq(uet_record_open(NULL, &c), -EINVAL);
 	free(file);
 	free(under);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -771,7 +743,7 @@ END_TEST
 
 START_TEST(test_bad_rows_rejected)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_event_row ev = {.kind = UET_EV_KIND_COUNT};
@@ -789,7 +761,7 @@ START_TEST(test_bad_rows_rejected)
 	check_file(dir, "uet-monitor.csv", MONITOR_HEADER);
 	ck_assert_str_eq(uet_event_kind_name(UET_EV_KIND_COUNT), "unknown");
 	ck_assert_str_eq(uet_monitor_pkt_name(UET_MON_TRIMMED), "trimmed");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -838,7 +810,7 @@ START_TEST(test_identical_runs_identical_bytes)
 	static const char *const names[] = {"uet-transport-stats.csv",
 					    "uet-events.csv", "uet-monitor.csv",
 					    "flows.csv"};
-	char *d1 = make_tmp_dir(), *d2 = make_tmp_dir();
+	char *d1 = record_test_dir("uetrec"), *d2 = record_test_dir("uetrec");
 	size_t i;
 
 	/* Well past one stdio buffer (1 MiB) of monitor rows. */
@@ -856,8 +828,8 @@ START_TEST(test_identical_runs_identical_bytes)
 		free(a);
 		free(b);
 	}
-	rm_tree(d1);
-	rm_tree(d2);
+	record_test_dir_remove(d1);
+	record_test_dir_remove(d2);
 }
 END_TEST
 
@@ -869,7 +841,7 @@ END_TEST
  */
 START_TEST(test_views_flush_merges_a_window_by_time_then_nic)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec, *views[2];
 	struct uet_event_row r = {
@@ -914,14 +886,15 @@ START_TEST(test_views_flush_merges_a_window_by_time_then_nic)
 				 "200,10.0.0.1,1,10.0.0.9,3,0,msg_posted\n"
 				 "200,10.0.0.1,1,10.0.0.9,4,0,msg_posted\n"
 				 "300,10.0.0.2,1,10.0.0.9,1,0,msg_posted\n");
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
 /* Views of two different records are not flushed together. */
 START_TEST(test_views_flush_refuses_views_of_two_parents)
 {
-	char *dir = make_tmp_dir(), *dir2 = make_tmp_dir();
+	char *dir = record_test_dir("uetrec"),
+	     *dir2 = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir), c2 = conf_all(dir2);
 	struct uet_record *a, *b, *views[2];
 
@@ -935,14 +908,14 @@ START_TEST(test_views_flush_refuses_views_of_two_parents)
 	ck_assert_int_eq(uet_record_close(views[1]), 0);
 	ck_assert_int_eq(uet_record_close(a), 0);
 	ck_assert_int_eq(uet_record_close(b), 0);
-	rm_tree(dir);
-	rm_tree(dir2);
+	record_test_dir_remove(dir);
+	record_test_dir_remove(dir2);
 }
 END_TEST
 
 START_TEST(test_flush_makes_rows_visible)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec;
 	struct uet_flow_row f = {
@@ -957,7 +930,7 @@ START_TEST(test_flush_makes_rows_visible)
 		   FLOWS_HEADER
 		   "5,0.0.0.0,0.0.0.0,0,0,0,0,7,0,0,9,2,0,0,0,0\n");
 	ck_assert_int_eq(uet_record_close(rec), 0);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -994,7 +967,7 @@ static void check_ends_on_row(const char *dir, const char *name)
  */
 START_TEST(test_partial_file_ends_on_a_whole_row)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	char *stats = path_in(dir, "switch-stats.csv");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_record *rec, *views[2];
@@ -1032,7 +1005,7 @@ START_TEST(test_partial_file_ends_on_a_whole_row)
 	ck_assert_int_eq(uet_record_close(rec), 0);
 	check_ends_on_row(dir, "flows.csv");
 	free(stats);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 
@@ -1042,7 +1015,7 @@ END_TEST
  * An earlier run's file of the same name is gone as well. */
 START_TEST(test_write_error_leaves_no_file)
 {
-	char *dir = make_tmp_dir();
+	char *dir = record_test_dir("uetrec");
 	struct uet_record_conf c = conf_all(dir);
 	struct uet_flow_row f = {.posted_ps = 7, .completed_ps = 9};
 	struct rlimit lim = {.rlim_cur = 64 * 1024, .rlim_max = 64 * 1024};
@@ -1069,7 +1042,7 @@ START_TEST(test_write_error_leaves_no_file)
 	ck_assert(!file_exists(dir, "flows.csv.partial"));
 	/* The other files were small enough: whole. */
 	check_file(dir, "uet-events.csv", EVENTS_HEADER);
-	rm_tree(dir);
+	record_test_dir_remove(dir);
 }
 END_TEST
 

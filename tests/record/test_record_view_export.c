@@ -7,45 +7,18 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check_main.h"
+#include "record_test_dir.h"
 #include "uet_record.h"
 
 #define IP(a, b, c, d)                                                         \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 |      \
 	 (uint32_t)(d))
-
-static char *make_tmp_dir(void)
-{
-	const char *t = getenv("TMPDIR");
-	char *dir;
-
-	ck_assert_int_gt(asprintf(&dir, "%s/uetrecx-XXXXXX",
-				  t != NULL && t[0] != '\0' ? t : "/tmp"),
-			 0);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	return dir;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_tree(char *dir)
-{
-	ck_assert_int_eq(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
-	free(dir);
-}
 
 static char *slurp(const char *dir, const char *name)
 {
@@ -106,7 +79,7 @@ static void write_rows(struct uet_record *v)
  */
 START_TEST(test_export_import_same_files)
 {
-	char *da = make_tmp_dir(), *db = make_tmp_dir();
+	char *da = record_test_dir("uetrecx"), *db = record_test_dir("uetrecx");
 	struct uet_record_conf ca = conf_of(da), cb = conf_of(db);
 	struct uet_record *a, *b, *va, *vb;
 	uint8_t *block = NULL;
@@ -148,8 +121,8 @@ START_TEST(test_export_import_same_files)
 		free(ev);
 	}
 	free(block);
-	rm_tree(da);
-	rm_tree(db);
+	record_test_dir_remove(da);
+	record_test_dir_remove(db);
 }
 END_TEST
 
@@ -157,7 +130,7 @@ END_TEST
  * view takes none of a refused block's rows (its close writes none). */
 START_TEST(test_import_refuses_short_block)
 {
-	char *d = make_tmp_dir();
+	char *d = record_test_dir("uetrecx");
 	struct uet_record_conf c = conf_of(d);
 	struct uet_record *r, *v, *w;
 	uint8_t *block = NULL;
@@ -186,7 +159,7 @@ START_TEST(test_import_refuses_short_block)
 		free(ev);
 	}
 	free(block);
-	rm_tree(d);
+	record_test_dir_remove(d);
 }
 END_TEST
 
