@@ -4,7 +4,9 @@
 # af_packet, or AF_XDP with afxdp) or memif, and its merged records and
 # captures must equal, byte for byte, those uet-emu writes on the same
 # scenario (both in the row order the records' data defines,
-# docs/records.md "Row order"; summary.csv is per process over ports).
+# docs/records.md "Row order"; summary.csv merged from the processes'
+# by scripts/uet-merge-records), and the folder has a wall-time.csv as the
+# embedded run's does (its figures are the host's, not compared).
 # Every process must exit 0, and the launcher
 # must leave no namespace, process or socket behind.
 # With PAUSE_PORT (a PFC scenario): the switch drops nothing, the captures
@@ -59,11 +61,13 @@ fi
 n=0
 for f in "$dir"/emu/*; do
 	name=$(basename "$f")
-	# summary.csv is per process over ports; wall-time.csv is the host's.
-	[ "$name" != summary.csv ] && [ "$name" != wall-time.csv ] || continue
+	# wall-time.csv is the host's: there, not compared.
+	[ -f "$dir/ports/$name" ] || { echo "FAIL: $name missing over $mode"; exit 1; }
+	[ "$name" != wall-time.csv ] || continue
 	cmp "$f" "$dir/ports/$name" || { echo "FAIL: $name differs ($mode vs embedded)"; exit 1; }
 	n=$((n + 1))
 done
+grep -q '^wall_ms,[0-9]' "$dir/ports/wall-time.csv" || { echo "FAIL: no wall_ms in the merged wall-time.csv"; exit 1; }
 [ "$n" -ge 5 ] || { echo "FAIL: only $n files compared"; exit 1; }
 drops=$(awk -F, '$1 == "switch_drops" { print $2 }' "$dir/ports/logs/uet-switch.summary.csv" 2>/dev/null || true)
 [ -n "$drops" ] || { echo "FAIL: no uet-switch summary.csv"; exit 1; }
