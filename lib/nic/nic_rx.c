@@ -381,8 +381,8 @@ static void receive_acknowledge_closed(struct uet_nic *nic,
 	ack_send_held(nic, f, &h, hold_ps);
 }
 
-static void monitor_rx(struct uet_nic *nic, const struct uet_frame *f,
-		       uint16_t pdc, enum uet_monitor_pkt kind)
+void nic_rx_monitor(struct uet_nic *nic, const struct uet_frame *f,
+		    uint16_t pdc, enum uet_monitor_pkt kind)
 {
 	struct uet_monitor_row r = {0};
 
@@ -456,9 +456,10 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	/* Bytes waiting for the data class's PCIe link, this packet in. */
 	hold_bytes = nic_ingress_used(&nic->pools, NIC_TC_DATA);
 	pdc = receive_find_pdc(nic, f, &closed);
-	monitor_rx(nic, f,
-		   pdc != NULL ? pdc->id : (closed != NULL ? closed->id : 0),
-		   trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
+	nic_rx_monitor(nic, f,
+		       pdc != NULL ? pdc->id
+				   : (closed != NULL ? closed->id : 0),
+		       trimmed ? UET_MON_TRIMMED : UET_MON_DATA);
 	if (trimmed) {
 		ingress_release_now(nic, tc, ip_bytes);
 		receive_trimmed(nic, pdc, f, role == UET_DSCP_TRIMMED_LASTHOP);
@@ -512,49 +513,6 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		receive_acknowledge(nic, pdc, f, hold_bytes);
 }
 
-/* A base-RTT probe is answered at once (no hold), even when its PDC has
- * gone; CLOSE ends the receiving side. */
-static void receive_control(struct uet_nic *nic, const struct uet_frame *f)
-{
-	const struct uet_pds_cp *cp = &f->pds.u.cp;
-	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
-	struct nic_txq_item it;
-	struct uet_pds_hdr h;
-
-	if (pdc != NULL && (pdc->is_tx || pdc->peer_ip != f->ip.src ||
-			    pdc->peer_pdc != cp->spdcid))
-		pdc = NULL;
-	if (f->pds.next_hdr == UET_CP_CLOSE) {
-		/* Remembered too: the CLOSE, a control frame, may overtake
-		 * retransmissions still queued in the data class, which must
-		 * get an ACK, not open a side that delivers them again. */
-		if (pdc != NULL) {
-			nic_pdc_rx_closed_add(pdc);
-			nic_pdc_close(pdc);
-		}
-		return;
-	}
-	if (f->pds.next_hdr != UET_CP_PROBE) {
-		nic->st.other_frames++;
-		return;
-	}
-	monitor_rx(nic, f, pdc != NULL ? pdc->id : 0, UET_MON_PROBE);
-	memset(&h, 0, sizeof(h));
-	h.type = UET_PDS_TYPE_ACK_CC;
-	h.flags = UET_PDS_ACK_F_P;
-	h.u.ack.probe_opaque = cp->probe_opaque;
-	h.u.ack.cack_psn = pdc != NULL ? uet_pds_rx_cack_psn(&pdc->rx) : 0;
-	h.u.ack.spdcid = pdc != NULL ? pdc->id : 0;
-	h.u.ack.dpdcid = cp->spdcid;
-	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
-	/* Its row names no PSN (psn 0): a probe acknowledges none. */
-	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_PROBE_ACK,
-			  &it) < 0)
-		return;
-	nic->st.transport.acks_sent++;
-	nic_port_send_ctrl(nic, &it);
-}
-
 static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 {
 	struct uet_frame f;
@@ -573,18 +531,24 @@ static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 	} else {
 		switch (f.pds.type) {
 		case UET_PDS_TYPE_RUD_CC_REQ:
+		case UET_PDS_TYPE_RUD_REQ:
+			/* A plain RUD request (no CC state) is delivered and
+			 * acknowledged as the page's data packet is: the two
+			 * differ only in req_cc_state (wire format 4.1). */
 			receive_data(nic, m, &f);
 			break;
 		case UET_PDS_TYPE_ACK_CC:
-			monitor_rx(nic, &f, f.pds.u.ack.dpdcid, UET_MON_ACK);
+			nic_rx_monitor(nic, &f, f.pds.u.ack.dpdcid,
+				       UET_MON_ACK);
 			nic_rx_ack(nic, &f);
 			break;
 		case UET_PDS_TYPE_NACK:
-			monitor_rx(nic, &f, f.pds.u.nack.dpdcid, UET_MON_NACK);
+			nic_rx_monitor(nic, &f, f.pds.u.nack.dpdcid,
+				       UET_MON_NACK);
 			nic_rx_nack(nic, &f);
 			break;
 		case UET_PDS_TYPE_CP:
-			receive_control(nic, &f);
+			nic_rx_control(nic, &f);
 			break;
 		default:
 			nic->st.other_frames++;

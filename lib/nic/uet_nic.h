@@ -112,6 +112,9 @@ struct uet_nic_stats {
 	uint64_t late_probe_acks;
 	/** CP CLOSE frames sent after a message completed. */
 	uint64_t closes_sent;
+	/** ACKs sent for a CP CLOSE with the AR flag (a foreign sender's;
+	 * wire format 4.4). */
+	uint64_t close_acks_sent;
 	/** Data packets retired, all PDCs (each PSN once). */
 	uint64_t psns_retired;
 	/** PSNs taken, all PDCs. */

@@ -60,6 +60,7 @@ static void classify(const uint8_t *buf, size_t len, struct h_frame *fr)
 		fr->service_time = f.pds.u.ack.cc.nscc.service_time;
 		fr->psn = f.pds.u.ack.cack_psn +
 			  (uint32_t)(int32_t)f.pds.u.ack.ack_psn_offset;
+		fr->spdcid = f.pds.u.ack.spdcid;
 		break;
 	case UET_PDS_TYPE_NACK:
 		fr->kind = H_NACK;

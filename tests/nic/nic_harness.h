@@ -41,7 +41,7 @@ struct h_frame {
 	uint32_t pkt_len;      /**< frame bytes without FCS */
 	uint32_t ip_bytes;     /**< IPv4 total length */
 	uint32_t psn;	       /**< data, NACK */
-	uint16_t spdcid;       /**< data: the sender's PDC number */
+	uint16_t spdcid;       /**< data, ACK: the sender's PDC number */
 	uint8_t dscp, ttl, ecn;
 	uint8_t flags; /**< PDS flags */
 	uint16_t sport;

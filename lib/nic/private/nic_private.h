@@ -569,6 +569,11 @@ int nic_rx_init(struct uet_nic *nic);
 void nic_rx_fini(struct uet_nic *nic);
 int nic_deliver(struct uet_component *c, uint32_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps);
+void nic_rx_monitor(struct uet_nic *nic, const struct uet_frame *f,
+		    uint16_t pdc, enum uet_monitor_pkt kind);
+
+/* nic_rx_control.c: control packets received (PROBE, CLOSE). */
+void nic_rx_control(struct uet_nic *nic, const struct uet_frame *f);
 
 /* nic_ack.c: the sender's side of ACKs, NACKs and timers. */
 void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f);

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/nic answering what a foreign UET stack may send and our own NICs
+ * never do (issue 32, item 1): a plain RUD request (PDS type 2, no CC
+ * state) is delivered and acknowledged like the page's data packet, and a
+ * CP CLOSE with the AR flag is acknowledged before the side closes (wire
+ * format 4.1 and 4.4). Frames are written here as that stack would write
+ * them and delivered to NIC 1.
+ */
+#include <check.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "check_main.h"
+#include "nic_harness.h"
+#include "uet_ses.h"
+#include "uet_wire.h"
+
+/* The external host: 198.18.0.3, host 2 of the plan. */
+#define EXT_IP ((198u << 24) | (18u << 16) | 3u)
+
+static const uint32_t ext_ips[] = {EXT_IP};
+
+/* A one-packet message of bytes on PDC spdcid starting at psn, PDS type
+ * type, with SYN and AR. */
+static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
+				   uint16_t spdcid, uint32_t psn,
+				   uint32_t bytes)
+{
+	struct uet_frame_addr a;
+	struct uet_pds_hdr pds;
+	struct uet_ses_hdr ses;
+	struct rte_mbuf *m;
+	uint8_t *d;
+	size_t len = UET_DATA_HDR_FRAME_BYTES + bytes;
+
+	uet_frame_addr_default(&a);
+	a.src_ip = EXT_IP;
+	a.dst_ip = h_ip(1);
+	a.dscp = pair->p.dscp.codepoint[UET_DSCP_TRIMMABLE];
+	a.entropy = 0xc000;
+	memset(&pds, 0, sizeof(pds));
+	pds.type = type;
+	pds.flags = UET_PDS_REQ_F_SYN | UET_PDS_REQ_F_AR;
+	pds.u.req.psn = psn;
+	pds.u.req.spdcid = spdcid;
+	memset(&ses, 0, sizeof(ses));
+	ses.kind = UET_SES_REQUEST_STD;
+	ses.u.std.opcode = UET_SES_OP_SEND;
+	ses.u.std.flags = UET_SES_F_SOM | UET_SES_F_EOM;
+	ses.u.std.memory_key = 9;
+	ses.u.std.request_length = bytes;
+	if (type == UET_PDS_TYPE_RUD_REQ)
+		len -= UET_PDS_CC_REQ_BYTES - UET_PDS_REQ_BYTES;
+	m = rte_pktmbuf_alloc(pair->mp);
+	ck_assert_ptr_nonnull(m);
+	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(uet_frame_build(d, len, &a, &pds, &ses, NULL, bytes),
+			 (int)len);
+	memset(d + len - bytes, 0x5a, bytes);
+	return m;
+}
+
+/* A CP CLOSE from spdcid to our side dpdcid with PSN psn. */
+static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
+				    uint16_t dpdcid, uint32_t psn, bool ar)
+{
+	struct uet_frame_addr a;
+	struct uet_pds_hdr pds;
+	struct rte_mbuf *m;
+	uint8_t *d;
+	size_t len = UET_ETH_HDR_BYTES + UET_IPV4_HDR_BYTES +
+		     UET_UDP_HDR_BYTES + UET_PDS_CP_BYTES;
+
+	uet_frame_addr_default(&a);
+	a.src_ip = EXT_IP;
+	a.dst_ip = h_ip(1);
+	a.dscp = pair->p.dscp.codepoint[UET_DSCP_CONTROL];
+	a.entropy = 0xc001;
+	memset(&pds, 0, sizeof(pds));
+	pds.type = UET_PDS_TYPE_CP;
+	pds.next_hdr = UET_CP_CLOSE;
+	pds.flags = ar ? UET_PDS_CP_F_AR : 0;
+	pds.u.cp.psn = psn;
+	pds.u.cp.spdcid = spdcid;
+	pds.u.cp.dpdcid = dpdcid;
+	m = rte_pktmbuf_alloc(pair->mp);
+	ck_assert_ptr_nonnull(m);
+	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(uet_frame_build(d, len, &a, &pds, NULL, NULL, 0),
+			 (int)len);
+	return m;
+}
+
+static void start(struct nic_pair *pair)
+{
+	h_init(pair);
+	pair->external_ips = ext_ips;
+	pair->external_count = 1;
+	h_start(pair);
+}
+
+/*
+ * A RUD request without CC state (type 2), 1 KiB in one packet: before,
+ * counted in other_frames and dropped, so its sender retransmitted until
+ * the end. Now it arrives and its ACK names its PSN.
+ */
+START_TEST(test_rud_request_without_cc_acknowledged)
+{
+	struct uet_nic_stats s;
+	struct nic_pair pair;
+
+	start(&pair);
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_REQ, 7, 100, 1024), 1000);
+	h_run(&pair, RUN_END_PS);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.other_frames, 0);
+	ck_assert_uint_eq(s.transport.data_pkts_received, 1);
+	ck_assert_uint_eq(s.external_msgs_arrived, 1);
+	ck_assert_uint_eq(s.transport.data_payload_bytes_delivered, 1024);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 1);
+	ck_assert_uint_eq(h_nth_frame(&pair, 1, H_ACK, 0)->psn, 100);
+	h_fini(&pair);
+}
+END_TEST
+
+/*
+ * A one-packet message, then its CLOSE with AR at the next PSN: the side
+ * acknowledges the CLOSE (an ACK naming PSN 101, cumulative through it),
+ * then closes. Before, the CLOSE closed the side and drew no ACK.
+ */
+START_TEST(test_close_with_ar_acknowledged)
+{
+	const struct h_frame *ack;
+	struct uet_nic_stats s;
+	struct nic_pair pair;
+	uint16_t side;
+
+	start(&pair);
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100, 1024),
+		  1000);
+	h_run(&pair, 2000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.pdcs_open, 1);
+	side = h_nth_frame(&pair, 1, H_ACK, 0)->spdcid;
+	h_deliver(&pair, 1, close_frame(&pair, 7, side, 101, true), 3000000);
+	h_run(&pair, 4000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.pdcs_open, 0);
+	ck_assert_uint_eq(s.close_acks_sent, 1);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 2);
+	ack = h_nth_frame(&pair, 1, H_ACK, 1);
+	ck_assert_uint_eq(ack->psn, 101);
+	ck_assert_uint_eq(ack->flags & UET_PDS_ACK_F_P, 0);
+	h_fini(&pair);
+}
+END_TEST
+
+/* Our own senders' CLOSE, without AR, closes the side and draws nothing,
+ * as before. */
+START_TEST(test_close_without_ar_not_acknowledged)
+{
+	struct uet_nic_stats s;
+	struct nic_pair pair;
+
+	start(&pair);
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100, 1024),
+		  1000);
+	h_run(&pair, 2000000);
+	h_deliver(&pair, 1,
+		  close_frame(&pair, 7, h_nth_frame(&pair, 1, H_ACK, 0)->spdcid,
+			      101, false),
+		  3000000);
+	h_run(&pair, 4000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.pdcs_open, 0);
+	ck_assert_uint_eq(s.close_acks_sent, 0);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 1);
+	h_fini(&pair);
+}
+END_TEST
+
+static Suite *nic_interop_suite(void)
+{
+	Suite *s = suite_create("nic-interop");
+	TCase *tc = tcase_create("foreign");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_rud_request_without_cc_acknowledged);
+	tcase_add_test(tc, test_close_with_ar_acknowledged);
+	tcase_add_test(tc, test_close_without_ar_not_acknowledged);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+UET_CHECK_MAIN(nic_interop_suite)
