@@ -163,6 +163,9 @@ static void on_external_arrival(struct run *run,
 		    RUN_MSG_ARRIVED)
 			continue;
 		__atomic_fetch_add(&run->arrived, 1, __ATOMIC_RELAXED);
+		/* The NIC's flows and events rows carry our number. */
+		if (c->match_msg_id != NULL)
+			*c->match_msg_id = i;
 		return;
 	}
 }

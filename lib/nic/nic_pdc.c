@@ -270,7 +270,9 @@ void nic_pdc_close(struct nic_pdc *pdc)
 	if (!pdc->open)
 		return;
 	nic_record_event(nic, UET_EV_PDC_CLOSED, pdc,
-			 pdc->is_tx ? pdc->msg.msg_id : pdc->rmsg.msg_id,
+			 pdc->is_tx	 ? pdc->msg.msg_id
+			 : pdc->external ? pdc->ext_msg_id
+					 : pdc->rmsg.msg_id,
 			 pdc->is_tx ? pdc->msg.bytes : pdc->rmsg.bytes);
 	pdc->open = false;
 	nic->pdcs[pdc->id] = NULL;

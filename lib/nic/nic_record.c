@@ -89,8 +89,66 @@ static void record_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
 	uet_record_flow(nic->rec, &r);
 }
 
+/*
+ * An external host's message, whole at this NIC: its flows row, written
+ * here since its sender is not ours. What only the sender knows (post,
+ * transmit completion, last ACK, timeouts) is empty; the counts are what
+ * this side saw: new packets, packets with the retransmit flag, trimmed
+ * packets NACKed.
+ */
+static void record_external_flow(struct uet_nic *nic, const struct nic_pdc *pdc)
+{
+	struct uet_flow_row r;
+
+	if (nic->rec == NULL || !nic->p.flows_enable)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.msg_id = pdc->ext_msg_id;
+	r.src_ip = pdc->peer_ip;
+	r.dst_ip = nic->ip;
+	r.src_pdc = pdc->peer_pdc;
+	r.dst_pdc = pdc->id;
+	r.bytes = pdc->rmsg.bytes;
+	r.packets = pdc->rx_packets;
+	r.posted_ps = UET_TIME_NEVER;
+	r.sent_ps = UET_TIME_NEVER;
+	r.arrived_ps = pdc->rmsg.arrived_ps;
+	r.completed_ps = UET_TIME_NEVER;
+	r.retransmits = pdc->retransmits;
+	r.trims = pdc->trims;
+	r.nacks = pdc->nacks;
+	r.timeouts = UET_RECORD_COUNT_NONE;
+	uet_record_flow(nic->rec, &r);
+}
+
+/* An external host's message arrived: the run matches it to a message it
+ * expects (the callback writes that number), and the records carry the
+ * number, or an empty cell when none matched (docs/lockstep.md,
+ * "External endpoints"). */
+static void complete_external(struct uet_nic *nic, struct nic_pdc *pdc)
+{
+	struct uet_ses_completion c;
+	uint64_t msg_id = UET_RECORD_MSG_ID_NONE;
+
+	memset(&c, 0, sizeof(c));
+	c.kind = UET_SES_ARRIVED;
+	c.pdc = pdc->id;
+	c.time_ps = nic_now(nic);
+	c.msg_id = pdc->rmsg.msg_id;
+	c.src_ip = pdc->peer_ip;
+	c.dst_ip = nic->ip;
+	c.bytes = pdc->rmsg.bytes;
+	c.external = true;
+	c.match_msg_id = &msg_id;
+	if (nic->cb.arrived != NULL)
+		nic->cb.arrived(nic->cb.ctx, &c);
+	pdc->ext_msg_id = msg_id;
+	nic_record_event(nic, UET_EV_MSG_ARRIVED, pdc, msg_id, c.bytes);
+	record_external_flow(nic, pdc);
+}
+
 void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
-		  const struct nic_pdc *pdc)
+		  struct nic_pdc *pdc)
 {
 	static const enum uet_event_kind ev_kind[UET_SES_COMPLETION_COUNT] = {
 		[UET_SES_SENT] = UET_EV_MSG_SENT,
@@ -100,6 +158,10 @@ void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
 	struct uet_ses_completion c;
 	uet_ses_completion_fn fn;
 
+	if (kind == UET_SES_ARRIVED && pdc->external) {
+		complete_external(nic, pdc);
+		return;
+	}
 	memset(&c, 0, sizeof(c));
 	c.kind = kind;
 	c.pdc = pdc->id;
@@ -109,7 +171,6 @@ void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
 		c.src_ip = pdc->peer_ip;
 		c.dst_ip = nic->ip;
 		c.bytes = pdc->rmsg.bytes;
-		c.external = pdc->external;
 		fn = nic->cb.arrived;
 	} else {
 		c.msg_id = pdc->msg.msg_id;

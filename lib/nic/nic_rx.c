@@ -132,6 +132,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		 * message: the side's linger timer runs from the start, not
 		 * from the arrival, so that it is reclaimed. */
 		pdc->external = true;
+		pdc->ext_msg_id = UET_RECORD_MSG_ID_NONE;
 		nic->external_rx_open++;
 		pdc->last_rx_ps = nic_now(nic);
 		uet_evq_schedule(&nic->comp.evq, &pdc->linger_ev,
@@ -159,6 +160,10 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 		last_hop ? UET_NACK_TRIMMED_LASTHOP : UET_NACK_TRIMMED;
 	h.u.nack.nack_psn = f->pds.u.req.psn;
 	h.u.nack.spdcid = pdc != NULL ? pdc->id : 0;
+	if (pdc != NULL) {
+		pdc->trims++;
+		pdc->nacks++;
+	}
 	h.u.nack.dpdcid = f->pds.u.req.spdcid;
 	/* The NACK carries the trimmed packet's entropy back. */
 	if (nic_ctrl_item(nic, f->ip.src, f->udp.sport, &h, NIC_FRAME_NACK,
@@ -496,7 +501,10 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		return;
 	}
 	nic->st.transport.data_pkts_received++;
+	if (f->pds.flags & UET_PDS_REQ_F_RETX)
+		pdc->retransmits++;
 	if (rc == 1) {
+		pdc->rx_packets++;
 		receive_deliver(nic, m, f, ip_bytes, pdc->external);
 		pdc->rmsg.delivered_bytes += f->payload_bytes;
 		if (f->ses.u.std.flags & UET_SES_F_EOM) {

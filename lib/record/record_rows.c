@@ -26,7 +26,8 @@ int uet_record_event(struct uet_record *rec, const struct uet_event_row *r)
 	rec_line_comma(&l);
 	rec_line_ip(&l, r->peer_ip);
 	rec_line_comma(&l);
-	rec_line_u64(&l, r->msg_id);
+	if (r->msg_id != UET_RECORD_MSG_ID_NONE)
+		rec_line_u64(&l, r->msg_id);
 	rec_line_comma(&l);
 	rec_line_u64(&l, r->bytes);
 	rec_line_comma(&l);
@@ -113,7 +114,8 @@ int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r)
 	if (r == NULL)
 		return -EINVAL;
 	rec_line_init(&l);
-	rec_line_u64(&l, r->msg_id);
+	if (r->msg_id != UET_RECORD_MSG_ID_NONE)
+		rec_line_u64(&l, r->msg_id);
 	rec_line_comma(&l);
 	rec_line_ip(&l, r->src_ip);
 	rec_line_comma(&l);
@@ -147,7 +149,8 @@ int uet_record_flow(struct uet_record *rec, const struct uet_flow_row *r)
 	rec_line_comma(&l);
 	rec_line_u64(&l, r->nacks);
 	rec_line_comma(&l);
-	rec_line_u64(&l, r->timeouts);
+	if (r->timeouts != UET_RECORD_COUNT_NONE)
+		rec_line_u64(&l, r->timeouts);
 	return rec_line_write(rec, REC_FLOWS, &l);
 }
 

@@ -118,7 +118,16 @@ struct uet_monitor_row {
 	uint8_t nack_code;
 };
 
-/** One flows.csv row: a message, written when its sender completes. */
+/** A msg_id with no scenario number (a message from an external host
+ * that the scenario does not expect): written as an empty cell. */
+#define UET_RECORD_MSG_ID_NONE UINT64_MAX
+/** A flows.csv count nobody here knows (an external sender's timeouts):
+ * written as an empty cell. */
+#define UET_RECORD_COUNT_NONE UINT32_MAX
+
+/** One flows.csv row: a message, written when its sender completes (or,
+ * for a message from an external host, when the receiving NIC has it
+ * whole: the sender's times are then UET_TIME_NEVER). */
 struct uet_flow_row {
 	uint64_t msg_id;
 	uint32_t src_ip, dst_ip; /**< host order */

@@ -199,6 +199,10 @@ struct uet_ses_completion {
 	/** Arrived from an external host (switch.external_hosts): msg_id is
 	 * that stack's memory_key, not one of the scenario's numbers. */
 	bool external;
+	/** External arrivals only (else NULL): the callback writes here the
+	 * scenario's number of the expected message it matched, and leaves
+	 * it alone when none matched; the NIC's records then carry it. */
+	uint64_t *match_msg_id;
 	/** Message size, bytes. */
 	uint64_t bytes;
 	/** ps, virtual time the host posted it (sender side; 0 on arrival). */

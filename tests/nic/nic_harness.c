@@ -161,6 +161,8 @@ static void on_arrived(void *ctx, const struct uet_ses_completion *c)
 {
 	struct nic_pair *pair = ctx;
 
+	if (c->external && pair->external_match && c->match_msg_id != NULL)
+		*c->match_msg_id = pair->external_match_id;
 	if (c->external)
 		pair->arrived_external[c->dst_ip == h_ip(0) ? 0 : 1]++;
 	else

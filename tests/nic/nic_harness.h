@@ -100,6 +100,10 @@ struct nic_pair {
 	/** NIC 1's PCIe lanes when not 0 (a receiver slower than its
 	 * sender); otherwise both NICs use pair->p. */
 	uint32_t nic1_lane_count;
+	/** Answer an external arrival's match_msg_id with external_match_id
+	 * (as a run that expects the message does). */
+	bool external_match;
+	uint64_t external_match_id;
 	/** External hosts given to both NICs (uet_nic_conf). */
 	const uint32_t *external_ips;
 	uint32_t external_count;

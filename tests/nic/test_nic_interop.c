@@ -8,6 +8,8 @@
  * them and delivered to NIC 1.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mbuf.h>
@@ -186,6 +188,78 @@ START_TEST(test_close_without_ar_not_acknowledged)
 }
 END_TEST
 
+/* Line n (1: the first after the header) of dir/file, in line. */
+static void csv_line(const char *dir, const char *file, int n, char *line,
+		     size_t cap)
+{
+	char path[600];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i <= n; i++)
+		ck_assert_ptr_nonnull(fgets(line, (int)cap, f));
+	fclose(f);
+}
+
+/*
+ * Two external messages to NIC 1: one the run expects (it answers number
+ * 5), one it does not. Each gets a flows.csv row written by NIC 1 at its
+ * arrival, the sender's times and timeouts empty, and a msg_arrived event;
+ * the expected one carries 5 in both, the other an empty msg_id. Before,
+ * neither had a flows row and both events carried the stack's memory_key.
+ */
+START_TEST(test_external_messages_recorded)
+{
+	char dir[] = "/tmp/uet_nic_interop_XXXXXX";
+	struct uet_record_conf rc = {
+		.out_dir = dir,
+		.events = true,
+		.flows = true,
+	};
+	struct nic_pair pair;
+	char line[1024];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	h_init(&pair);
+	pair.external_ips = ext_ips;
+	pair.external_count = 1;
+	ck_assert_int_eq(uet_record_open(&pair.rec, &rc), 0);
+	h_start(&pair);
+	pair.external_match = true;
+	pair.external_match_id = 5;
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100, 1024),
+		  1000);
+	h_run(&pair, 2000000);
+	pair.external_match = false;
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 8, 500, 1500),
+		  3000000);
+	h_run(&pair, 4000000);
+	h_fini(&pair);
+	ck_assert_int_eq(uet_record_close(pair.rec), 0);
+	csv_line(dir, "flows.csv", 1, line, sizeof(line));
+	ck_assert_msg(strncmp(line, "5,198.18.0.3,198.18.0.2,7,", 26) == 0,
+		      "%s", line);
+	ck_assert_msg(strstr(line, ",1024,1,,,1") != NULL, "%s", line);
+	ck_assert_msg(strstr(line, ",,,0,0,0,\n") != NULL, "%s", line);
+	csv_line(dir, "flows.csv", 2, line, sizeof(line));
+	ck_assert_msg(strncmp(line, ",198.18.0.3,198.18.0.2,8,", 25) == 0, "%s",
+		      line);
+	ck_assert_msg(strstr(line, ",1500,1,,,3") != NULL, "%s", line);
+	/* uet-events: created, arrived for each (no CLOSE came). */
+	csv_line(dir, "uet-events.csv", 2, line, sizeof(line));
+	ck_assert_msg(strstr(line, ",198.18.0.3,5,1024,msg_arrived\n") != NULL,
+		      "%s", line);
+	csv_line(dir, "uet-events.csv", 4, line, sizeof(line));
+	ck_assert_msg(strstr(line, ",198.18.0.3,,1500,msg_arrived\n") != NULL,
+		      "%s", line);
+}
+END_TEST
+
 static Suite *nic_interop_suite(void)
 {
 	Suite *s = suite_create("nic-interop");
@@ -195,6 +269,7 @@ static Suite *nic_interop_suite(void)
 	tcase_add_test(tc, test_rud_request_without_cc_acknowledged);
 	tcase_add_test(tc, test_close_with_ar_acknowledged);
 	tcase_add_test(tc, test_close_without_ar_not_acknowledged);
+	tcase_add_test(tc, test_external_messages_recorded);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,8 +9,8 @@
 # written with host 1's source address.
 # Checks: our messages complete; host 0 took the endpoint's three messages
 # whole (acknowledged: the endpoint's own flows complete; matched to the
-# three expected; counted as external arrivals; msg_arrived events naming
-# it); host 1's receiving
+# three expected; counted as external arrivals; msg_arrived events and
+# flows.csv rows naming it, with the scenario's numbers); host 1's receiving
 # sides for the external host stayed within their bound of 1,024 with the
 # rest refused and counted; the switch dropped the 20 forged frames. Then
 # a run that expects a fourth message the endpoint does not send fails,
@@ -65,6 +65,15 @@ ev=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["event"] == "msg_arrived" && $c["nic"] == "198.18.0.1" && $c["peer"] == "198.18.0.3" { print $c["bytes"] }' \
 	"$dir/run/uet-events.csv" | sort -n | tr '\n' ' ')
 [ "$ev" = "0 4096 262144 " ] || fail "msg_arrived events at host 0 from the endpoint: '$ev'"
+# flows.csv: host 0 wrote a row for each, numbered as the scenario's
+# messages 2, 3 and 4, the sender's times empty.
+rows=$(awk -F, 'NR > 1 && $2 == "198.18.0.3" && $3 == "198.18.0.1" {
+	print $1 ":" $6 ":" $8 $9 $11 $12 $16 ":" ($10 != "") }' "$dir/run/flows.csv" | tr '\n' ' ')
+[ "$rows" = "2:0::1 3:4096::1 4:262144::1 " ] || { cat "$dir/run/flows.csv"; fail "flows.csv rows of the endpoint's messages: '$rows'"; }
+ev=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["event"] == "msg_arrived" && $c["peer"] == "198.18.0.3" { print $c["msg_id"] }' \
+	"$dir/run/uet-events.csv" | sort -n | tr '\n' ' ')
+[ "$ev" = "2 3 4 " ] || fail "msg_arrived events of the endpoint's messages carry msg_id '$ev', want 2 3 4"
 # The flood: at most 1,024 sides at host 1 (its own sending side beside
 # them), the rest refused.
 peak=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -244,12 +244,19 @@ struct nic_pdc {
 	bool eom_taken;		 /**< eom_psn is valid */
 	uint32_t commit_psn;	 /**< prefetch: next first transmission */
 	uint32_t prefetch_ready; /**< prefetch: payloads arrived, waiting */
-	uint32_t retransmits, trims, nacks, timeouts; /**< flow row */
+	/** The flow row's counts. A receiving side counts what it saw of
+	 * an external host's message: packets with the retransmit flag,
+	 * trimmed packets NACKed (trims and nacks). */
+	uint32_t retransmits, trims, nacks, timeouts;
 	/* Receiving side. */
 	struct uet_pds_rx rx;	    /**< received PSNs */
 	struct uet_ses_msg_rx rmsg; /**< the message */
 	bool rmsg_known;	    /**< rmsg set from an untrimmed packet */
 	bool external;		    /**< its peer is an external host */
+	uint32_t rx_packets;	    /**< new data packets taken */
+	/** An external host's message: the scenario's number the run
+	 * matched it to at its arrival, or UET_RECORD_MSG_ID_NONE. */
+	uint64_t ext_msg_id;
 	uet_time_t last_rx_ps;	    /**< ps, last data packet */
 	struct uet_event linger_ev; /**< closes a side the CLOSE missed */
 };
@@ -600,7 +607,7 @@ void nic_record_cc(struct uet_nic *nic, const struct nic_group *g,
 		   const char *event, uint64_t window_before,
 		   enum uet_cc_reason reason_before);
 void nic_complete(struct uet_nic *nic, enum uet_ses_completion_kind kind,
-		  const struct nic_pdc *pdc);
+		  struct nic_pdc *pdc);
 void nic_stats_start(struct uet_nic *nic);
 void nic_stats_event(struct uet_evq *q, struct uet_event *ev, void *arg);
 void nic_stats_fill(const struct uet_nic *nic, struct uet_nic_stats *out);
