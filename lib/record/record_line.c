@@ -85,6 +85,8 @@ int rec_line_write(struct uet_record *rec, enum rec_kind k, struct rec_line *l)
 			return rc;
 		errno = 0;
 		rc = rec_line_put(rec->out[k], l);
+		if (rc == 0)
+			rec_order_note_rows(rec, k, l->buf, l->len);
 		return rc < 0 && rec->out[k] != NULL
 			       ? rec_out_failed(rec->out[k])
 			       : rc;

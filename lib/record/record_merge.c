@@ -7,7 +7,7 @@
  *
  * Why here and not only at close: a window's rows all fall inside the
  * window, so rows put in order window by window are a file in order, and
- * uet_record_order() then only reads it through once to see so. Sorting
+ * closing it needs neither a sort nor a read (record_order.c). Sorting
  * the whole file at close instead held it in memory: a 65,536-host run's
  * uet-transport-stats.csv alone is about a gigabyte. A file that is not in
  * order at close (rows written outside the views, processes merged later)
@@ -112,6 +112,7 @@ static int merge_kind(struct uet_record *parent,
 			    uet_outfile_put_rows(parent->out[k], b->bytes,
 						 b->len) < 0)
 				return rec_out_failed(parent->out[k]);
+			rec_order_note_rows(parent, k, b->bytes, b->len);
 		}
 		return 0;
 	}
@@ -123,6 +124,13 @@ static int merge_kind(struct uet_record *parent,
 		if (uet_outfile_put_rows(parent->out[k], rows[i].text,
 					 rows[i].len) < 0)
 			rc = rec_out_failed(parent->out[k]);
+	/* Sorted: the window is in order after the file's last row when its
+	 * first row is. */
+	if (rc == 0 && n > 0) {
+		rec_order_note_key(parent, k, rows[0].time_ps, rows[0].nic);
+		rec_order_note_key(parent, k, rows[n - 1].time_ps,
+				   rows[n - 1].nic);
+	}
 	free(rows);
 	return rc;
 }

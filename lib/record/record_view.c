@@ -80,6 +80,9 @@ int uet_record_view_flush(struct uet_record *view)
 		else if (uet_outfile_put_rows(view->parent->out[k], b->bytes,
 					      b->len) < 0)
 			rc = rec_out_failed(view->parent->out[k]);
+		else
+			rec_order_note_rows(view->parent, (enum rec_kind)k,
+					    b->bytes, b->len);
 		rec_view_buf_release(b);
 	}
 	return rc;

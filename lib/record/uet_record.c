@@ -243,7 +243,9 @@ int uet_record_flush(struct uet_record *rec)
 	return rc;
 }
 
-int uet_record_close(struct uet_record *rec)
+/* Every file flushed, closed and renamed; with order, each then put in
+ * order if its rows were not written so. */
+static int rec_close(struct uet_record *rec, bool order)
 {
 	int k, rc = 0;
 
@@ -255,12 +257,21 @@ int uet_record_close(struct uet_record *rec)
 		if (rec->out[k] != NULL) {
 			struct uet_outfile *o = rec->out[k];
 			bool logged = o->err != 0;
-			/* Flushed, closed and renamed to NAME if whole. */
+			/* Flushed, closed and renamed to NAME if whole;
+			 * then put in order if it was not written so. */
 			int err = uet_outfile_close(o, 0);
 
 			if (err < 0 && !logged)
 				UET_LOG(ERROR, RECORD, "writing %s failed: %s",
 					o->path, strerror(-err));
+			if (err == 0 && order) {
+				err = rec_order_closed(rec, (enum rec_kind)k,
+						       o->path);
+				if (err < 0)
+					UET_LOG(ERROR, RECORD,
+						"ordering %s failed: %s",
+						o->path, strerror(-err));
+			}
 			if (err < 0)
 				rc = err;
 			free(o);
@@ -269,6 +280,16 @@ int uet_record_close(struct uet_record *rec)
 	free(rec->nics);
 	free(rec);
 	return rc;
+}
+
+int uet_record_close(struct uet_record *rec)
+{
+	return rec_close(rec, false);
+}
+
+int uet_record_close_in_order(struct uet_record *rec)
+{
+	return rec_close(rec, true);
 }
 
 bool uet_record_transport_stats_on(const struct uet_record *rec)

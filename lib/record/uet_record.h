@@ -217,9 +217,17 @@ int uet_record_open(struct uet_record **recp, const struct uet_record_conf *c);
  * -EIO. */
 int uet_record_close(struct uet_record *rec);
 
+/** uet_record_close(), then each file whose rows were not written in
+ * their canonical order (uet_record_order()) sorted; a file written in
+ * order is not read again. For the records a run leaves. @return 0 or a
+ * negative errno (the first failure). */
+int uet_record_close_in_order(struct uet_record *rec);
+
 /** Put the closed records in out_dir in their canonical row order
  * (docs/records.md, "Row order"): the time-stamped ones by (time_ps, nic),
  * flows.csv by msg_id, stably; files absent are skipped (record_order.c).
+ * Each file is read through; one in order is left as it is. For files
+ * written elsewhere: uet_record_close_in_order() orders its own.
  * @return 0 or a negative errno (the first failure). */
 int uet_record_order(const char *out_dir);
 

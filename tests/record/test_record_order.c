@@ -3,7 +3,9 @@
  * lib/record: uet_record_order (record_order.c) puts the closed records in
  * their canonical row order: the streamed ones by (time_ps, nic as a
  * number), flows.csv by msg_id, stably; header first; a last row cut
- * short stays last; absent files are no error.
+ * short stays last; absent files are no error. uet_record_close_in_order
+ * does the same to the files it wrote, sorting only those whose rows it
+ * did not write in order.
  */
 #include <check.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "record_test_dir.h"
 #include "uet_record.h"
 
 static char dir[64];
@@ -153,6 +156,138 @@ START_TEST(test_absent_files_are_no_error)
 }
 END_TEST
 
+/* The inode of dir/name (which must exist). */
+static ino_t inode_of(const char *d, const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", d, name);
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+static void expect_in(const char *d, const char *name, const char *want)
+{
+	char path[256], got[1024];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", d, name);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	fclose(f);
+	got[n] = '\0';
+	ck_assert_str_eq(got, want);
+}
+
+#define EV_HEADER "time_ps,nic,pdc,peer,msg_id,bytes,event\n"
+
+/*
+ * The writer's own files: rows written out of order (directly, and
+ * between two windows of views merged in order each) are sorted at close
+ * as uet_record_order() would; a file written in order is the file as
+ * written (its NAME.partial renamed, not a sorted copy).
+ */
+START_TEST(test_close_in_order_sorts_only_what_was_written_out_of_order)
+{
+	char *d = record_test_dir("uetorder");
+	struct uet_record_conf c = {
+		.out_dir = d, .events = true, .flows = true, .cc_trace = true};
+	struct uet_record *rec, *views[2];
+	struct uet_event_row ev = {
+		.pdc = 1, .peer_ip = 0x0a000009, .kind = UET_EV_MSG_POSTED};
+	struct uet_flow_row fl = {.src_ip = 0x0a000001, .dst_ip = 0x0a000002};
+	ino_t events_ino, cc_ino;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[0], rec), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[1], rec), 0);
+	/* Window 1: 10.0.0.2 at 300, 10.0.0.1 at 100 (merged: 100, 300). */
+	ev.nic_ip = 0x0a000002;
+	ev.time_ps = 300;
+	ev.msg_id = 1;
+	ck_assert_int_eq(uet_record_event(views[0], &ev), 0);
+	ev.nic_ip = 0x0a000001;
+	ev.time_ps = 100;
+	ev.msg_id = 2;
+	ck_assert_int_eq(uet_record_event(views[1], &ev), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	/* Window 2 starts before window 1's last row. */
+	ev.time_ps = 200;
+	ev.msg_id = 3;
+	ck_assert_int_eq(uet_record_event(views[1], &ev), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	/* flows.csv straight to the file, msg_id 9 then 2. */
+	fl.msg_id = 9;
+	ck_assert_int_eq(uet_record_flow(rec, &fl), 0);
+	fl.msg_id = 2;
+	ck_assert_int_eq(uet_record_flow(rec, &fl), 0);
+	ck_assert_int_eq(uet_record_close(views[0]), 0);
+	ck_assert_int_eq(uet_record_close(views[1]), 0);
+	events_ino = inode_of(d, "uet-events.csv.partial");
+	cc_ino = inode_of(d, "uet-cc-trace.csv.partial");
+	ck_assert_int_eq(uet_record_close_in_order(rec), 0);
+	expect_in(d, "uet-events.csv",
+		  EV_HEADER "100,10.0.0.1,1,10.0.0.9,2,0,msg_posted\n"
+			    "200,10.0.0.1,1,10.0.0.9,3,0,msg_posted\n"
+			    "300,10.0.0.2,1,10.0.0.9,1,0,msg_posted\n");
+	ck_assert(inode_of(d, "uet-events.csv") != events_ino);
+	/* Only its header: in order, left as written. */
+	ck_assert(inode_of(d, "uet-cc-trace.csv") == cc_ino);
+	expect_in(d, "flows.csv",
+		  "msg_id,src,dst,src_pdc,dst_pdc,bytes,packets,posted_ps,"
+		  "sent_ps,arrived_ps,completed_ps,fct_ps,retransmits,trims,"
+		  "nacks,timeouts\n"
+		  "2,10.0.0.1,10.0.0.2,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		  "9,10.0.0.1,10.0.0.2,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+	record_test_dir_remove(d);
+}
+END_TEST
+
+/* Windows merged in order, one after the other: the file at close is the
+ * one written (no copy), rows of equal keys as written. */
+START_TEST(test_close_in_order_leaves_a_file_written_in_order)
+{
+	char *d = record_test_dir("uetorder");
+	struct uet_record_conf c = {.out_dir = d, .events = true};
+	struct uet_record *rec, *views[2];
+	struct uet_event_row ev = {
+		.pdc = 1, .peer_ip = 0x0a000009, .kind = UET_EV_MSG_SENT};
+	ino_t ino;
+
+	ck_assert_int_eq(uet_record_open(&rec, &c), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[0], rec), 0);
+	ck_assert_int_eq(uet_record_view_create(&views[1], rec), 0);
+	ev.nic_ip = 0x0a000002;
+	ev.time_ps = 100;
+	ck_assert_int_eq(uet_record_event(views[0], &ev), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	ev.nic_ip = 0x0a000001;
+	ev.time_ps = 200;
+	ck_assert_int_eq(uet_record_event(views[1], &ev), 0);
+	ck_assert_int_eq(uet_record_views_flush(views, 2), 0);
+	/* What the views hold at close goes straight in (two rows of one
+	 * key, as written). */
+	ev.nic_ip = 0x0a000003;
+	ck_assert_int_eq(uet_record_event(views[0], &ev), 0);
+	ev.msg_id = 1;
+	ck_assert_int_eq(uet_record_event(views[0], &ev), 0);
+	ck_assert_int_eq(uet_record_close(views[0]), 0);
+	ck_assert_int_eq(uet_record_close(views[1]), 0);
+	ino = inode_of(d, "uet-events.csv.partial");
+	ck_assert_int_eq(uet_record_close_in_order(rec), 0);
+	ck_assert(inode_of(d, "uet-events.csv") == ino);
+	expect_in(d, "uet-events.csv",
+		  EV_HEADER "100,10.0.0.2,1,10.0.0.9,0,0,msg_sent\n"
+			    "200,10.0.0.1,1,10.0.0.9,0,0,msg_sent\n"
+			    "200,10.0.0.3,1,10.0.0.9,0,0,msg_sent\n"
+			    "200,10.0.0.3,1,10.0.0.9,1,0,msg_sent\n");
+	record_test_dir_remove(d);
+}
+END_TEST
+
 static Suite *record_order_suite(void)
 {
 	Suite *s = suite_create("record_order");
@@ -162,6 +297,10 @@ static Suite *record_order_suite(void)
 	tcase_add_test(tc, test_flows_by_msg_id_and_a_cut_row_stays_last);
 	tcase_add_test(tc, test_a_file_in_order_is_left_as_it_is);
 	tcase_add_test(tc, test_absent_files_are_no_error);
+	tcase_add_test(
+		tc,
+		test_close_in_order_sorts_only_what_was_written_out_of_order);
+	tcase_add_test(tc, test_close_in_order_leaves_a_file_written_in_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

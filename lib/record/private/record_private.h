@@ -39,6 +39,19 @@ struct rec_nic_prev {
 	struct uet_transport_stats prev; /**< last row written for it */
 };
 
+/**
+ * What closing one file needs to know of its row order (record_order.c):
+ * the keys of the last row written to it and whether a row ever had
+ * lower keys than the one before it. A file written in order is not read
+ * back at close.
+ */
+struct rec_order_track {
+	uint64_t key1;	  /**< the last row's time_ps (or msg_id) */
+	uint32_t key2;	  /**< the last row's nic, or 0 */
+	bool header_done; /**< the first row (the header) went by */
+	bool unordered;	  /**< a row came after one with higher keys */
+};
+
 /** Rows a view holds for one kind until it is flushed into its parent. */
 struct rec_view_buf {
 	char *bytes;
@@ -61,6 +74,8 @@ struct uet_record {
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
 	struct rec_view_buf view[REC_KIND_COUNT];
+	/** The order of the rows written to each file (not a view's). */
+	struct rec_order_track order[REC_KIND_COUNT];
 	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
 	struct rec_nic_prev *nics;
 	size_t n_nics, cap_nics;
@@ -72,6 +87,31 @@ void rec_view_buf_release(struct rec_view_buf *b);
 /** Whether kind k's rows are ordered by (time_ps, nic) (record_order.c;
  * the others are flows.csv, by msg_id, and files kept as written). */
 bool rec_order_by_time(enum rec_kind k);
+
+/** Whether closing kind k's file puts it in order (the kinds of
+ * uet_record_order(): the time-stamped ones and flows.csv). */
+bool rec_order_kept(enum rec_kind k);
+
+/**
+ * Note whole rows (len bytes, each ending in a newline) just written to
+ * file k of rec (not a view): the file's first row is its header, the
+ * others are keyed as record_order.c sorts them.
+ */
+void rec_order_note_rows(struct uet_record *rec, enum rec_kind k,
+			 const char *rows, size_t len);
+
+/** Note one row of file k of rec by its keys (a row known not to be the
+ * header). */
+void rec_order_note_key(struct uet_record *rec, enum rec_kind k, uint64_t key1,
+			uint32_t key2);
+
+/**
+ * Put the closed file at path (kind k) in its canonical row order when a
+ * row was noted out of order; a file written in order is left unread.
+ * @return 0 or a negative errno.
+ */
+int rec_order_closed(const struct uet_record *rec, enum rec_kind k,
+		     const char *path);
 
 /**
  * The keys of one row of len bytes (its first field and, by_time_nic,
