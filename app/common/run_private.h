@@ -235,7 +235,9 @@ int run_poll_nic_lcores(struct run *run);
 
 /* run_summary.c */
 void run_totals(const struct run *run, struct uet_run_result *r);
-void run_summary(const struct run *run, const struct uet_run_result *r);
+/* The end of the run in words, to f. */
+void run_summary(const struct run *run, const struct uet_run_result *r,
+		 FILE *f);
 /* run_summary_csv.c: the same figures into run.out/summary.csv; 0 or a
  * negative errno. */
 int run_summary_csv(const struct run *run, const struct uet_run_result *r);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The end of a run on stderr: what the hosted NICs and the switch counted,
- * the integrity check, the uplinks between switches, and the messages that
- * did not complete with how far each got.
+ * The end of a run in words (for stderr, in one write: uet_run.c): what
+ * the hosted NICs and the switch counted, the integrity check, the uplinks
+ * between switches, and the messages that did not complete with how far
+ * each got.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -97,7 +98,7 @@ static bool uplink_at(const struct run *run, uint32_t i,
  * shows. Nothing for one switch. A large fabric (a k = 16 fat tree has 2,048
  * uplinks) gets one line of ranges instead; summary.csv has every uplink.
  */
-static void run_summary_links(const struct run *run)
+static void run_summary_links(const struct run *run, FILE *f)
 {
 	const uint32_t ports = uet_fabric_port_count(run->fabric);
 	struct uet_fabric_port_info info;
@@ -119,7 +120,7 @@ static void run_summary_links(const struct run *run)
 		peak = RTE_MAX(peak, ps.peak_queue_bytes);
 	}
 	if (n > RUN_SUMMARY_LIST_MAX) {
-		fprintf(stderr,
+		fprintf(f,
 			"%s: %u uplinks: %" PRIu64 "-%" PRIu64
 			" frames and %" PRIu64 "-%" PRIu64
 			" bytes each, %" PRIu64 " dropped, %" PRIu64
@@ -131,7 +132,7 @@ static void run_summary_links(const struct run *run)
 	}
 	for (i = 0; i < ports; i++)
 		if (uplink_at(run, i, &info, &ps))
-			fprintf(stderr,
+			fprintf(f,
 				"%s: uplink %s from %s: %" PRIu64
 				" frames, %" PRIu64 " bytes, %" PRIu64
 				" dropped, %" PRIu64
@@ -144,14 +145,14 @@ static void run_summary_links(const struct run *run)
 /* The messages the list expects from external hosts: how many arrived,
  * and each that did not. */
 static void run_summary_expected(const struct run *run,
-				 const struct uet_run_result *r)
+				 const struct uet_run_result *r, FILE *f)
 {
 	const struct uet_scenario *sc = run->sc;
 	uint32_t i, shown = 0;
 
 	if (r->expected == 0)
 		return;
-	fprintf(stderr,
+	fprintf(f,
 		"%s: %u of %u messages expected from external hosts arrived "
 		"whole\n",
 		run->prog, r->expected_arrived, r->expected);
@@ -164,33 +165,33 @@ static void run_summary_expected(const struct run *run,
 			continue;
 		if (shown++ == RUN_SUMMARY_LINES)
 			continue;
-		fprintf(stderr,
+		fprintf(f,
 			"%s: message %u (external host %u -> %u, %" PRIu64
 			" bytes): expected, not arrived\n",
 			run->prog, i, m->src, m->dst, m->size_bytes);
 	}
 	if (shown > RUN_SUMMARY_LINES)
-		fprintf(stderr, "%s: ... and %u more not arrived\n", run->prog,
+		fprintf(f, "%s: ... and %u more not arrived\n", run->prog,
 			shown - RUN_SUMMARY_LINES);
 }
 
-void run_summary(const struct run *run, const struct uet_run_result *r)
+void run_summary(const struct run *run, const struct uet_run_result *r, FILE *f)
 {
 	const struct uet_scenario *sc = run->sc;
 	char vt[UET_UNITS_FMT_LEN], at[UET_UNITS_FMT_LEN];
 	uint32_t i, shown = 0;
 
 	uet_time_format(r->virtual_ps, vt, sizeof(vt));
-	fprintf(stderr,
+	fprintf(f,
 		"%s: %u of %u messages completed; virtual time %s, "
 		"%" PRIu64 " windows, %" PRIu64 " events, %" PRIu64
 		" ms of wall time after %" PRIu64 " ms of set-up\n",
 		run->prog, r->completed, r->messages, vt, r->windows, r->events,
 		r->wall_ns / 1000000u, r->setup_ns / 1000000u);
 	if (run->conf->lcores_why != NULL)
-		fprintf(stderr, "%s: lcores: %s\n", run->prog,
+		fprintf(f, "%s: lcores: %s\n", run->prog,
 			run->conf->lcores_why);
-	fprintf(stderr,
+	fprintf(f,
 		"%s: %" PRIu64 " frames through the switch, %" PRIu64
 		" dropped there, %" PRIu64
 		" trimmed there; payload mismatches %" PRIu64
@@ -200,9 +201,9 @@ void run_summary(const struct run *run, const struct uet_run_result *r)
 		r->payload_mismatches, r->in_flight_anomalies, r->psns_taken,
 		r->psns_retired, integrity_mark(r));
 	if (run->has_switch)
-		run_summary_links(run);
+		run_summary_links(run, f);
 	if (run->wl != NULL) {
-		run_wl_summary(run->wl, stderr);
+		run_wl_summary(run->wl, f);
 		return;
 	}
 	for (i = 0; i < sc->workload.message_count; i++) {
@@ -215,14 +216,14 @@ void run_summary(const struct run *run, const struct uet_run_result *r)
 		if (shown++ == RUN_SUMMARY_LINES)
 			continue;
 		uet_time_format(m->at_ps, at, sizeof(at));
-		fprintf(stderr,
+		fprintf(f,
 			"%s: message %u (host %u -> %u, %" PRIu64
 			" bytes, at %s): %s\n",
 			run->prog, i, m->src, m->dst, m->size_bytes, at,
 			missing(run->msg_flags[i], m->at_ps, r->virtual_ps));
 	}
 	if (shown > RUN_SUMMARY_LINES)
-		fprintf(stderr, "%s: ... and %u more not completed\n",
-			run->prog, shown - RUN_SUMMARY_LINES);
-	run_summary_expected(run, r);
+		fprintf(f, "%s: ... and %u more not completed\n", run->prog,
+			shown - RUN_SUMMARY_LINES);
+	run_summary_expected(run, r, f);
 }

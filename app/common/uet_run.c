@@ -111,6 +111,32 @@ static int run_open_pool(struct run *run)
 	return 0;
 }
 
+/*
+ * The summary's lines go to stderr in one write: stderr is unbuffered, so
+ * each line was a write(2) of its own, 52 of them for a 16-host run (an
+ * uplink a line), each a wake-up of the reader at the other end of a
+ * pipe. Printed as they are made when no memory stream can be had.
+ */
+static void run_say_summary(const struct run *run,
+			    const struct uet_run_result *res)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f == NULL)
+		f = stderr;
+	/* Over ranks every rank has the run's totals; rank 0 says them. */
+	if (run->conf->ranks == NULL || run->conf->ranks->rank == 0)
+		run_summary(run, res, f);
+	run_rt_summary(run->rt, f);
+	if (f == stderr)
+		return;
+	if (fclose(f) == 0 && len > 0)
+		fwrite(text, 1, len, stderr);
+	free(text);
+}
+
 /* What the run leaves once it is over: records, summary. Returns -EIO
  * when a record could not be written. */
 static int run_finish(struct run *run, int rc, struct uet_run_result *res)
@@ -145,10 +171,7 @@ static int run_finish(struct run *run, int rc, struct uet_run_result *res)
 	run_totals(run, res);
 	if (run->clock != NULL && run->clock->combine != NULL)
 		run->clock->combine(run, res);
-	/* Over ranks every rank has the run's totals; rank 0 says them. */
-	if (run->conf->ranks == NULL || run->conf->ranks->rank == 0)
-		run_summary(run, res);
-	run_rt_summary(run->rt, stderr);
+	run_say_summary(run, res);
 	if (run_summary_csv(run, res) < 0) {
 		fprintf(stderr, "%s: writing summary.csv failed\n", run->prog);
 		out = -EIO;
