@@ -20,7 +20,11 @@
  * - the search for DPDK's plugin folder, for a program that links DPDK
  *   statically and names no plugin;
  * - the interrupt thread, for a run that registers no interrupt or alarm
- *   callback (rte_intr_callback_register() then refuses).
+ *   callback (rte_intr_callback_register() then refuses);
+ * - the service library's per-lcore state, for a run with no service (no
+ *   PMD, no event device): the rte_service_*() functions are not to be
+ *   called then;
+ * - the trace's CTF metadata, for a run that asks for no trace.
  *
  * Set before rte_eal_init(); it changes nothing after.
  */

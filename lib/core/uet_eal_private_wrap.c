@@ -34,6 +34,17 @@
  *   pipe, which was never made, and so does rte_eal_alarm_set(), whose
  *   alarm would never go off (it arms its timer even when it cannot
  *   register the callback, to register it later).
+ * - rte_service_init() (common/rte_service.c) zeroes the state of 64
+ *   services on each of 128 possible lcores (140 KB, 35 page faults of a
+ *   16-host run's 330), and rte_service_start_with_defaults() then reads
+ *   it all to find no service lcore: services are a PMD's or an event
+ *   device's, and an embedded run has neither. The library stays
+ *   uninitialised (rte_service_finalize() at cleanup sees so); the start
+ *   says -ENOTSUP, as the EAL's own does without service lcores.
+ * - eal_trace_init() (common/eal_common_trace.c) writes the CTF metadata
+ *   of every trace point (some seventy reallocations of a growing text)
+ *   for a trace no EAL argument of a private EAL asks for; the trace
+ *   points stay registered and off.
  * Without uet_eal_private_set(true) each is the EAL's and the C library's
  * own.
  */
@@ -57,6 +68,12 @@ int __real_eal_plugins_init(void);
 int __wrap_eal_plugins_init(void);
 int __real_rte_eal_intr_init(void);
 int __wrap_rte_eal_intr_init(void);
+int __real_rte_service_init(void);
+int __wrap_rte_service_init(void);
+int __real_rte_service_start_with_defaults(void);
+int __wrap_rte_service_start_with_defaults(void);
+int __real_eal_trace_init(void);
+int __wrap_eal_trace_init(void);
 /* rte_interrupts.h's, with the handle and callback types left opaque:
  * this file uses no DPDK header. */
 int __real_rte_intr_callback_register(const void *intr_handle, void *cb,
@@ -124,4 +141,31 @@ int __wrap_rte_eal_alarm_set(uint64_t us, void *cb, void *cb_arg)
 	if (eal_no_intr_thread)
 		return -ENOTSUP;
 	return __real_rte_eal_alarm_set(us, cb, cb_arg);
+}
+
+/* Whether the service library was left uninitialised: set by
+ * __wrap_rte_service_init() during rte_eal_init(). */
+static bool eal_no_services;
+
+int __wrap_rte_service_init(void)
+{
+	if (uet_eal_private()) {
+		eal_no_services = true;
+		return 0;
+	}
+	return __real_rte_service_init();
+}
+
+int __wrap_rte_service_start_with_defaults(void)
+{
+	if (eal_no_services)
+		return -ENOTSUP;
+	return __real_rte_service_start_with_defaults();
+}
+
+int __wrap_eal_trace_init(void)
+{
+	if (uet_eal_private())
+		return 0;
+	return __real_eal_trace_init();
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* An EAL serving one process alone (lib/core/uet_eal_private.h, the
  * embedded run's): it makes no runtime folder, maps private memory, not a
- * memfd, starts no interrupt thread (an alarm is refused), and works as
- * any (memory from its heap, an mbuf pool); other memfds are still made.
- * Without it, the EAL makes all three as before. */
+ * memfd, starts no interrupt thread (an alarm is refused), sets up no
+ * services and no trace metadata, and works as any (memory from its heap,
+ * an mbuf pool); other memfds are still made. Without it, the EAL makes
+ * them all as before. */
 #include <check.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <rte_alarm.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_service.h>
 
 #include "check_main.h"
 #include "eal_test.h"
@@ -50,6 +52,15 @@ static unsigned int process_threads(void)
 	return n;
 }
 
+/* Bytes allocated in the EAL's heap (socket 0's, the only one). */
+static size_t eal_heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+
+	ck_assert_int_eq(rte_malloc_get_socket_stats(0, &st), 0);
+	return st.heap_allocsz_bytes;
+}
+
 static void alarm_cb(void *arg)
 {
 	(void)arg;
@@ -82,6 +93,9 @@ START_TEST(test_eal_private_makes_no_runtime_folder_nor_memfd)
 	runtime_dir_of(prefix, dir, sizeof(dir));
 	uet_eal_private_set(true);
 	ck_assert_int_eq(uet_eal_init_sized(prefix, 1, 64), 0);
+	/* Nothing in the EAL's heap yet: no service state (64 services on
+	 * each possible lcore), which nothing here would use. */
+	ck_assert_uint_eq(eal_heap_bytes(), 0);
 	ck_assert_int_ne(stat(dir, &st), 0);
 	ck_assert_str_eq(rte_eal_get_runtime_dir(), "");
 	ck_assert(!eal_memory_is_memfd());
@@ -113,6 +127,10 @@ START_TEST(test_eal_shared_makes_its_runtime_folder_and_memfd)
 	ck_assert_uint_eq(process_threads(), 2);
 	ck_assert_int_eq(rte_eal_alarm_set(1000000, alarm_cb, NULL), 0);
 	ck_assert_int_ge(rte_eal_alarm_cancel(alarm_cb, NULL), 1);
+	/* The service library is there (no service lcore without -s), its
+	 * state in the EAL's heap. */
+	ck_assert_int_eq(rte_service_lcore_count(), 0);
+	ck_assert_uint_ge(eal_heap_bytes(), RTE_MAX_LCORE * 1024u);
 	/* uet_eal_init_sized() removes the empty folder at exit. */
 }
 END_TEST
