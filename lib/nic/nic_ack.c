@@ -87,7 +87,12 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 }
 
 /* The sender closes its PDC when the message completes, and tells the
- * receiver with a CP CLOSE so that it can close its side. */
+ * receiver with a CP CLOSE so that it can close its side. A CLOSE to an
+ * external host asks for an ACK (AR, wire format 4.4): nothing here waits
+ * for it (the PDC closes at once, its ACK is counted stale), but it shows
+ * on the wire whether the foreign stack took the CLOSE, which the
+ * conformance run checks. Our own NICs' CLOSEs to each other carry no AR,
+ * as the page's traffic never did. */
 static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct nic_txq_item it;
@@ -99,6 +104,8 @@ static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 	h.u.cp.psn = pdc->tx.next_psn;
 	h.u.cp.spdcid = pdc->id;
 	h.u.cp.dpdcid = pdc->peer_pdc;
+	if (nic->external_count > 0 && nic_peer_external(nic, pdc->dst_ip))
+		h.flags |= UET_PDS_CP_F_AR;
 	if (nic_ctrl_item(nic, pdc->dst_ip,
 			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
 			  &h, NIC_FRAME_CLOSE, &it) < 0)

@@ -200,6 +200,9 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf)
 		       conf->external_count * sizeof(*nic->external_ips));
 		nic->external_count = conf->external_count;
 	}
+	rc = nic_fault_from_env(nic);
+	if (rc < 0)
+		goto fail_evq;
 	uet_rng_seed(&nic->rng, conf->seed,
 		     UINT64_C(0x4e4943) << 32 | conf->index);
 	uet_wire_cfg_default(&nic->wire);

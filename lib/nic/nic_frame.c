@@ -116,6 +116,8 @@ struct rte_mbuf *nic_frame_data(struct uet_nic *nic, struct nic_pdc *pdc,
 	memset(&pds, 0, sizeof(pds));
 	pds.type = UET_PDS_TYPE_RUD_CC_REQ;
 	pds.next_hdr = UET_SES_REQUEST_STD;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_RETX_FLAG))
+		retx = false;
 	pds.flags =
 		(ar ? UET_PDS_REQ_F_AR : 0) | (retx ? UET_PDS_REQ_F_RETX : 0);
 	pds.u.req.psn = psn;

@@ -53,7 +53,7 @@ static uet_time_t rx_linger_ps(const struct uet_nic *nic)
 }
 
 /* Whether ip is one of the external hosts: its frames are untrusted. */
-static bool peer_external(const struct uet_nic *nic, uint32_t ip)
+bool nic_peer_external(const struct uet_nic *nic, uint32_t ip)
 {
 	uint32_t i;
 
@@ -104,7 +104,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 					 req->psn);
 	if (*closed != NULL)
 		return NULL;
-	external = nic->external_count > 0 && peer_external(nic, f->ip.src);
+	external = nic->external_count > 0 && nic_peer_external(nic, f->ip.src);
 	if (external && nic->external_rx_open >= NIC_EXTERNAL_RX_PDCS_MAX) {
 		nic->st.external_pdcs_refused++;
 		return NULL;
@@ -158,6 +158,8 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 		h.flags |= UET_PDS_NACK_F_M;
 	h.u.nack.nack_code =
 		last_hop ? UET_NACK_TRIMMED_LASTHOP : UET_NACK_TRIMMED;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NACK_CODE))
+		h.u.nack.nack_code = UET_NACK_NO_RESOURCE;
 	h.u.nack.nack_psn = f->pds.u.req.psn;
 	h.u.nack.spdcid = pdc != NULL ? pdc->id : 0;
 	if (pdc != NULL) {
@@ -350,6 +352,25 @@ static void ack_header(struct uet_pds_hdr *h, const struct uet_frame *f,
 	h->u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
 }
 
+/* The faults of an ACK (nic_fault.c). cack-ahead claims one PSN more
+ * than has arrived, while the message's last packet has not (so that the
+ * claim stays inside what the sender has sent); the acknowledged PSN and
+ * the bitmap's base stay where they were, so that only the cumulative
+ * ACK is wrong. */
+static void ack_faults(struct uet_nic *nic, const struct nic_pdc *pdc,
+		       struct uet_pds_hdr *h)
+{
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_SACK))
+		h->u.ack.sack_bitmap = 0;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_ECN_ECHO))
+		h->flags &= (uint8_t)~UET_PDS_ACK_F_M;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_CACK_AHEAD) && !pdc->rmsg.eom_seen) {
+		h->u.ack.cack_psn++;
+		h->u.ack.ack_psn_offset--;
+		h->u.ack.sack_psn_offset--;
+	}
+}
+
 static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 				const struct uet_frame *f, uint64_t hold_bytes)
 {
@@ -366,6 +387,7 @@ static void receive_acknowledge(struct uet_nic *nic, struct nic_pdc *pdc,
 		(uint32_t)(pdc->rmsg.delivered_bytes & 0xffffffu);
 	h.u.ack.cc.nscc.ooo_count =
 		(uint16_t)(pdc->rx.stats.out_of_order & 0xffffu);
+	ack_faults(nic, pdc, &h);
 	ack_send_held(nic, f, &h, hold_ps);
 }
 
@@ -516,6 +538,9 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		nic->st.transport.duplicates_received++;
 		ingress_release_now(nic, tc, ip_bytes);
 	}
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_ACK) &&
+	    f->pds.u.req.psn - pdc->rx.start_psn == 1)
+		return;
 	if (uet_pds_rx_acknowledges((f->pds.flags & UET_PDS_REQ_F_AR) != 0,
 				    pdc->rmsg.eom_seen))
 		receive_acknowledge(nic, pdc, f, hold_bytes);

@@ -26,16 +26,19 @@ static struct nic_pdc *control_pdc(struct uet_nic *nic,
 }
 
 /*
- * The ACK of a CLOSE with AR: cumulative through cack_psn, naming the
- * CLOSE's PSN (ack_psn_offset), from side spdcid. Sent at once, not held:
+ * The ACK of a CLOSE with AR: the side's cumulative ACK and SACK bitmap
+ * (info; a packet the sender gave up on leaves a gap before the CLOSE's
+ * PSN), naming the CLOSE's PSN (ack_psn_offset), from side spdcid. Sent
+ * at once, not held:
  * the hold is the acknowledged packet's way to host memory (the page's
  * "Acknowledgements"), and a CP carries nothing to host memory.
  */
 static void close_acknowledge(struct uet_nic *nic, const struct uet_frame *f,
-			      uint32_t cack_psn, uint16_t spdcid)
+			      const struct uet_pds_ack_info *info,
+			      uint16_t spdcid)
 {
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
-	int32_t off = uet_pds_psn_diff(cp->psn, cack_psn);
+	int32_t off = uet_pds_psn_diff(cp->psn, info->cack_psn);
 	struct nic_txq_item it;
 	struct uet_pds_hdr h;
 
@@ -49,7 +52,9 @@ static void close_acknowledge(struct uet_nic *nic, const struct uet_frame *f,
 		(int16_t)(off > INT16_MAX
 				  ? INT16_MAX
 				  : (off < INT16_MIN ? INT16_MIN : off));
-	h.u.ack.cack_psn = cack_psn;
+	h.u.ack.cack_psn = info->cack_psn;
+	h.u.ack.sack_psn_offset = info->sack_psn_offset;
+	h.u.ack.sack_bitmap = info->sack_bitmap;
 	h.u.ack.spdcid = spdcid;
 	h.u.ack.dpdcid = cp->spdcid;
 	h.u.ack.cc_type = UET_PDS_CC_TYPE_NSCC;
@@ -81,25 +86,32 @@ static void receive_close(struct uet_nic *nic, struct nic_pdc *pdc,
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
 	bool ar = (f->pds.flags & UET_PDS_CP_F_AR) != 0;
 	const struct nic_rx_closed *closed;
-	uint16_t id;
+	struct uet_pds_ack_info info;
 
 	if (pdc == NULL) {
 		closed =
 			ar ? nic_pdc_rx_closed_by_id(nic, f->ip.src, cp->spdcid,
 						     cp->dpdcid, cp->psn)
 			   : NULL;
-		if (closed != NULL)
-			close_acknowledge(nic, f, closed->cack_psn, closed->id);
-		else if (ar)
+		if (closed != NULL) {
+			/* Every PSN through its cack had arrived: no
+			 * bitmap (it starts just past the cack). */
+			memset(&info, 0, sizeof(info));
+			info.cack_psn = closed->cack_psn;
+			info.sack_psn_offset = 1;
+			close_acknowledge(nic, f, &info, closed->id);
+		} else if (ar) {
 			nic->st.stale_packets++;
+		}
 		return;
 	}
 	if (ar) {
 		/* A CLOSE beyond the receive window is still a CLOSE: it is
-		 * acknowledged with the side's cumulative ACK as it stands. */
+		 * acknowledged with the side's cumulative ACK and bitmap as
+		 * they stand. */
 		(void)uet_pds_rx_receive(&pdc->rx, cp->psn);
-		id = pdc->id;
-		close_acknowledge(nic, f, uet_pds_rx_cack_psn(&pdc->rx), id);
+		uet_pds_rx_ack(&pdc->rx, &info);
+		close_acknowledge(nic, f, &info, pdc->id);
 	}
 	nic_pdc_rx_closed_add(pdc);
 	nic_pdc_close(pdc);
@@ -137,10 +149,12 @@ void nic_rx_control(struct uet_nic *nic, const struct uet_frame *f)
 
 	switch (f->pds.next_hdr) {
 	case UET_CP_CLOSE:
-		receive_close(nic, pdc, f);
+		if (!NIC_FAULT(nic, UET_NIC_FAULT_CLOSE_IGNORED))
+			receive_close(nic, pdc, f);
 		break;
 	case UET_CP_PROBE:
-		receive_probe(nic, pdc, f);
+		if (!NIC_FAULT(nic, UET_NIC_FAULT_PROBE_IGNORED))
+			receive_probe(nic, pdc, f);
 		break;
 	default:
 		nic->st.other_frames++;

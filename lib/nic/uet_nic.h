@@ -163,6 +163,31 @@ struct uet_nic_stats {
 int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf);
 
 /**
+ * The rules the fault switch can break, one at a time (tests only: a NIC
+ * built with -Dnic_faults=true takes one from the environment variable
+ * UET_NIC_FAULT at uet_nic_create(); docs/interop.md lists what each
+ * breaks and the conformance case that catches it).
+ */
+enum uet_nic_fault {
+	UET_NIC_FAULT_NONE = 0,
+	UET_NIC_FAULT_NO_ACK,	     /**< no ACK for the 2nd packet of a PDC */
+	UET_NIC_FAULT_NO_SACK,	     /**< ACKs carry an empty SACK bitmap */
+	UET_NIC_FAULT_CACK_AHEAD,    /**< cumulative ACK one PSN too far */
+	UET_NIC_FAULT_NACK_CODE,     /**< trim NACKs carry NO_RESOURCE */
+	UET_NIC_FAULT_NO_RETX_FLAG,  /**< retransmissions without RETX */
+	UET_NIC_FAULT_NO_ECN_ECHO,   /**< ACKs never set M for a CE packet */
+	UET_NIC_FAULT_PROBE_IGNORED, /**< PROBE not answered */
+	UET_NIC_FAULT_CLOSE_IGNORED, /**< CLOSE neither acted on nor ACKed */
+	UET_NIC_FAULT_COUNT
+};
+
+/** The fault's name as UET_NIC_FAULT spells it ("no-sack"), or NULL. */
+const char *uet_nic_fault_name(enum uet_nic_fault f);
+
+/** @return 0 with *out set, or -EINVAL when name is no fault's. */
+int uet_nic_fault_parse(const char *name, enum uet_nic_fault *out);
+
+/**
  * Free a NIC and every frame it holds. Frames it sent that others still
  * hold stay valid: a pattern of its own lives until the last is freed (a
  * shared one is the caller's, uet_nic_conf).

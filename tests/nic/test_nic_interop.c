@@ -8,6 +8,7 @@
  * them and delivered to NIC 1.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,29 @@ START_TEST(test_external_messages_recorded)
 }
 END_TEST
 
+/* The fault switch's names (UET_NIC_FAULT, docs/interop.md) parse back to
+ * their faults; anything else is refused. */
+START_TEST(test_fault_names_round_trip)
+{
+	enum uet_nic_fault f;
+	int i;
+
+	for (i = 0; i < UET_NIC_FAULT_COUNT; i++) {
+		ck_assert_ptr_nonnull(
+			uet_nic_fault_name((enum uet_nic_fault)i));
+		ck_assert_int_eq(
+			uet_nic_fault_parse(
+				uet_nic_fault_name((enum uet_nic_fault)i), &f),
+			0);
+		ck_assert_int_eq(f, i);
+	}
+	ck_assert_str_eq(uet_nic_fault_name(UET_NIC_FAULT_NO_SACK), "no-sack");
+	ck_assert_ptr_null(uet_nic_fault_name(UET_NIC_FAULT_COUNT));
+	ck_assert_int_eq(uet_nic_fault_parse("no_sack", &f), -EINVAL);
+	ck_assert_int_eq(uet_nic_fault_parse(NULL, &f), -EINVAL);
+}
+END_TEST
+
 static Suite *nic_interop_suite(void)
 {
 	Suite *s = suite_create("nic-interop");
@@ -270,6 +294,7 @@ static Suite *nic_interop_suite(void)
 	tcase_add_test(tc, test_close_with_ar_acknowledged);
 	tcase_add_test(tc, test_close_without_ar_not_acknowledged);
 	tcase_add_test(tc, test_external_messages_recorded);
+	tcase_add_test(tc, test_fault_names_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

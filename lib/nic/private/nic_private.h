@@ -373,6 +373,7 @@ struct uet_nic {
 	uint32_t *external_ips;	   /**< untrusted peers (uet_nic_conf) */
 	uint32_t external_count;   /**< entries of external_ips */
 	uint32_t external_rx_open; /**< their receiving sides open */
+	enum uet_nic_fault fault;  /**< the fault switch (nic_fault.c) */
 	uint8_t mac[6], switch_mac[6];
 	struct rte_mempool *mp;		   /**< frames */
 	struct rte_mempool *payload_mp;	   /**< payload mbufs */
@@ -578,6 +579,19 @@ int nic_deliver(struct uet_component *c, uint32_t port, struct rte_mbuf *m,
 		uet_time_t arrival_ps);
 void nic_rx_monitor(struct uet_nic *nic, const struct uet_frame *f,
 		    uint16_t pdc, enum uet_monitor_pkt kind);
+bool nic_peer_external(const struct uet_nic *nic, uint32_t ip);
+
+/* nic_fault.c: the fault switch, built with -Dnic_faults=true only. */
+#ifdef UET_NIC_FAULTS
+#define UET_NIC_FAULTS_BUILT 1
+#else
+#define UET_NIC_FAULTS_BUILT 0
+#endif
+/** Whether nic breaks rule f: the constant false in a normal build. */
+#define NIC_FAULT(nic, f) (UET_NIC_FAULTS_BUILT && (nic)->fault == (f))
+/* Take the fault UET_NIC_FAULT names; 0, or a negative errno with a
+ * message on stderr. */
+int nic_fault_from_env(struct uet_nic *nic);
 
 /* nic_rx_control.c: control packets received (PROBE, CLOSE). */
 void nic_rx_control(struct uet_nic *nic, const struct uet_frame *f);
