@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# scripts/uet-conform against our own uet-nic as the device under test,
+# over veth in realtime (namespaces and veth pairs made and removed by
+# uet-launch; each run bounded by --wall-limit and timeout).
+# The correct DUT, attached with --external as a foreign stack would be:
+# every case passes, exit 0, and the JUnit file names every case with no
+# failure. Then, with FAULTS=1 (a build configured with -Dnic_faults=true),
+# the fault x case diagonal: our uet-nic with each fault of its switch
+# (UET_NIC_FAULT) fails exactly the case that checks the rule it breaks,
+# exit 1, every other case passing. The usage errors exit 2.
+# usage: conform.sh SOURCE_ROOT BUILD_DIR [FAULTS]
+set -euo pipefail
+src=$1 build=$2 faults=${3:-0}
+ip netns list >/dev/null 2>&1 || { echo "SKIP: no network namespaces here (need root)"; exit 77; }
+command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
+dir=$(mktemp -d /tmp/uet-conform-test.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+conform=$src/scripts/uet-conform
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Usage: the list, an unknown case, both DUT kinds at once.
+n=$("$conform" --list | wc -l)
+[ "$n" -eq 9 ] || fail "--list names $n cases, want 9"
+rc=0; "$conform" --case no-such-case >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "an unknown --case exited $rc, want 2"
+rc=0; "$conform" --external true --fault no-sack >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "--external with --fault exited $rc, want 2"
+
+# The correct DUT, attached by command.
+dut="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out '$dir/dut' --start-at \"\$UET_START_AT\" --linger-ms 60000 '$dir/ok/dut.yaml'"
+mkdir -p "$dir/ok"
+# The DUT's scenario: the battery without the external_hosts key, as
+# uet-conform writes it for its own DUT.
+python3 - "$src" "$dir/ok" <<'PY'
+import sys
+from importlib.machinery import SourceFileLoader
+m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
+with open(sys.argv[2] + "/dut.yaml", "w") as f:
+    f.write(m.SCENARIO.format(dilation=1000, out=sys.argv[2] + "/dut", external=""))
+PY
+rc=0
+timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \
+	--external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
+cat "$dir/ok.log"
+[ "$rc" -eq 0 ] || fail "the correct DUT: exit $rc, want 0"
+grep -q '^uet-conform: 9 of 9 cases passed; ' "$dir/ok.log" || fail "not every case passed"
+[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 9 ] || fail "JUnit: not 9 test cases"
+grep -q 'tests="9" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+echo "ok: the correct DUT passes all 9 cases"
+
+[ "$faults" = 1 ] || exit 0
+# The diagonal: fault -> the one case that must fail.
+table=""
+for pair in no-ack:ack-per-request cumulative:cumulative-ack \
+	no-sack:sack-bitmap nack-code:nack-trimmed no-retx-flag:retransmit-flag \
+	no-ecn-echo:ecn-echo probe-ignored:probe close-ignored:close; do
+	fault=${pair%%:*} want=${pair#*:}
+	[ "$fault" = cumulative ] && fault=cack-ahead
+	rc=0
+	timeout 300 "$conform" --build "$build" --out "$dir/$fault" \
+		--fault "$fault" >"$dir/$fault.log" 2>&1 || rc=$?
+	failed=$(awk '$1 == "FAIL" { print $2 }' "$dir/$fault.log" | tr '\n' ' ')
+	table+="$fault: exit $rc, failed: $failed"$'\n'
+	[ "$rc" -eq 1 ] && [ "$failed" = "$want " ] || {
+		cat "$dir/$fault.log"; fail "fault $fault: exit $rc, cases failed '$failed', want exactly '$want'"; }
+done
+printf '%s' "$table"
+echo "ok: each of 8 faults fails exactly its case"
