@@ -35,20 +35,38 @@ int uet_outfile_open(struct uet_outfile *o, const char *path)
 	return 0;
 }
 
+/*
+ * What a rows buffer starts at: the records of a 16-host run are a few
+ * KiB each, and a buffer of 1 MiB from the start was one mmap(2) and one
+ * munmap(2) per file (the C library maps blocks that large apart). It
+ * doubles as rows come, up to the size asked for.
+ */
+#define OUTFILE_ROWS_FIRST_BYTES (16u * 1024u)
+
 int uet_outfile_rows_buffer(struct uet_outfile *o, size_t bytes)
 {
+	size_t first = bytes < OUTFILE_ROWS_FIRST_BYTES
+			       ? bytes
+			       : OUTFILE_ROWS_FIRST_BYTES;
+
 	free(o->rows);
+	o->rows = NULL;
 	o->rows_len = 0;
 	o->rows_cap = 0;
-	o->rows = malloc(bytes);
+	o->rows_max = 0;
+	if (bytes == 0)
+		return -EINVAL;
+	o->rows = malloc(first);
 	if (o->rows == NULL)
 		return -ENOMEM;
-	o->rows_cap = bytes;
+	o->rows_cap = first;
+	o->rows_max = bytes;
 	/* Every byte goes through rows: stdio must not hold a part of one. */
 	if (setvbuf(o->f, NULL, _IONBF, 0) != 0) {
 		free(o->rows);
 		o->rows = NULL;
 		o->rows_cap = 0;
+		o->rows_max = 0;
 		return -EIO;
 	}
 	return 0;
@@ -77,13 +95,39 @@ int uet_outfile_flush(struct uet_outfile *o)
 	return rc;
 }
 
+/* Room for need bytes in rows (at most rows_max): 0, or -ENOMEM with
+ * the buffer as it was. */
+static int rows_grow(struct uet_outfile *o, size_t need)
+{
+	size_t cap = o->rows_cap;
+	char *p;
+
+	while (cap < need)
+		cap = cap > o->rows_max / 2 ? o->rows_max : cap * 2;
+	p = realloc(o->rows, cap);
+	if (p == NULL)
+		return -ENOMEM;
+	o->rows = p;
+	o->rows_cap = cap;
+	return 0;
+}
+
 int uet_outfile_put_rows(struct uet_outfile *o, const void *rows, size_t len)
 {
 	int rc;
 
 	if (o->rows == NULL)
 		return put_now(o, rows, len);
-	if (o->rows_len + len > o->rows_cap) {
+	if (o->rows_len + len > o->rows_max) {
+		rc = uet_outfile_flush(o);
+		if (rc < 0)
+			return rc;
+		if (len > o->rows_max)
+			return put_now(o, rows, len);
+	}
+	/* Without memory to grow, what is held goes out first. */
+	if (o->rows_len + len > o->rows_cap &&
+	    rows_grow(o, o->rows_len + len) < 0) {
 		rc = uet_outfile_flush(o);
 		if (rc < 0)
 			return rc;
@@ -117,7 +161,7 @@ int uet_outfile_close(struct uet_outfile *o, int rc)
 	}
 	free(o->rows);
 	o->rows = NULL;
-	o->rows_len = o->rows_cap = 0;
+	o->rows_len = o->rows_cap = o->rows_max = 0;
 	if (o->err == 0 && rc < 0)
 		o->err = rc;
 	if (o->err == 0 && rename(o->tmp, o->path) != 0)

@@ -34,8 +34,9 @@ struct uet_outfile {
 	char tmp[PATH_MAX];  /**< NAME.partial */
 	int err;	     /**< the first error seen (-errno) or 0 */
 	char *rows;	     /**< whole rows not yet written, or NULL */
-	size_t rows_cap;     /**< bytes rows can hold */
+	size_t rows_cap;     /**< bytes rows can hold now */
 	size_t rows_len;     /**< bytes rows holds */
+	size_t rows_max;     /**< bytes rows may grow to */
 };
 
 /**
@@ -48,9 +49,11 @@ struct uet_outfile {
 int uet_outfile_open(struct uet_outfile *o, const char *path);
 
 /**
- * Give the file a buffer of bytes for its rows (freed at close) and
+ * Give the file a buffer of up to bytes for its rows (freed at close) and
  * write it unbuffered by stdio, so that what reaches the file system
- * ends where a row ends (uet_outfile_put_rows).
+ * ends where a row ends (uet_outfile_put_rows). The buffer starts small
+ * and grows as rows come, so a file of a few rows costs no more memory
+ * than they take.
  *
  * @return
  *   0, or -ENOMEM.
