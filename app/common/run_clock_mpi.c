@@ -362,6 +362,28 @@ static const char *mpi_error(const struct run *run)
 	return run->local != NULL ? uet_sync_local_error(run->local) : "";
 }
 
+/* Where rank 0's sync went, per window: what the ranks' own line
+ * (run_clock_sync_line) sums, split. */
+static void mpi_split_line(const struct run *run, uint64_t windows)
+{
+	struct uet_sync_ranks_costs c;
+	const double w = (double)windows;
+
+	if (windows == 0 || run->mpi->rk.ranks < 2)
+		return;
+	uet_sync_local_rank_costs(run->local, &c);
+	fprintf(stderr,
+		"%s: rank 0's sync per window: pack %.1f us, exchange %.1f "
+		"us, unpack %.1f us, agreement %.1f us; for the last rank "
+		"in: exchange %.1f us, agreement %.1f us; sent %.0f bytes, "
+		"%.1f frames a window\n",
+		run->prog, (double)c.pack_ns / 1e3 / w,
+		(double)c.send_ns / 1e3 / w, (double)c.unpack_ns / 1e3 / w,
+		(double)c.agree_ns / 1e3 / w, (double)c.least_send_ns / 1e3 / w,
+		(double)c.least_agree_ns / 1e3 / w, (double)c.bytes / w,
+		(double)c.frames / w);
+}
+
 /* Counts every rank adds to: its NICs' events, completions, arrivals,
  * and each message's flags (one rank sets each bit). */
 static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
@@ -421,6 +443,7 @@ static void mpi_report(struct run *run, int rc, struct uet_run_result *res)
 
 		uet_sync_local_costs(run->local, &model_ns, &sync_ns);
 		run_clock_sync_line(run, st.windows, model_ns, sync_ns);
+		mpi_split_line(run, st.windows);
 	}
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;

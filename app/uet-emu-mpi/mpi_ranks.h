@@ -5,12 +5,16 @@
 #define MPI_RANKS_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <mpi.h>
 
 #include "uet_sync_ranks.h"
+
+/* The tag of the windows' messages (the only point-to-point ones). */
+#define MPI_RANKS_TAG 30
 
 /** The MPI side of a run's ranks. */
 struct mpi_ranks {
@@ -21,9 +25,17 @@ struct mpi_ranks {
 	size_t *offs; /**< size + 1, what allgather() returns */
 	uint8_t *all; /**< every rank's bytes */
 	size_t cap_all;
-	int count;    /**< this rank's bytes, while they are gathered */
+	int count;	   /**< this rank's bytes, while they are gathered */
+	MPI_Request *reqs; /**< 2 * size: the window's sends, receives */
+	char *posted;	   /**< per rank: its message's receive posted */
+	uint8_t **recv;	   /**< per rank: its message of the window */
+	size_t *cap_recv;
 	uint8_t *buf; /**< what a reduction or a broadcast works on */
 	size_t cap_buf;
+	/** ns a wait for the other ranks may take (0: no limit); past it
+	 * the wait ends, -ETIMEDOUT, and timed_out is set. */
+	uint64_t timeout_ns;
+	bool timed_out;
 	/** Set by a signal: a wait for the other ranks ends (-EINTR). */
 	const volatile sig_atomic_t *stop;
 	char error[MPI_MAX_ERROR_STRING + 64];

@@ -392,6 +392,20 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 		local->rank_stop = conf->stop;
 		local->conf.stop = NULL;
 	}
+	if (conf->ranks != NULL) {
+		const uint32_t nr = conf->ranks->ranks;
+
+		local->peer_send = calloc(nr, sizeof(*local->peer_send));
+		local->peer_recv = calloc(nr, sizeof(*local->peer_recv));
+		local->peer_send_len = calloc(nr, sizeof(size_t));
+		local->peer_recv_len = calloc(nr, sizeof(size_t));
+		if (local->peer_send == NULL || local->peer_recv == NULL ||
+		    local->peer_send_len == NULL ||
+		    local->peer_recv_len == NULL) {
+			uet_sync_local_free(local);
+			return -ENOMEM;
+		}
+	}
 	rc = sync_engine_init(&local->eng,
 			      conf->ranks != NULL ? &mpi_transport_ops
 						  : &local_transport_ops,
@@ -447,6 +461,12 @@ void uet_sync_local_costs(const struct uet_sync_local *local,
 	*sync_ns = local->eng.sync_ns + local->cross_ns;
 }
 
+void uet_sync_local_rank_costs(const struct uet_sync_local *local,
+			       struct uet_sync_ranks_costs *c)
+{
+	*c = local->rank_costs;
+}
+
 const char *uet_sync_local_error(const struct uet_sync_local *local)
 {
 	return local->error.text;
@@ -470,6 +490,10 @@ void uet_sync_local_free(struct uet_sync_local *local)
 	free(local->sort_tmp);
 	free(local->msg);
 	free(local->msg_frames);
+	free(local->peer_send);
+	free(local->peer_recv);
+	free(local->peer_send_len);
+	free(local->peer_recv_len);
 	free(local->nics);
 	free(local->workers);
 	free(local);

@@ -40,7 +40,17 @@ struct mpi_failure {
 };
 
 /* The agreement's values, each the least over the ranks. */
-enum { MPI_VOTE_NEXT = 0, MPI_VOTE_FAILED, MPI_VOTE_RUNNING, MPI_VOTE_N };
+enum {
+	MPI_VOTE_NEXT = 0,
+	MPI_VOTE_FAILED,
+	MPI_VOTE_RUNNING,
+	/* Wall ns of this rank's exchange of the window and of its
+	 * agreement of the window before: their least over the ranks is
+	 * what the transport cost, without the wait for a slower rank. */
+	MPI_VOTE_SEND_NS,
+	MPI_VOTE_AGREE_NS,
+	MPI_VOTE_N
+};
 
 static int msg_room(struct uet_sync_local *local, size_t more)
 {
@@ -240,6 +250,7 @@ static int pack(struct uet_sync_local *local, bool frames)
 			return rc;
 	}
 	memcpy(local->msg, &n_frames, sizeof(n_frames));
+	local->rank_costs.frames += n_frames;
 	return rk->pack != NULL ? rk->pack(rk->warg, &local->msg,
 					   &local->msg_len, &local->msg_cap)
 				: 0;
@@ -248,17 +259,17 @@ static int pack(struct uet_sync_local *local, bool frames)
 static int exchange(struct uet_sync_local *local, bool frames)
 {
 	const struct uet_sync_ranks *rk = local->conf.ranks;
-	const size_t *offs;
-	const uint8_t *all;
 	static const uint32_t none; /* a message of no frame */
-	const void *msg;
+	const uint8_t *msg;
 	size_t len;
 	uint32_t r;
 	int rc, built;
+	uint64_t t0, t1;
 
 	/* One rank has nobody to tell: its NICs' rows are its files'. */
 	if (rk->ranks == 1)
 		return 0;
+	t0 = sync_wall_ns();
 	built = pack(local, frames);
 	if (built < 0) {
 		/* Sent anyway, empty: the others wait for it. The failure
@@ -268,19 +279,30 @@ static int exchange(struct uet_sync_local *local, bool frames)
 			   "[%" PRIu64 ", %" PRIu64 ") ps: %s",
 			   rk->rank, local->window_start_ps,
 			   local->window_end_ps, strerror(-built));
-		msg = &none;
+		msg = (const uint8_t *)&none;
 		len = sizeof(none);
 	} else {
 		msg = local->msg;
 		len = local->msg_len;
 	}
-	rc = rk->ops->allgather(rk->arg, msg, len, &all, &offs);
+	for (r = 0; r < rk->ranks; r++) {
+		local->peer_send[r] = msg;
+		local->peer_send_len[r] = r != rk->rank ? len : 0;
+	}
+	t1 = sync_wall_ns();
+	local->rank_costs.pack_ns += t1 - t0;
+	local->rank_costs.bytes += (uint64_t)len * (rk->ranks - 1u);
+	rc = rk->ops->exchange(rk->arg, local->peer_send, local->peer_send_len,
+			       local->peer_recv, local->peer_recv_len);
+	t0 = sync_wall_ns();
+	local->rank_costs.send_ns += t0 - t1;
+	local->send_window_ns = t0 - t1;
 	if (rc < 0)
 		return ranks_failed(local, rc, "the exchange of frames");
 	local->remote_min_ps = UET_TIME_NEVER;
 	for (r = 0; r < rk->ranks; r++) {
-		const uint8_t *src = all + offs[r];
-		const size_t n = offs[r + 1] - offs[r];
+		const uint8_t *src = local->peer_recv[r];
+		const size_t n = local->peer_recv_len[r];
 		size_t used = 0;
 
 		if (r == rk->rank)
@@ -296,6 +318,7 @@ static int exchange(struct uet_sync_local *local, bool frames)
 					  rk->rank, r, local->window_start_ps,
 					  local->window_end_ps, strerror(-rc));
 	}
+	local->rank_costs.unpack_ns += sync_wall_ns() - t0;
 	return built;
 }
 
@@ -364,15 +387,23 @@ static int mpi_agree(void *ctx, const struct sync_window *w,
 	const bool stopped = local->rank_stop != NULL && *local->rank_stop;
 	uint64_t vote[MPI_VOTE_N];
 	struct mpi_failure f;
+	uint64_t t0;
 	int rc;
 
 	vote[MPI_VOTE_NEXT] =
 		local->rank_err < 0 ? UET_TIME_NEVER : sync_local_next(local);
 	vote[MPI_VOTE_FAILED] = local->rank_err < 0 ? rk->rank : UINT64_MAX;
 	vote[MPI_VOTE_RUNNING] = stopped ? 0 : 1;
+	vote[MPI_VOTE_SEND_NS] = local->send_window_ns;
+	vote[MPI_VOTE_AGREE_NS] = local->agree_window_ns;
+	t0 = sync_wall_ns();
 	rc = rk->ops->min(rk->arg, vote, MPI_VOTE_N);
+	local->agree_window_ns = sync_wall_ns() - t0;
+	local->rank_costs.agree_ns += local->agree_window_ns;
 	if (rc < 0)
 		return ranks_failed(local, rc, "the agreement");
+	local->rank_costs.least_send_ns += vote[MPI_VOTE_SEND_NS];
+	local->rank_costs.least_agree_ns += vote[MPI_VOTE_AGREE_NS];
 	if (vote[MPI_VOTE_FAILED] != UINT64_MAX) {
 		const uint32_t root = (uint32_t)vote[MPI_VOTE_FAILED];
 

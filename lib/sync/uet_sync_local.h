@@ -130,6 +130,10 @@ uint64_t uet_sync_local_lcore_parts_taken(const struct uet_sync_local *l,
 void uet_sync_local_costs(const struct uet_sync_local *l, uint64_t *model_ns,
 			  uint64_t *sync_ns);
 
+/** Over ranks, the split of the sync cost (zeros otherwise). */
+void uet_sync_local_rank_costs(const struct uet_sync_local *l,
+			       struct uet_sync_ranks_costs *c);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_local_error(const struct uet_sync_local *l);
 

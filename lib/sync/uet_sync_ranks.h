@@ -26,6 +26,18 @@ struct uet_sync_ranks_ops {
 	 */
 	int (*allgather)(void *arg, const void *send, size_t len,
 			 const uint8_t **all, const size_t **offs);
+	/**
+	 * One message to each other rank and one from each, of any size
+	 * (0 too): @p send[r] of @p send_len[r] bytes goes to rank r; on
+	 * return rank r's to this one is @p recv[r] of @p recv_len[r]
+	 * bytes (buffers the callee keeps until the next call). The
+	 * entries of this rank are not used. Every rank calls it once a
+	 * window: a window's frames and rows, one batched message per
+	 * pair of ranks.
+	 */
+	int (*exchange)(void *arg, const uint8_t *const *send,
+			const size_t *send_len, const uint8_t **recv,
+			size_t *recv_len);
 	/** Element-wise least of @p n values over the ranks, in place. */
 	int (*min)(void *arg, uint64_t *v, uint32_t n);
 	/** Element-wise sum of @p n values over the ranks, in place. */
@@ -67,6 +79,21 @@ struct uet_sync_ranks {
 	 * others itself (MPI_Abort). NULL: not told.
 	 */
 	bool *together;
+};
+
+/** Where a run's keeping of the ranks together went, summed over its
+ * windows (uet_sync_local_rank_costs()): wall ns and what was sent. */
+struct uet_sync_ranks_costs {
+	uint64_t pack_ns;   /**< building this rank's messages */
+	uint64_t send_ns;   /**< the exchange's MPI calls and waits */
+	uint64_t unpack_ns; /**< taking in the others' messages */
+	uint64_t agree_ns;  /**< the agreement, waiting for the slowest */
+	/** The same two, each window the least over the ranks: what they
+	 * cost the rank that came last, with no wait for a slower one. */
+	uint64_t least_send_ns;
+	uint64_t least_agree_ns;
+	uint64_t bytes;	 /**< this rank's message bytes sent */
+	uint64_t frames; /**< frames in them */
 };
 
 /** The share of rank @p rank of @p n items over @p ranks ranks:

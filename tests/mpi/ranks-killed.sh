@@ -4,7 +4,8 @@
 # leaves its wait for the dead rank (the collectives are waited for with
 # MPI_Test) and closes its files as an interrupted run does: every file
 # whole, none left as NAME.partial, summary.csv saying interrupted by
-# SIGTERM (docs/lockstep.md, "Over ranks").
+# SIGTERM (docs/lockstep.md, "Over ranks"); the killed rank's folder is
+# gone with the job (it is made in the rank's Open MPI session folder).
 # usage: ranks-killed.sh MPIRUN UET-EMU-MPI
 set -euo pipefail
 mpirun=$1 emu_mpi=$2
@@ -49,4 +50,6 @@ grep -q "stopped by a signal while waiting for the other ranks" "$dir/log" ||
 files_whole "$dir/out"
 [ "$(summary "$dir/out" interrupted)" = 1 ] && [ "$(summary "$dir/out" interrupted_by)" = SIGTERM ] ||
 	fail "summary.csv does not say the run was interrupted by SIGTERM"
+left=$(find "$dir" -name 'uet-emu-mpi-rank*' | wc -l)
+[ "$left" -eq 0 ] || fail "$left rank folders left behind"
 echo "ok: rank 1 killed: the job ended in $secs s (exit $rc), rank 0's $n files whole, interrupted by SIGTERM"

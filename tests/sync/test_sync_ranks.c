@@ -31,6 +31,9 @@ struct fake_world {
 	uint64_t vals[RANKS][8];
 	uint8_t *all[RANKS]; /* each rank's copy of every message */
 	size_t offs[RANKS][RANKS + 1];
+	const uint8_t *pair[RANKS][RANKS]; /* [from][to], a window's */
+	size_t pair_len[RANKS][RANKS];
+	uint8_t *got[RANKS][RANKS]; /* [to][from]: the receiver's copy */
 };
 
 struct fake_rank {
@@ -64,6 +67,38 @@ static int fw_allgather(void *arg, const void *send, size_t len,
 	pthread_barrier_wait(&w->bar);
 	*all = w->all[fr->rank];
 	*offs = w->offs[fr->rank];
+	return 0;
+}
+
+/* Each rank's messages to every other, through the world: rank r's to
+ * rank q is w->pair[r][q]. */
+static int fw_exchange(void *arg, const uint8_t *const *send,
+		       const size_t *send_len, const uint8_t **recv,
+		       size_t *recv_len)
+{
+	struct fake_rank *fr = arg;
+	struct fake_world *w = fr->w;
+	uint32_t r;
+
+	for (r = 0; r < RANKS; r++) {
+		w->pair[fr->rank][r] = send[r];
+		w->pair_len[fr->rank][r] = send_len[r];
+	}
+	pthread_barrier_wait(&w->bar);
+	for (r = 0; r < RANKS; r++) {
+		const size_t n = w->pair_len[r][fr->rank];
+
+		recv_len[r] = r != fr->rank ? n : 0;
+		recv[r] = NULL;
+		if (r == fr->rank)
+			continue;
+		free(w->got[fr->rank][r]);
+		w->got[fr->rank][r] = malloc(n + 1u);
+		ck_assert_ptr_nonnull(w->got[fr->rank][r]);
+		memcpy(w->got[fr->rank][r], w->pair[r][fr->rank], n);
+		recv[r] = w->got[fr->rank][r];
+	}
+	pthread_barrier_wait(&w->bar);
 	return 0;
 }
 
@@ -119,6 +154,7 @@ static const char *fw_error(void *arg)
 
 static const struct uet_sync_ranks_ops fw_ops = {
 	.allgather = fw_allgather,
+	.exchange = fw_exchange,
 	.min = fw_min,
 	.sum = fw_sum,
 	.bcast = fw_bcast,
@@ -218,8 +254,13 @@ static void run_ranks(struct rte_mempool *mp, struct rank_run *rr,
 				 0);
 	for (r = 0; r < RANKS; r++)
 		ck_assert_int_eq(pthread_join(t[r], NULL), 0);
-	for (r = 0; r < RANKS; r++)
+	for (r = 0; r < RANKS; r++) {
+		uint32_t q;
+
 		free(w->all[r]);
+		for (q = 0; q < RANKS; q++)
+			free(w->got[r][q]);
+	}
 	pthread_barrier_destroy(&w->bar);
 }
 

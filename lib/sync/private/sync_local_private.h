@@ -115,7 +115,13 @@ struct uet_sync_local {
 	uet_time_t remote_min_ps;
 	int rank_err;
 	uint64_t cross_ns; /* wall ns in the exchanges, over the windows */
+	struct uet_sync_ranks_costs rank_costs; /* their split (sync_mpi.c) */
+	uint64_t send_window_ns;  /* the exchange's MPI wall, this window */
+	uint64_t agree_window_ns; /* the agreement's, the window before */
 	const volatile sig_atomic_t *rank_stop;
+	/* Per rank: what goes to it and what came from it, a window. */
+	const uint8_t **peer_send, **peer_recv;
+	size_t *peer_send_len, *peer_recv_len;
 	uint8_t *msg; /* this rank's message */
 	size_t msg_len, msg_cap;
 	struct uet_xframe *msg_frames; /* a NIC's frames, while packed */
