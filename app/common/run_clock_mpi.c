@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "uet_capture.h"
 
 #include "uet_fabric.h"
 #include "uet_nic.h"
@@ -27,10 +30,25 @@
 #include "run_private.h"
 #include "run_workload.h"
 
+/* A host port's captures of the window, for rank 0 (a rank above 0
+ * that runs the port's part): time, length and bytes of each frame. */
+struct mpi_cap {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
 /* What the role keeps beside the in-process lockstep. */
 struct run_mpi {
 	struct uet_sync_ranks rk; /* the conf's, with this role's hooks */
 	uint32_t arrivals_sent;	  /* of run->arrived_log */
+	struct mpi_cap *caps;	  /* per host, beyond rank 0 */
+};
+
+/* One port's counters at the end, from the rank that ran it. */
+struct mpi_port {
+	uint64_t port;
+	struct uet_fabric_port_stats stats;
+	struct uet_fabric_tc_record tc[UET_FABRIC_TCS];
 };
 
 /* Whether rank r says it failed (its value in a least-of vote). */
@@ -192,8 +210,141 @@ static int mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 	return 0;
 }
 
+/*
+ * The fabric's capture hook beyond rank 0: the frames of the host ports
+ * of this rank's parts are kept for rank 0, which writes them into its
+ * files in the window's message (each port's from one part, so in the
+ * order one process writes them). Several lcores call it at once, each
+ * for the ports of its parts.
+ */
+static void mpi_on_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
+			   uet_time_t time_ps, bool to_host)
+{
+	struct run *run = ctx;
+	struct mpi_cap *c;
+	const uint32_t len = rte_pktmbuf_pkt_len(m);
+	const size_t need = sizeof(uint64_t) + sizeof(len) + len;
+	const void *d;
+	uint8_t *at;
+
+	(void)to_host;
+	if (port >= run->hosts || run->mpi->caps == NULL)
+		return;
+	c = &run->mpi->caps[port];
+	if (c->len + need > c->cap) {
+		size_t n = c->cap != 0 ? c->cap * 2 : 16384u;
+		uint8_t *p;
+
+		while (n < c->len + need)
+			n *= 2;
+		p = realloc(c->buf, n);
+		if (p == NULL) {
+			__atomic_store_n(&run->cap_err, -ENOMEM,
+					 __ATOMIC_RELAXED);
+			return;
+		}
+		c->buf = p;
+		c->cap = n;
+	}
+	at = c->buf + c->len;
+	memcpy(at, &time_ps, sizeof(uint64_t));
+	memcpy(at + sizeof(uint64_t), &len, sizeof(len));
+	at += sizeof(uint64_t) + sizeof(len);
+	d = rte_pktmbuf_read(m, 0, len, at);
+	if (d != at)
+		memcpy(at, d, len);
+	c->len += need;
+}
+
+/* The window's captures into this rank's message to rank 0: a count of
+ * ports, then each port, its bytes' length and its frames. */
+static int mpi_pack_root(void *warg, uint8_t **buf, size_t *len, size_t *cap)
+{
+	struct run *run = warg;
+	struct run_mpi *m = run->mpi;
+	uint32_t i, ports = 0;
+	size_t need = sizeof(ports), at;
+
+	for (i = 0; m->caps != NULL && i < run->hosts; i++)
+		if (m->caps[i].len > 0)
+			need += 2 * sizeof(uint32_t) + m->caps[i].len;
+	if (*len + need > *cap) {
+		size_t c = *cap != 0 ? *cap : 4096u;
+		uint8_t *p;
+
+		while (c < *len + need)
+			c *= 2;
+		p = realloc(*buf, c);
+		if (p == NULL)
+			return -ENOMEM;
+		*buf = p;
+		*cap = c;
+	}
+	at = *len + sizeof(ports);
+	for (i = 0; m->caps != NULL && i < run->hosts; i++) {
+		const uint32_t n = (uint32_t)m->caps[i].len;
+
+		if (n == 0)
+			continue;
+		memcpy(*buf + at, &i, sizeof(i));
+		memcpy(*buf + at + sizeof(i), &n, sizeof(n));
+		memcpy(*buf + at + 2 * sizeof(i), m->caps[i].buf, n);
+		at += 2 * sizeof(i) + n;
+		m->caps[i].len = 0;
+		ports++;
+	}
+	memcpy(*buf + *len, &ports, sizeof(ports));
+	*len = at;
+	return 0;
+}
+
+/* Rank r's captures of the window into rank 0's files. */
+static int mpi_unpack_captures(struct run *run, const uint8_t *src, size_t len)
+{
+	uint32_t ports, i;
+	size_t at = sizeof(ports);
+
+	if (len < sizeof(ports))
+		return -EBADMSG;
+	memcpy(&ports, src, sizeof(ports));
+	for (i = 0; i < ports; i++) {
+		uint32_t port, n;
+		size_t end;
+
+		if (len - at < 2 * sizeof(port))
+			return -EBADMSG;
+		memcpy(&port, src + at, sizeof(port));
+		memcpy(&n, src + at + sizeof(port), sizeof(n));
+		at += 2 * sizeof(port);
+		if (len - at < n || port >= run->hosts || run->cap == NULL)
+			return -EBADMSG;
+		for (end = at + n; at < end;) {
+			uint64_t t;
+			uint32_t flen;
+			int rc;
+
+			if (end - at < sizeof(t) + sizeof(flen))
+				return -EBADMSG;
+			memcpy(&t, src + at, sizeof(t));
+			memcpy(&flen, src + at + sizeof(t), sizeof(flen));
+			at += sizeof(t) + sizeof(flen);
+			if (end - at < flen)
+				return -EBADMSG;
+			rc = run->cap[port] == NULL
+				     ? 0
+				     : uet_capture_write(run->cap[port], t,
+							 src + at, flen);
+			if (rc < 0 && run->cap_err == 0)
+				run->cap_err = rc;
+			at += flen;
+		}
+	}
+	return 0;
+}
+
 /* Rank r's part: its arrivals into the table, and at rank 0 its NICs'
- * rows into their views, flushed with the others' in host order. */
+ * rows into their views, flushed with the others' in host order, then
+ * its captures into the files. */
 static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 {
 	struct run *run = warg;
@@ -221,7 +372,8 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 		return -EBADMSG;
 	memcpy(&views, src + at, sizeof(views));
 	at += sizeof(views);
-	uet_sync_rank_share(run->hosts, m->rk.ranks, r, &first, &count);
+	first = m->rk.nic_first;
+	count = m->rk.nic_count;
 	for (i = 0; i < views; i++) {
 		uint32_t nic;
 		size_t used;
@@ -231,7 +383,10 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 			return -EBADMSG;
 		memcpy(&nic, src + at, sizeof(nic));
 		at += sizeof(nic);
-		if (nic < first || nic - first >= count || run->nic_rec == NULL)
+		/* Rows of a NIC this rank runs come from no other. */
+		if (nic >= run->count ||
+		    (nic >= first && nic - first < count) ||
+		    run->nic_rec == NULL)
 			return -EBADMSG;
 		rc = uet_record_view_import(run->nic_rec[nic], src + at,
 					    len - at, &used);
@@ -239,7 +394,9 @@ static int mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 			return rc;
 		at += used;
 	}
-	return 0;
+	return m->rk.rank == 0 && r != 0
+		       ? mpi_unpack_captures(run, src + at, len - at)
+		       : 0;
 }
 
 /* This rank's share of the in-process lockstep. */
@@ -317,14 +474,38 @@ static int mpi_open(struct run *run, uint64_t scenario_hash)
 	m->rk = *run->conf->ranks;
 	m->rk.mp = run->mp;
 	m->rk.pack = mpi_pack;
+	m->rk.pack_root = mpi_pack_root;
 	m->rk.unpack = mpi_unpack;
 	m->rk.warg = run;
-	/* Contiguous shares of the NICs in host order, as the lcores take
-	 * theirs. */
-	uet_sync_rank_share(run->hosts, m->rk.ranks, m->rk.rank,
-			    &m->rk.nic_first, &m->rk.nic_count);
+	/* Contiguous shares of the switch's parts and of the NICs, as the
+	 * lcores take theirs; the occupancy samples are the whole
+	 * switch's, taken where it runs: on rank 0. */
+	m->rk.switch_on_rank0 = run->sc->sw.occupancy_ports[0] != '\0';
 	(void)scenario_hash; /* compared already (run_clock_mpi_check) */
-	ok = mpi_refuse(run);
+	ok = uet_sync_rank_shares(uet_fabric_component(run->fabric), run->count,
+				  &m->rk);
+	if (ok == 0 && m->rk.rank > 0 && run->cap != NULL) {
+		m->caps = calloc(run->hosts, sizeof(*m->caps));
+		if (m->caps == NULL)
+			ok = -ENOMEM;
+		else
+			uet_fabric_set_capture(run->fabric, mpi_on_capture,
+					       run);
+	}
+	if (ok == 0)
+		ok = mpi_refuse(run);
+	if (ok == 0 && m->rk.ranks > 1 && m->rk.part_count > 0)
+		fprintf(stderr,
+			"%s: rank %u of %u runs NICs %u-%u and switch parts "
+			"%u-%u\n",
+			run->prog, m->rk.rank, m->rk.ranks, m->rk.nic_first,
+			m->rk.nic_first + m->rk.nic_count - 1u,
+			m->rk.part_first,
+			m->rk.part_first + m->rk.part_count - 1u);
+	else if (ok == 0 && m->rk.ranks > 1)
+		fprintf(stderr, "%s: rank %u of %u runs NICs %u-%u\n",
+			run->prog, m->rk.rank, m->rk.ranks, m->rk.nic_first,
+			m->rk.nic_first + m->rk.nic_count - 1u);
 	if (ok == 0)
 		ok = mpi_local(run);
 	/* Every rank set up, or none runs: a rank that could not waits for
@@ -393,7 +574,11 @@ static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
 	uint32_t i;
 	int rc;
 
-	c[0] = 0;
+	/* The fabric's: its parts' here, its own queue's (run by every
+	 * rank alike) once. */
+	c[0] = uet_fabric_events(run->fabric) -
+	       (m->rk.rank != 0 ? uet_fabric_component(run->fabric)->evq.n_run
+				: 0);
 	for (i = m->rk.nic_first; i < m->rk.nic_first + m->rk.nic_count; i++)
 		c[0] += uet_nic_component(run->nic[i])->evq.n_run;
 	c[1] = run->completed;
@@ -413,6 +598,70 @@ static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
 	for (i = 0; rc == 0 && i < run->n_messages; i++)
 		run->msg_flags[i] = (uint8_t)flags[i];
 	free(flags);
+	return rc;
+}
+
+/*
+ * The counters of the ports of the parts other ranks ran, given to rank
+ * 0's fabric, so that its records and summary read every port's (the
+ * switch's records are written after the run, from the counters).
+ */
+static int mpi_gather_ports(struct run *run, uet_time_t end_ps)
+{
+	const struct run_mpi *m = run->mpi;
+	const struct uet_sync_ranks *rk = &m->rk;
+	struct uet_component *sw = uet_fabric_component(run->fabric);
+	const uint32_t n_ports = uet_fabric_port_count(run->fabric);
+	const uint8_t **send = calloc(rk->ranks, sizeof(*send));
+	const uint8_t **recv = calloc(rk->ranks, sizeof(*recv));
+	size_t *send_len = calloc(rk->ranks, sizeof(*send_len));
+	size_t *recv_len = calloc(rk->ranks, sizeof(*recv_len));
+	struct mpi_port *mine = NULL;
+	uint32_t n = 0, p, r, i;
+	unsigned int tc;
+	int rc = -ENOMEM;
+
+	if (send == NULL || recv == NULL || send_len == NULL ||
+	    recv_len == NULL)
+		goto out;
+	if (rk->rank != 0 && sw->parts.n != 0) {
+		mine = calloc(n_ports + 1u, sizeof(*mine));
+		if (mine == NULL)
+			goto out;
+		for (p = 0; p < n_ports; p++) {
+			const uint32_t q = sw->parts.port_part(sw, p);
+			struct mpi_port *o = &mine[n];
+
+			if (q < rk->part_first ||
+			    q - rk->part_first >= rk->part_count)
+				continue;
+			o->port = p;
+			uet_fabric_port_stats(run->fabric, p, &o->stats);
+			for (tc = 0; tc < UET_FABRIC_TCS; tc++)
+				uet_fabric_tc_record(run->fabric, p, tc, end_ps,
+						     &o->tc[tc]);
+			n++;
+		}
+	}
+	for (r = 0; r < rk->ranks; r++)
+		send[r] = (const uint8_t *)mine;
+	send_len[0] = rk->rank != 0 ? n * sizeof(*mine) : 0;
+	rc = mpi_ops(run)->exchange(rk->arg, send, send_len, recv, recv_len);
+	for (r = 1; rc == 0 && rk->rank == 0 && r < rk->ranks; r++) {
+		for (i = 0; rc == 0 && i < recv_len[r] / sizeof(*mine); i++) {
+			struct mpi_port o;
+
+			memcpy(&o, recv[r] + i * sizeof(o), sizeof(o));
+			rc = uet_fabric_port_give(run->fabric, (uint32_t)o.port,
+						  &o.stats, o.tc);
+		}
+	}
+out:
+	free(mine);
+	free(send);
+	free(recv);
+	free(send_len);
+	free(recv_len);
 	return rc;
 }
 
@@ -447,7 +696,12 @@ static void mpi_report(struct run *run, int rc, struct uet_run_result *res)
 	}
 	res->virtual_ps = st.now_ps;
 	res->windows = st.windows;
-	res->events = uet_fabric_events(run->fabric) + nic_events;
+	res->events = nic_events; /* and the fabric's, over the ranks */
+	if (mpi_gather_ports(run, st.now_ps) < 0)
+		fprintf(stderr,
+			"%s: rank %u: the ranks could not gather the switch's "
+			"ports: %s\n",
+			run->prog, run->mpi->rk.rank, mpi_text(run));
 }
 
 /* The NICs' integrity counts, over the ranks (each NIC's are where it
@@ -467,6 +721,13 @@ static void mpi_combine(struct run *run, struct uet_run_result *res)
 
 static void mpi_close(struct run *run)
 {
+	uint32_t i;
+
+	for (i = 0;
+	     run->mpi != NULL && run->mpi->caps != NULL && i < run->hosts; i++)
+		free(run->mpi->caps[i].buf);
+	if (run->mpi != NULL)
+		free(run->mpi->caps);
 	uet_sync_local_free(run->local);
 	run->local = NULL;
 	free(run->arrived_log);

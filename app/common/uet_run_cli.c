@@ -295,14 +295,12 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s", c->out);
 	}
 	/* Over ranks, rank 0 writes the run's files; the others' go to a
-	 * folder of their own, with no captures (rank 0's copy of the
-	 * switch captures the same frames). */
+	 * folder of their own (their captures go to rank 0's files:
+	 * run_clock_mpi.c). */
 	if (run_cli_ranks != NULL && run_cli_ranks->rank > 0 &&
-	    run_cli_rank_out != NULL) {
+	    run_cli_rank_out != NULL)
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s",
 			 run_cli_rank_out);
-		sc->records.enable_pcap = false;
-	}
 	if (c->start_at_ns != 0 && sc->run.clock != UET_CLOCK_REALTIME) {
 		fprintf(stderr,
 			"%s: --start-at applies only with run.clock "

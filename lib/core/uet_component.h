@@ -102,6 +102,28 @@ struct uet_component_parts {
 	 */
 	int (*port_feed)(struct uet_component *c, uint32_t port,
 			 struct uet_xring *rings);
+	/*
+	 * Optional, for a component whose parts are spread over processes
+	 * (lib/sync over ranks, uet_sync_ranks.h): each process runs its
+	 * own parts and moves what crosses to the others between windows.
+	 */
+	/** The part that holds port @p port. */
+	uint32_t (*port_part)(const struct uet_component *c, uint32_t port);
+	/** Part @p part's own earliest pending event, or earliest frame it
+	 * sent the other parts in the window last run; the component's
+	 * own queue and horizon not included. */
+	uet_time_t (*part_next_time)(const struct uet_component *c,
+				     uint32_t part);
+	/** How many rings part @p part sends other parts frames on. */
+	uint32_t (*out_rings)(const struct uet_component *c, uint32_t part);
+	/**
+	 * Part @p part's ring @p s (below out_rings()) of window parity
+	 * @p x: filled by the part in the windows w with w & 1 == x, taken
+	 * by part *to at the start of window w + 1, each frame's port the
+	 * one it arrives on.
+	 */
+	struct uet_xring *(*out_ring)(struct uet_component *c, uint32_t part,
+				      uint32_t s, uint32_t x, uint32_t *to);
 	/** Set by lib/sync's realtime role: parts run as the clock goes, so
 	 * a frame between parts may be taken after its arrival time. */
 	bool realtime;

@@ -178,6 +178,10 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 	if (fab == NULL || rec == NULL || port >= fab->n_ports ||
 	    tc >= UET_FABRIC_TCS)
 		return -EINVAL;
+	if (fab->given != NULL && fab->given[port].set) {
+		*rec = fab->given[port].tc[tc];
+		return 0;
+	}
 	l = fabric_link_of(fab, port);
 	memset(rec, 0, sizeof(*rec));
 	if (l != NULL) {

@@ -216,6 +216,56 @@ static uet_time_t parts_next_time(const struct uet_component *c)
 						: t;
 }
 
+/* Over ranks (uet_component_parts): what a process that runs some of
+ * the parts needs of each. */
+static uint32_t parts_port_part(const struct uet_component *c, uint32_t port)
+{
+	const struct uet_fabric *fab = (const struct uet_fabric *)c;
+
+	return port < fab->n_ports ? fab->ports[port].part->index : 0;
+}
+
+static uet_time_t parts_part_next_time(const struct uet_component *c,
+				       uint32_t part)
+{
+	const struct uet_fabric *fab = (const struct uet_fabric *)c;
+	const uint32_t x = (uint32_t)((fab->window - 1u) & 1u);
+	const struct fabric_part *pt = &fab->parts[part];
+	uet_time_t t = uet_evq_next_time(&pt->evq);
+
+	if (fab->window > 0 && pt->out_min_ps[x] < t)
+		t = pt->out_min_ps[x];
+	return pt->nic_in_min_ps < t ? pt->nic_in_min_ps : t;
+}
+
+static uint32_t parts_out_rings(const struct uet_component *c, uint32_t part)
+{
+	const struct uet_fabric *fab = (const struct uet_fabric *)c;
+
+	return part < fab->n_parts ? fab->parts[part].n_out : 0;
+}
+
+static struct uet_xring *parts_out_ring(struct uet_component *c, uint32_t part,
+					uint32_t s, uint32_t x, uint32_t *to)
+{
+	struct uet_fabric *fab = (struct uet_fabric *)c;
+	const struct fabric_part *pt;
+	uint32_t i;
+
+	if (part >= fab->n_parts || s >= fab->parts[part].n_out || x > 1)
+		return NULL;
+	pt = &fab->parts[part];
+	for (i = 0; to != NULL && i < pt->n_ports; i++) {
+		const struct fabric_port *p = &fab->ports[pt->port_ids[i]];
+
+		if (p->peer >= 0 && p->out_slot == s) {
+			*to = fab->ports[p->peer].part->index;
+			break;
+		}
+	}
+	return &pt->out[x][s];
+}
+
 static uet_time_t parts_horizon(const struct uet_component *c,
 				uet_time_t after_ps)
 {
@@ -453,6 +503,10 @@ int fabric_parts_init(struct uet_fabric *fab)
 	fab->comp.parts.next_time = parts_next_time;
 	fab->comp.parts.horizon = parts_horizon;
 	fab->comp.parts.port_feed = parts_port_feed;
+	fab->comp.parts.port_part = parts_port_part;
+	fab->comp.parts.part_next_time = parts_part_next_time;
+	fab->comp.parts.out_rings = parts_out_rings;
+	fab->comp.parts.out_ring = parts_out_ring;
 	return 0;
 }
 

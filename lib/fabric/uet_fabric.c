@@ -267,6 +267,7 @@ void uet_fabric_destroy(struct uet_fabric *fab)
 	fabric_links_fini(fab);
 	fabric_topo_free(fab);
 	fabric_routes_fini(&fab->routes);
+	free(fab->given);
 	free(fab);
 }
 
@@ -291,11 +292,32 @@ int uet_fabric_port_stats(const struct uet_fabric *fab, uint32_t port,
 
 	if (fab == NULL || stats == NULL || port >= fab->n_ports)
 		return -EINVAL;
+	if (fab->given != NULL && fab->given[port].set) {
+		*stats = fab->given[port].stats;
+		return 0;
+	}
 	fabric_port_stats(&fab->ports[port], stats);
 	/* A pause still running counts up to now. */
 	for (tc = 0; tc < UET_FABRIC_TCS; tc++)
 		stats->tc[tc].paused_ps =
 			fabric_pfc_paused_ps(&fab->ports[port], tc);
+	return 0;
+}
+
+int uet_fabric_port_give(struct uet_fabric *fab, uint32_t port,
+			 const struct uet_fabric_port_stats *stats,
+			 const struct uet_fabric_tc_record *tc)
+{
+	if (fab == NULL || stats == NULL || tc == NULL || port >= fab->n_ports)
+		return -EINVAL;
+	if (fab->given == NULL) {
+		fab->given = calloc(fab->n_ports, sizeof(*fab->given));
+		if (fab->given == NULL)
+			return -ENOMEM;
+	}
+	fab->given[port].set = true;
+	fab->given[port].stats = *stats;
+	memcpy(fab->given[port].tc, tc, sizeof(fab->given[port].tc));
 	return 0;
 }
 

@@ -569,6 +569,21 @@ int uet_fabric_tc_record(const struct uet_fabric *fab, uint32_t port,
 			 struct uet_fabric_tc_record *rec);
 
 /**
+ * Give the counters of a port that another process ran (a run over
+ * ranks, lib/sync's uet_sync_ranks.h: each runs some of the parts, and
+ * the one that writes the records gathers the others' ports at the end).
+ * From then uet_fabric_port_stats() and uet_fabric_tc_record() return
+ * these for the port (tc_record whatever its now_ps: @p tc was taken at
+ * the run's end).
+ *
+ * @return
+ *   0, -EINVAL (NULL argument, port out of range), -ENOMEM.
+ */
+int uet_fabric_port_give(struct uet_fabric *fab, uint32_t port,
+			 const struct uet_fabric_port_stats *stats,
+			 const struct uet_fabric_tc_record *tc);
+
+/**
  * Sample the queues of some ports every interval_ps from time 0. The
  * fabric schedules nothing for it: samples are given, in time order and
  * port order within a time, when the fabric's queues next change and by

@@ -264,6 +264,10 @@ void local_nic_window(struct local_nic *n, uet_time_t end_ps)
 static int share_parts(struct uet_sync_local *local)
 {
 	const struct uet_component_parts *pp = &local->conf.sw->parts;
+	/* Over ranks, this rank's run of parts only. */
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	const uint32_t p0 = rk != NULL && pp->n != 0 ? rk->part_first : 0;
+	const uint32_t pn = rk != NULL && pp->n != 0 ? rk->part_count : pp->n;
 	uint32_t *first = calloc(local->n_workers, sizeof(*first));
 	uint32_t *count = calloc(local->n_workers, sizeof(*count));
 	uint32_t w;
@@ -273,9 +277,10 @@ static int share_parts(struct uet_sync_local *local)
 		free(count);
 		return -ENOMEM;
 	}
-	sync_share_runs(pp->weight, pp->n, local->n_workers, first, count);
+	sync_share_runs(pp->weight != NULL ? pp->weight + p0 : NULL, pn,
+			local->n_workers, first, count);
 	for (w = 0; w < local->n_workers; w++) {
-		local->workers[w].part_first = first[w];
+		local->workers[w].part_first = p0 + first[w];
 		local->workers[w].part_count = count[w];
 	}
 	free(first);
@@ -364,6 +369,13 @@ int uet_sync_local_create(struct uet_sync_local **lp,
 	if (share_parts(local) < 0) {
 		uet_sync_local_free(local);
 		return -ENOMEM;
+	}
+	if (conf->ranks != NULL) {
+		rc = sync_mpi_setup(local);
+		if (rc < 0) {
+			uet_sync_local_free(local);
+			return rc;
+		}
 	}
 	conf->sw->out = sw_out;
 	conf->sw->out_ctx = local;
@@ -488,7 +500,8 @@ void uet_sync_local_free(struct uet_sync_local *local)
 		rte_pktmbuf_free(local->sorted[i].m);
 	free(local->sorted);
 	free(local->sort_tmp);
-	free(local->msg);
+	if (local->conf.ranks != NULL)
+		sync_mpi_free(local);
 	free(local->msg_frames);
 	free(local->peer_send);
 	free(local->peer_recv);

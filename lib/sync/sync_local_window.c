@@ -277,7 +277,11 @@ static int switch_end(struct uet_sync_local *local)
 	int rc;
 
 	if (sw->parts.n == 0) {
-		ran = uet_evq_run_until(&sw->evq, local->window_end_ps);
+		/* Over ranks the switch runs on the rank that holds it. */
+		ran = sync_unit_here(local, 0)
+			      ? uet_evq_run_until(&sw->evq,
+						  local->window_end_ps)
+			      : 0;
 	} else {
 		ran = parts_ran(local);
 		rc = sw->parts.window_end == NULL
@@ -447,19 +451,29 @@ static int local_run(void *ctx, const struct sync_window *w)
 		/* One phase: each lcore runs its NICs, then parts (its own,
 		 * then others' from the back). */
 		rc = switch_begin(local);
-		if (rc < 0)
-			return rc;
-		run_phase(local, LOCAL_PHASE_WINDOW);
+		if (rc == 0)
+			run_phase(local, LOCAL_PHASE_WINDOW);
 	} else {
 		run_phase(local, LOCAL_PHASE_NICS);
+		rc = 0;
 	}
-	/* Over ranks, what crossed goes to every rank before anything can
-	 * stop this one: the others wait for its message. */
+	/* Over ranks, what crossed goes to the other ranks before anything
+	 * can stop this one: they wait for its message. Fed, everything
+	 * that crossed in the window has: the parts ran beside the NICs. */
 	if (local->conf.ranks != NULL) {
-		rc = sync_mpi_cross(local);
-		if (rc < 0)
-			return rc;
+		int rc2;
+
+		local->remote_min_ps = UET_TIME_NEVER;
+		rc2 = sync_mpi_cross(local, local->fed
+						    ? SYNC_CROSS_NIC_OUT |
+							      SYNC_CROSS_PARTS |
+							      SYNC_CROSS_NIC_IN
+						    : SYNC_CROSS_NIC_OUT);
+		if (rc == 0)
+			rc = rc2;
 	}
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < local->n_workers; i++)
 		local->stats.data_frames_rx += local->workers[i].nic_sent;
 	/* A NIC's failure first, the switch's after, as when the switch ran
@@ -469,6 +483,14 @@ static int local_run(void *ctx, const struct sync_window *w)
 		rc = local_serial(local, local->conf.nics_done_fn);
 	if (rc == 0)
 		rc = local->fed ? switch_end(local) : switch_window(local);
+	/* Not fed, the switch ran after the crossing: what it sent other
+	 * ranks' NICs crosses now, whatever happened here. */
+	if (local->conf.ranks != NULL && !local->fed) {
+		const int rc2 = sync_mpi_cross(local, SYNC_CROSS_NIC_IN);
+
+		if (rc == 0)
+			rc = rc2;
+	}
 	local->stats.now_ps = local->window_end_ps;
 	if (rc == 0)
 		rc = local_serial(local, local->conf.window_fn);
@@ -486,7 +508,7 @@ static int local_exchange(void *ctx, const struct sync_window *w)
 
 uet_time_t sync_local_next(const struct uet_sync_local *local)
 {
-	uet_time_t e = uet_component_next_time(local->conf.sw);
+	uet_time_t e = sync_local_switch_next(local);
 	uint32_t i;
 
 	if (local->min_sent_ps < e)

@@ -2,15 +2,16 @@
 /*
  * The window engine's transport over ranks (uet_sync_ranks.h,
  * docs/lockstep.md, "Over ranks"). Each rank runs the lcores' window of
- * its own NICs and of a whole copy of the switch; what crosses ranks is
- * what the NICs send the switch. After the NICs' phase of a window every
- * rank hands every other one its NICs' frames of the window (and the
- * wiring's part: the NICs' record rows); each rank copies the others'
- * into the outboxes of the NICs that stand in for theirs, so every copy
- * of the switch takes the same frames in the same order and sends the
- * same frames back: a rank keeps those for its own NICs and drops the
- * rest. The agreement is one least-of over the ranks: the next event,
- * the first rank that failed, whether a rank was stopped.
+ * its own NICs and of its own parts of the switch
+ * (uet_sync_rank_shares()); the others' stand in for theirs and never
+ * run. What crosses ranks in a window (a NIC's frames to a part another
+ * rank holds, a part's frames to another rank's part or NIC) is taken
+ * out of its ring after the window, as one message to each rank, and
+ * put into the same ring of the stand-in there, in the same order: the
+ * ring is read in the next window, as in one process, so every part and
+ * NIC takes the same frames in the same order. The agreement is one
+ * least-of over the ranks: the next event, the first rank that failed,
+ * whether a rank was stopped.
  *
  * The windows, the delivery order and the first-failure rule are the
  * engine's and the lcores' (sync_engine.c, sync_local_window.c), so the
@@ -25,13 +26,6 @@
 
 #include "sync_local_private.h"
 #include "uet_log.h"
-
-/* One frame in a rank's message, its bytes after it. */
-struct mpi_frame_hdr {
-	uint32_t nic;
-	uint32_t len;
-	uint64_t arrival_ps;
-};
 
 /* What the failing rank tells the others. */
 struct mpi_failure {
@@ -52,31 +46,52 @@ enum {
 	MPI_VOTE_N
 };
 
-static int msg_room(struct uet_sync_local *local, size_t more)
+/* What a frame in a rank's message is for: where the receiver puts it. */
+enum mpi_frame_kind {
+	/* NIC a's frame to the switch: the receiver holds a's part. */
+	MPI_FRAME_NIC_OUT = 1,
+	/* Part a's frame on its ring b to a part the receiver holds. */
+	MPI_FRAME_PART,
+	/* The switch's frame to NIC a, which the receiver runs. */
+	MPI_FRAME_NIC_IN,
+};
+
+/* One frame in a rank's message, then the mbuf's dynamic fields (what
+ * the switch learnt of it, fabric_meta.h), then its bytes. */
+struct mpi_frame_hdr {
+	uint64_t arrival_ps;
+	uint32_t kind;
+	uint32_t a, b;
+	uint32_t port;
+	uint32_t len;
+	uint32_t dyn; /* the dynamic fields' bytes: the same build */
+};
+
+#define MPI_DYN_BYTES (sizeof(((struct rte_mbuf *)0)->dynfield1))
+
+static int msg_room(struct sync_rank_msg *m, size_t more)
 {
-	size_t cap = local->msg_cap != 0 ? local->msg_cap : 4096u;
+	size_t cap = m->cap != 0 ? m->cap : 4096u;
 	uint8_t *p;
 
-	if (local->msg_len + more <= local->msg_cap)
+	if (m->len + more <= m->cap)
 		return 0;
-	while (cap < local->msg_len + more)
+	while (cap < m->len + more)
 		cap *= 2;
-	p = realloc(local->msg, cap);
+	p = realloc(m->buf, cap);
 	if (p == NULL)
 		return -ENOMEM;
-	local->msg = p;
-	local->msg_cap = cap;
+	m->buf = p;
+	m->cap = cap;
 	return 0;
 }
 
-/* NIC n's frames of the window into the message; they stay in its outbox,
- * in the same order (so with the same order numbers), for this rank's
- * switch. */
-static int pack_nic(struct uet_sync_local *local, struct local_nic *n,
-		    uint32_t x, uint32_t *count)
+/* Every frame of ring into rank r's message, the ring emptied. */
+static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
+		     uint32_t r, uint32_t kind, uint32_t a, uint32_t b)
 {
-	struct uet_xring *out = &n->outbox[x];
-	const uint32_t k = uet_xring_count(out);
+	struct sync_rank_msg *m = &local->peer_msg[r];
+	const uint32_t k = uet_xring_count(ring);
 	uint32_t i, got;
 	int rc = 0;
 
@@ -91,32 +106,36 @@ static int pack_nic(struct uet_sync_local *local, struct local_nic *n,
 		local->msg_frames = p;
 		local->cap_msg_frames = k;
 	}
-	got = uet_xring_take(out, local->msg_frames, k);
+	got = uet_xring_take(ring, local->msg_frames, k);
 	for (i = 0; i < got; i++) {
 		struct uet_xframe *f = &local->msg_frames[i];
 		const struct mpi_frame_hdr h = {
-			.nic = n->index,
+			.kind = kind,
+			.a = a,
+			.b = b,
+			.port = f->port,
 			.len = rte_pktmbuf_pkt_len(f->m),
+			.dyn = MPI_DYN_BYTES,
 			.arrival_ps = f->arrival_ps,
 		};
 
 		if (rc == 0)
-			rc = msg_room(local, sizeof(h) + h.len);
+			rc = msg_room(m, sizeof(h) + MPI_DYN_BYTES + h.len);
 		if (rc == 0) {
-			uint8_t *at = local->msg + local->msg_len;
+			uint8_t *at = m->buf + m->len;
 			const void *d;
 
 			memcpy(at, &h, sizeof(h));
-			d = rte_pktmbuf_read(f->m, 0, h.len, at + sizeof(h));
-			if (d != at + sizeof(h))
-				memcpy(at + sizeof(h), d, h.len);
-			local->msg_len += sizeof(h) + h.len;
-			(*count)++;
+			at += sizeof(h);
+			memcpy(at, f->m->dynfield1, MPI_DYN_BYTES);
+			at += MPI_DYN_BYTES;
+			d = rte_pktmbuf_read(f->m, 0, h.len, at);
+			if (d != at)
+				memcpy(at, d, h.len);
+			m->len += sizeof(h) + MPI_DYN_BYTES + h.len;
+			m->frames++;
 		}
-		if (uet_xring_put(out, f->m, f->arrival_ps, f->port) < 0) {
-			rte_pktmbuf_free(f->m);
-			rc = -ENOMEM;
-		}
+		rte_pktmbuf_free(f->m);
 	}
 	return rc;
 }
@@ -135,8 +154,8 @@ static void frame_free(void *addr, void *opaque)
  * so copying into them took a chain of dozens a frame and ran the pool
  * dry.
  */
-static struct rte_mbuf *frame_copy(struct rte_mempool *mp, const uint8_t *src,
-				   uint32_t len)
+static struct rte_mbuf *frame_copy(struct rte_mempool *mp, const uint8_t *dyn,
+				   const uint8_t *src, uint32_t len)
 {
 	struct rte_mbuf_ext_shared_info *shinfo;
 	uint16_t buf_len;
@@ -166,16 +185,43 @@ static struct rte_mbuf *frame_copy(struct rte_mempool *mp, const uint8_t *src,
 	rte_pktmbuf_attach_extbuf(m, buf, RTE_BAD_IOVA, buf_len, shinfo);
 	m->data_off = RTE_PKTMBUF_HEADROOM;
 	memcpy(buf + RTE_PKTMBUF_HEADROOM, src, len);
+	memcpy(m->dynfield1, dyn, MPI_DYN_BYTES);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	return m;
 }
 
-/* Rank r's frames into the outboxes of the NICs that stand in for its. */
+/* Where a frame of rank r goes here, or NULL: not one it may send. */
+static struct uet_xring *frame_ring(struct uet_sync_local *local,
+				    const struct mpi_frame_hdr *h)
+{
+	struct uet_component *sw = local->conf.sw;
+	const uint32_t x = (uint32_t)(local->seq & 1u);
+
+	switch (h->kind) {
+	case MPI_FRAME_NIC_OUT:
+		if (h->a >= local->conf.n_nics || !local->nics[h->a].remote ||
+		    !sync_unit_here(local, local->nic_unit[h->a]))
+			return NULL;
+		return &local->nics[h->a].outbox[x];
+	case MPI_FRAME_PART:
+		if (sw->parts.out_ring == NULL || h->a >= sw->parts.n ||
+		    sync_unit_here(local, h->a))
+			return NULL;
+		return sw->parts.out_ring(sw, h->a, h->b, x, NULL);
+	case MPI_FRAME_NIC_IN:
+		if (h->a >= local->conf.n_nics || local->nics[h->a].remote)
+			return NULL;
+		return &local->nics[h->a].inbox[x];
+	default:
+		return NULL;
+	}
+}
+
+/* Rank r's frames into the rings they go to here. */
 static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 			 const uint8_t *src, size_t len, size_t *used)
 {
-	const uint32_t x = (uint32_t)(local->seq & 1u);
 	uint32_t n_frames, i;
 	size_t at = sizeof(n_frames);
 
@@ -184,30 +230,33 @@ static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 	memcpy(&n_frames, src, sizeof(n_frames));
 	for (i = 0; i < n_frames; i++) {
 		struct mpi_frame_hdr h;
+		struct uet_xring *ring;
 		struct rte_mbuf *m;
 
-		if (len - at < sizeof(h))
+		if (len - at < sizeof(h) + MPI_DYN_BYTES)
 			return -EBADMSG;
 		memcpy(&h, src + at, sizeof(h));
-		at += sizeof(h);
-		if (len - at < h.len || h.nic >= local->conf.n_nics ||
-		    !local->nics[h.nic].remote)
+		at += sizeof(h) + MPI_DYN_BYTES;
+		ring = len - at < h.len || h.dyn != MPI_DYN_BYTES
+			       ? NULL
+			       : frame_ring(local, &h);
+		if (ring == NULL)
 			return local_fail(&local->error, -EBADMSG,
-					  "rank %u sent a frame of nic %u, "
-					  "not one of its NICs",
-					  r, h.nic);
-		m = frame_copy(local->conf.ranks->mp, src + at, h.len);
+					  "rank %u sent a frame (kind %u of "
+					  "%u, %u) this rank does not take",
+					  r, h.kind, h.a, h.b);
+		m = frame_copy(local->conf.ranks->mp, src + at - MPI_DYN_BYTES,
+			       src + at, h.len);
 		if (m == NULL)
 			return local_fail(&local->error, -ENOMEM,
-					  "no mbuf for a frame of nic %u from "
-					  "rank %u: the pool ran dry",
-					  h.nic, r);
-		if (uet_xring_put(&local->nics[h.nic].outbox[x], m,
-				  h.arrival_ps, h.nic) < 0) {
+					  "no mbuf for a frame from rank %u: "
+					  "the pool ran dry",
+					  r);
+		if (uet_xring_put(ring, m, h.arrival_ps, h.port) < 0) {
 			rte_pktmbuf_free(m);
 			return local_fail(&local->error, -ENOMEM,
-					  "cannot queue a frame of nic %u",
-					  h.nic);
+					  "cannot queue a frame from rank %u",
+					  r);
 		}
 		if (h.arrival_ps < local->remote_min_ps)
 			local->remote_min_ps = h.arrival_ps;
@@ -230,38 +279,103 @@ static int ranks_failed(struct uet_sync_local *local, int rc, const char *what)
 			  local->window_end_ps, rk->ops->error(rk->arg));
 }
 
-/* This rank's message: its NICs' frames, then the wiring's part. */
-static int pack(struct uet_sync_local *local, bool frames)
+/*
+ * What crosses from this rank in the window, into each rank's message:
+ * its NICs' frames to parts another rank holds, its parts' frames to
+ * other ranks' parts, and to other ranks' NICs (what part of it @p what
+ * says: SYNC_CROSS_*). Every ring packed is emptied: the frames are the
+ * other rank's now.
+ */
+static int pack_frames(struct uet_sync_local *local, unsigned int what)
 {
+	struct uet_component *sw = local->conf.sw;
 	const struct uet_sync_ranks *rk = local->conf.ranks;
 	const uint32_t x = (uint32_t)(local->seq & 1u);
-	uint32_t n_frames = 0, i;
-	int rc;
+	uint32_t i;
+	int rc = 0;
 
-	local->msg_len = 0;
-	rc = msg_room(local, sizeof(n_frames));
-	if (rc < 0)
-		return rc;
-	local->msg_len = sizeof(n_frames);
-	for (i = rk->nic_first; frames && i < rk->nic_first + rk->nic_count;
+	for (i = rk->nic_first; (what & SYNC_CROSS_NIC_OUT) && rc == 0 &&
+				i < rk->nic_first + rk->nic_count;
 	     i++) {
-		rc = pack_nic(local, &local->nics[i], x, &n_frames);
-		if (rc < 0)
-			return rc;
+		const uint32_t u = local->nic_unit[i];
+
+		if (!sync_unit_here(local, u))
+			rc = pack_ring(local, &local->nics[i].outbox[x],
+				       local->unit_rank[u], MPI_FRAME_NIC_OUT,
+				       i, 0);
 	}
-	memcpy(local->msg, &n_frames, sizeof(n_frames));
-	local->rank_costs.frames += n_frames;
-	return rk->pack != NULL ? rk->pack(rk->warg, &local->msg,
-					   &local->msg_len, &local->msg_cap)
-				: 0;
+	for (i = 0;
+	     (what & SYNC_CROSS_PARTS) && rc == 0 && i < local->n_rank_rings;
+	     i++) {
+		const struct sync_rank_ring *g = &local->rank_rings[i];
+
+		rc = pack_ring(
+			local,
+			sw->parts.out_ring(sw, g->part, g->slot, x, NULL),
+			g->rank, MPI_FRAME_PART, g->part, g->slot);
+	}
+	for (i = 0;
+	     (what & SYNC_CROSS_NIC_IN) && rc == 0 && i < local->conf.n_nics;
+	     i++) {
+		struct local_nic *n = &local->nics[i];
+
+		if (n->remote && uet_xring_count(&n->inbox[x]) > 0)
+			rc = pack_ring(local, &n->inbox[x], local->nic_rank[i],
+				       MPI_FRAME_NIC_IN, i, 0);
+	}
+	return rc;
 }
 
-static int exchange(struct uet_sync_local *local, bool frames)
+/* This rank's messages: each begins with its count of frames, then the
+ * frames, then the wiring's part (the same to every rank). */
+static int pack(struct uet_sync_local *local, unsigned int what, bool wiring)
+{
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	uint32_t r;
+	int rc = 0;
+
+	for (r = 0; r < rk->ranks; r++) {
+		struct sync_rank_msg *m = &local->peer_msg[r];
+
+		m->len = 0;
+		m->frames = 0;
+		if (rc == 0)
+			rc = msg_room(m, sizeof(uint32_t));
+		if (rc == 0)
+			m->len = sizeof(uint32_t);
+	}
+	if (rc == 0)
+		rc = pack_frames(local, what);
+	local->wire_len = 0;
+	if (rc == 0 && wiring && rk->pack != NULL)
+		rc = rk->pack(rk->warg, &local->wire, &local->wire_len,
+			      &local->wire_cap);
+	for (r = 0; rc == 0 && r < rk->ranks; r++) {
+		struct sync_rank_msg *m = &local->peer_msg[r];
+
+		memcpy(m->buf, &m->frames, sizeof(m->frames));
+		local->rank_costs.frames += m->frames;
+		if (r == rk->rank || local->wire_len == 0)
+			continue;
+		rc = msg_room(m, local->wire_len);
+		if (rc == 0) {
+			memcpy(m->buf + m->len, local->wire, local->wire_len);
+			m->len += local->wire_len;
+		}
+	}
+	/* Rank 0's own part goes straight into its message. */
+	if (rc == 0 && wiring && rk->rank != 0 && rk->pack_root != NULL)
+		rc = rk->pack_root(rk->warg, &local->peer_msg[0].buf,
+				   &local->peer_msg[0].len,
+				   &local->peer_msg[0].cap);
+	return rc;
+}
+
+static int exchange(struct uet_sync_local *local, unsigned int what,
+		    bool wiring)
 {
 	const struct uet_sync_ranks *rk = local->conf.ranks;
 	static const uint32_t none; /* a message of no frame */
-	const uint8_t *msg;
-	size_t len;
 	uint32_t r;
 	int rc, built;
 	uint64_t t0, t1;
@@ -270,8 +384,8 @@ static int exchange(struct uet_sync_local *local, bool frames)
 	if (rk->ranks == 1)
 		return 0;
 	t0 = sync_wall_ns();
-	built = pack(local, frames);
-	if (built < 0) {
+	built = pack(local, what, wiring);
+	if (built < 0)
 		/* Sent anyway, empty: the others wait for it. The failure
 		 * is this rank's of the window, agreed on at its end. */
 		local_fail(&local->error, built,
@@ -279,27 +393,25 @@ static int exchange(struct uet_sync_local *local, bool frames)
 			   "[%" PRIu64 ", %" PRIu64 ") ps: %s",
 			   rk->rank, local->window_start_ps,
 			   local->window_end_ps, strerror(-built));
-		msg = (const uint8_t *)&none;
-		len = sizeof(none);
-	} else {
-		msg = local->msg;
-		len = local->msg_len;
-	}
 	for (r = 0; r < rk->ranks; r++) {
-		local->peer_send[r] = msg;
-		local->peer_send_len[r] = r != rk->rank ? len : 0;
+		const struct sync_rank_msg *m = &local->peer_msg[r];
+
+		local->peer_send[r] =
+			built < 0 ? (const uint8_t *)&none : m->buf;
+		local->peer_send_len[r] = r == rk->rank ? 0
+					  : built < 0	? sizeof(none)
+							: m->len;
+		local->rank_costs.bytes += local->peer_send_len[r];
 	}
 	t1 = sync_wall_ns();
 	local->rank_costs.pack_ns += t1 - t0;
-	local->rank_costs.bytes += (uint64_t)len * (rk->ranks - 1u);
 	rc = rk->ops->exchange(rk->arg, local->peer_send, local->peer_send_len,
 			       local->peer_recv, local->peer_recv_len);
 	t0 = sync_wall_ns();
 	local->rank_costs.send_ns += t0 - t1;
-	local->send_window_ns = t0 - t1;
+	local->send_window_ns += t0 - t1;
 	if (rc < 0)
 		return ranks_failed(local, rc, "the exchange of frames");
-	local->remote_min_ps = UET_TIME_NEVER;
 	for (r = 0; r < rk->ranks; r++) {
 		const uint8_t *src = local->peer_recv[r];
 		const size_t n = local->peer_recv_len[r];
@@ -308,7 +420,7 @@ static int exchange(struct uet_sync_local *local, bool frames)
 		if (r == rk->rank)
 			continue;
 		rc = unpack_frames(local, r, src, n, &used);
-		if (rc == 0 && rk->unpack != NULL)
+		if (rc == 0 && rk->unpack != NULL && n > used)
 			rc = rk->unpack(rk->warg, r, src + used, n - used);
 		if (rc < 0)
 			return local_fail(&local->error, rc,
@@ -322,28 +434,10 @@ static int exchange(struct uet_sync_local *local, bool frames)
 	return built;
 }
 
-/* What the switch sent the other ranks' NICs in the window before: their
- * ranks' copies of the switch sent them the same, and they take those. */
-static void drop_remote_inboxes(struct uet_sync_local *local)
-{
-	uint32_t i;
-
-	if (local->seq == 0)
-		return;
-	for (i = 0; i < local->conf.n_nics; i++)
-		if (local->nics[i].remote &&
-		    uet_xring_count(
-			    &local->nics[i].inbox[(local->seq - 1u) & 1u]) > 0)
-			local_nic_deliver(&local->nics[i], local->seq - 1u);
-}
-
-int sync_mpi_cross(struct uet_sync_local *local)
+int sync_mpi_cross(struct uet_sync_local *local, unsigned int what)
 {
 	const uint64_t t0 = sync_wall_ns();
-	int rc;
-
-	drop_remote_inboxes(local);
-	rc = exchange(local, true);
+	int rc = exchange(local, what, (what & SYNC_CROSS_NIC_OUT) != 0);
 
 	local->cross_ns += sync_wall_ns() - t0;
 	return rc;
@@ -351,7 +445,7 @@ int sync_mpi_cross(struct uet_sync_local *local)
 
 int sync_mpi_last(struct uet_sync_local *local)
 {
-	int rc = exchange(local, false);
+	int rc = exchange(local, 0, true);
 
 	if (rc < 0)
 		UET_LOG(ERROR, SYNC, "lockstep: %s", local->error.text);
@@ -395,6 +489,7 @@ static int mpi_agree(void *ctx, const struct sync_window *w,
 	vote[MPI_VOTE_FAILED] = local->rank_err < 0 ? rk->rank : UINT64_MAX;
 	vote[MPI_VOTE_RUNNING] = stopped ? 0 : 1;
 	vote[MPI_VOTE_SEND_NS] = local->send_window_ns;
+	local->send_window_ns = 0;
 	vote[MPI_VOTE_AGREE_NS] = local->agree_window_ns;
 	t0 = sync_wall_ns();
 	rc = rk->ops->min(rk->arg, vote, MPI_VOTE_N);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * One run spread over ranks (processes, on one machine or many): each
- * rank runs a contiguous share of the NICs and a copy of the switch, and
+ * rank runs a contiguous share of the NICs and of the switch's parts, and
  * the window engine (sync_engine.h) keeps them in lockstep through the
  * collectives given here (docs/lockstep.md, "Over ranks"). The program
  * that links MPI gives them (app/uet-emu-mpi); lib/sync makes no MPI call
@@ -53,8 +53,15 @@ struct uet_sync_ranks {
 	uint32_t rank;	/**< this one, 0 .. ranks - 1 */
 	uint32_t ranks; /**< >= 1 */
 	/** This rank's NICs: nic_first .. nic_first + nic_count - 1 (may be
-	 * none when there are more ranks than hosts). */
+	 * none when there are more ranks than hosts), and its units of the
+	 * switch (its parts; one unit, rank 0's, for a switch not in
+	 * parts): uet_sync_rank_shares() deals them. */
 	uint32_t nic_first, nic_count;
+	uint32_t part_first, part_count;
+	/** Every part on rank 0 (what the wiring cannot gather from the
+	 * ranks: a switch's occupancy samples); uet_sync_rank_shares()
+	 * reads it. */
+	bool switch_on_rank0;
 	const struct uet_sync_ranks_ops *ops;
 	void *arg; /**< the ops' */
 	/** Where the frames of other ranks' NICs are copied into. */
@@ -66,7 +73,14 @@ struct uet_sync_ranks {
 	 * last window, for what the NICs wrote as it ended.
 	 */
 	int (*pack)(void *warg, uint8_t **buf, size_t *len, size_t *cap);
-	/** What the wiring does with rank @p rank's part; NULL: none. */
+	/**
+	 * The wiring's part for rank 0 only (what only its files need:
+	 * another rank's captures), after pack()'s in this rank's message
+	 * to rank 0; NULL: none. Not called on rank 0.
+	 */
+	int (*pack_root)(void *warg, uint8_t **buf, size_t *len, size_t *cap);
+	/** What the wiring does with rank @p rank's part (pack()'s, then,
+	 * at rank 0, pack_root()'s); NULL: none. */
 	int (*unpack)(void *warg, uint32_t rank, const uint8_t *src,
 		      size_t len);
 	void *warg;
@@ -95,6 +109,23 @@ struct uet_sync_ranks_costs {
 	uint64_t bytes;	 /**< this rank's message bytes sent */
 	uint64_t frames; /**< frames in them */
 };
+
+struct uet_component;
+
+/**
+ * Deal a run's NICs and its switch's parts out over the ranks, into
+ * @p rk (rank and ranks set): contiguous runs of parts of about equal
+ * weight (the weights the lcores use), and the NICs whose host ports
+ * those parts hold, when the switch has a part for each rank at least
+ * and its host ports' parts come in host order; else the NICs evenly
+ * (uet_sync_rank_share()) and every part on rank 0, as with
+ * @p rk->switch_on_rank0. Every rank's shares are the same function of
+ * the switch and the rank.
+ *
+ * @return 0, or -ENOMEM.
+ */
+int uet_sync_rank_shares(const struct uet_component *sw, uint32_t n_nics,
+			 struct uet_sync_ranks *rk);
 
 /** The share of rank @p rank of @p n items over @p ranks ranks:
  * contiguous, sizes differing by one at most, lower ranks first. */

@@ -3,10 +3,16 @@
 # machine) writes the same files, byte for byte, as uet-emu in one process
 # and exits alike: records, captures, summary.csv (all but wall-time.csv
 # and the folder's lock, which holds the writer's pid). datapath-8 has
-# drops and retransmissions on one switch; fat-tree-16 is a switch in
-# parts (the fed window) with captures; datapath-8 again on a small pool. Each rank runs its share of the
-# NICs (the stderr line names the ranks), and the ranks' own folders are
-# gone when they end.
+# drops and retransmissions on one switch (its one part on rank 0, the
+# NICs spread: the NICs' frames cross ranks both ways); fat-tree-16 is a
+# switch in parts (the fed window) with captures, its parts spread over
+# the ranks with the NICs of their hosts (frames between parts cross
+# ranks, rank 0 writes the captures the others' parts took);
+# datapath-8 again on a small pool; cc-fat-tree-degraded, links that
+# fail mid-run in a fabric spread over the ranks; leaf-spine-perm-degraded
+# samples queues (switch-occupancy.csv), so its switch stays whole on rank
+# 0. Each rank runs its share (the stderr lines name them), and the ranks'
+# own folders are gone when they end.
 # usage: ranks-identical.sh MPIRUN UET-EMU-MPI UET-EMU EXAMPLES-DIR
 set -euo pipefail
 mpirun=$1 emu_mpi=$2 emu=$3 examples=$4
@@ -24,7 +30,8 @@ export TMPDIR=$dir
 sed 's/^run:/run:\n  mbufs: 1500/' "$examples/datapath-8.yaml" >"$dir/datapath-8-mbufs.yaml"
 grep -q '^  mbufs: 1500$' "$dir/datapath-8-mbufs.yaml" || fail "run.mbufs not set"
 
-for ex in datapath-8 fat-tree-16 datapath-8-mbufs; do
+for ex in datapath-8 fat-tree-16 datapath-8-mbufs cc-fat-tree-degraded \
+	leaf-spine-perm-degraded; do
 	yaml=$examples/$ex.yaml
 	[ -f "$yaml" ] || yaml=$dir/$ex.yaml
 	rc=0
@@ -37,6 +44,27 @@ for ex in datapath-8 fat-tree-16 datapath-8-mbufs; do
 		[ "$rc" -eq 0 ] || { cat "$dir/np$n.log"; fail "$ex: $n ranks exited $rc"; }
 		grep -q "windows, [0-9.]* ms, $n ranks)" "$dir/np$n.log" || {
 			cat "$dir/np$n.log"; fail "$ex: no line of a run over $n ranks"; }
+		case $ex-$n in
+		datapath-8-2) shares=("rank 0 of 2 runs NICs 0-3 and switch parts 0-0"
+			"rank 1 of 2 runs NICs 4-7") ;;
+		datapath-8-3) shares=("rank 0 of 3 runs NICs 0-1 and switch parts 0-0"
+			"rank 1 of 3 runs NICs 2-4" "rank 2 of 3 runs NICs 5-7") ;;
+		fat-tree-16-2) shares=("rank 0 of 2 runs NICs 0-7 and switch parts 0-1"
+			"rank 1 of 2 runs NICs 8-15 and switch parts 2-5") ;;
+		fat-tree-16-3) shares=("rank 0 of 3 runs NICs 0-7 and switch parts 0-1"
+			"rank 1 of 3 runs NICs 8-11 and switch parts 2-2"
+			"rank 2 of 3 runs NICs 12-15 and switch parts 3-5") ;;
+		cc-fat-tree-degraded-3) shares=("rank 0 of 3 runs NICs 0-7 and switch parts 0-1"
+			"rank 1 of 3 runs NICs 8-11 and switch parts 2-2"
+			"rank 2 of 3 runs NICs 12-15 and switch parts 3-5") ;;
+		leaf-spine-perm-degraded-3) shares=("rank 0 of 3 runs NICs 0-4 and switch parts 0-7"
+			"rank 1 of 3 runs NICs 5-9" "rank 2 of 3 runs NICs 10-15") ;;
+		*) shares=() ;;
+		esac
+		for s in "${shares[@]}"; do
+			grep -qx "uet-emu-mpi: $s" "$dir/np$n.log" || {
+				cat "$dir/np$n.log"; fail "$ex: no line '$s'"; }
+		done
 		diff -r -x "$WALL_FILE" -x .uet-run.lock "$dir/ref" "$dir/np$n" >/dev/null || {
 			diff -rq -x "$WALL_FILE" -x .uet-run.lock "$dir/ref" "$dir/np$n" || true
 			fail "$ex: the records of $n ranks differ from uet-emu's"; }

@@ -639,6 +639,13 @@ uint32_t fabric_link_reroute(const struct uet_fabric *fab,
 			     struct fabric_hop hop, uint32_t host,
 			     uint32_t picked, uint64_t hash);
 
+/* A port's counters as another process gave them. */
+struct fabric_port_given {
+	bool set;
+	struct uet_fabric_port_stats stats;
+	struct uet_fabric_tc_record tc[UET_FABRIC_TCS];
+};
+
 struct uet_fabric {
 	struct uet_component comp; /* first: a component pointer is a fabric */
 	struct uet_fabric_conf conf;
@@ -649,6 +656,9 @@ struct uet_fabric {
 	uet_fabric_capture_fn capture;
 	void *capture_ctx;
 	int error; /* the first failure outside a part, sticky */
+	/* Per port, NULL until one is given: the counters of a port another
+	 * process ran (uet_fabric_port_give(), over ranks). */
+	struct fabric_port_given *given;
 	struct fabric_port *ports; /* n_ports ports */
 	struct fabric_part *parts; /* n_parts partitions */
 	uint32_t n_parts;

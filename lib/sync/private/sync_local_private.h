@@ -90,6 +90,18 @@ enum local_phase {
 	LOCAL_PHASE_QUIT,
 };
 
+/* This rank's message to one other, a window. */
+struct sync_rank_msg {
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t frames;
+};
+
+/* A ring of one of this rank's parts to a part of rank `rank`. */
+struct sync_rank_ring {
+	uint32_t part, slot, rank;
+};
+
 struct uet_sync_local {
 	struct uet_sync_local_conf conf;
 	struct local_nic *nics;
@@ -122,9 +134,17 @@ struct uet_sync_local {
 	/* Per rank: what goes to it and what came from it, a window. */
 	const uint8_t **peer_send, **peer_recv;
 	size_t *peer_send_len, *peer_recv_len;
-	uint8_t *msg; /* this rank's message */
-	size_t msg_len, msg_cap;
-	struct uet_xframe *msg_frames; /* a NIC's frames, while packed */
+	struct sync_rank_msg *peer_msg; /* per rank: this rank's to it */
+	uint8_t *wire; /* the wiring's part of the window, to every rank */
+	size_t wire_len, wire_cap;
+	/* Who runs what (uet_sync_rank_shares()): the unit (part, or the
+	 * switch as one) that holds each NIC's host port, the rank of each
+	 * unit and of each NIC. */
+	uint32_t *nic_unit, *unit_rank, *nic_rank;
+	/* This rank's parts' rings to parts of other ranks. */
+	struct sync_rank_ring *rank_rings;
+	uint32_t n_rank_rings;
+	struct uet_xframe *msg_frames; /* a ring's frames, while packed */
 	uint32_t cap_msg_frames;
 	struct sync_engine eng; /* the windows */
 	uint64_t start_ns, progress_ns;
@@ -161,11 +181,38 @@ extern const struct sync_transport_ops local_transport_ops;
  * every rank. */
 extern const struct sync_transport_ops mpi_transport_ops;
 
-/** After the NICs' phase of a window: this rank's NICs' frames (and the
- * wiring's part) to every rank, the other ranks' frames into the
- * outboxes of the NICs that stand in for theirs. Every rank calls it in
- * every window. */
-int sync_mpi_cross(struct uet_sync_local *local);
+/* What a crossing hands over (sync_mpi_cross()). */
+#define SYNC_CROSS_NIC_OUT 1u /* NICs' frames to other ranks' parts */
+#define SYNC_CROSS_PARTS 2u   /* parts' frames to other ranks' parts */
+#define SYNC_CROSS_NIC_IN 4u  /* parts' frames to other ranks' NICs */
+
+/** Whether this rank runs unit (part) u of the switch. */
+static inline bool sync_unit_here(const struct uet_sync_local *local,
+				  uint32_t u)
+{
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+
+	return rk == NULL ||
+	       (u >= rk->part_first && u - rk->part_first < rk->part_count);
+}
+
+/** After a window's phase: what crossed to other ranks in it (@p what)
+ * to them, as one message to each, theirs into the rings of the
+ * stand-ins here; with the NICs' frames, the wiring's part. Every rank
+ * calls it alike in every window. */
+int sync_mpi_cross(struct uet_sync_local *local, unsigned int what);
+
+/** Set up who runs what over the ranks (sync_mpi.c). 0 or -ENOMEM,
+ * -ENOTSUP (a switch in parts without the ops a split needs). */
+int sync_mpi_setup(struct uet_sync_local *local);
+
+/** What sync_mpi_setup() took. */
+void sync_mpi_free(struct uet_sync_local *local);
+
+/** The switch's next event as this process sees it: over ranks, that of
+ * the parts it runs, and of the switch as a whole (its own queue, a
+ * link's change). */
+uet_time_t sync_local_switch_next(const struct uet_sync_local *local);
 
 /** After the last window: the wiring's part once more (the rows the
  * NICs wrote as the run ended). */
