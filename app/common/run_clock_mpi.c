@@ -2,11 +2,12 @@
 /*
  * The MPI clock role (uet-emu-mpi): one scenario over ranks. Every rank
  * builds the whole run (the switch and every NIC), runs its share of the
- * NICs and a copy of the switch, and lib/sync's transport over ranks
+ * switch's parts and of the NICs, and lib/sync's transport over ranks
  * (uet_sync_ranks.h) keeps the ranks in lockstep. Rank 0 writes the
- * run's files: its NICs' rows as uet-emu would, the other ranks' NICs'
- * rows as their ranks send them each window, so that the files are
- * byte-identical to one process's (docs/lockstep.md, "Over ranks"). The
+ * run's files: its share's rows and captures as uet-emu would, the other
+ * ranks' as they send them each window, their ports' counters at the
+ * end, so that the files are byte-identical to one process's
+ * (docs/lockstep.md, "Over ranks"). The
  * MPI calls are the program's (app/uet-emu-mpi); this file makes none.
  */
 #include <errno.h>

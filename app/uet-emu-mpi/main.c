@@ -2,8 +2,8 @@
 /*
  * uet-emu-mpi: uet-emu over MPI ranks. `mpirun -np N uet-emu-mpi
  * SCENARIO.yaml` runs one scenario on N ranks, on one machine or many:
- * each rank runs a contiguous share of the NICs (and a copy of the
- * switch) on its own EAL and lcores, in lockstep with the others; rank 0
+ * each rank runs a contiguous share of the switch's parts and of the
+ * NICs on its own EAL and lcores, in lockstep with the others; rank 0
  * writes the run's records and captures, the same bytes as uet-emu's
  * (docs/lockstep.md, "Over ranks"). The command line is uet-emu's.
  *

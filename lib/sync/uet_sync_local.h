@@ -63,9 +63,10 @@ struct uet_sync_local_conf {
 	const volatile sig_atomic_t *stop;
 	/**
 	 * The run spread over ranks (uet_sync_ranks.h): this process runs
-	 * the NICs of its share and the whole switch, the NICs of the other
-	 * ranks stand in for them (their frames come from their ranks), and
-	 * the windows are agreed over the ranks. NULL: every NIC runs here.
+	 * the NICs and the switch's parts of its share, the others stand
+	 * in for those of the other ranks (what crosses comes from and goes
+	 * to their ranks), and the windows are agreed over the ranks. NULL:
+	 * everything runs here.
 	 * Copied; must outlive the run.
 	 */
 	const struct uet_sync_ranks *ranks;
