@@ -92,7 +92,9 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
  * for it (the PDC closes at once, its ACK is counted stale), but it shows
  * on the wire whether the foreign stack took the CLOSE, which the
  * conformance run checks. Our own NICs' CLOSEs to each other carry no AR,
- * as the page's traffic never did. */
+ * as the page's traffic never did. A PDC that never learnt the
+ * receiver's number (its ACKs named none) closes with SYN and the PSN
+ * offset, as its data packets went (wire format 4.4). */
 static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 {
 	struct nic_txq_item it;
@@ -106,6 +108,11 @@ static void send_close(struct uet_nic *nic, struct nic_pdc *pdc)
 	h.u.cp.dpdcid = pdc->peer_pdc;
 	if (nic->external_count > 0 && nic_peer_external(nic, pdc->dst_ip))
 		h.flags |= UET_PDS_CP_F_AR;
+	if (pdc->syn) {
+		h.flags |= UET_PDS_CP_F_SYN;
+		h.u.cp.syn.psn_offset =
+			(uint16_t)((h.u.cp.psn - pdc->start_psn) & 0x0fffu);
+	}
 	if (nic_ctrl_item(nic, pdc->dst_ip,
 			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
 			  &h, NIC_FRAME_CLOSE, &it) < 0)
@@ -165,8 +172,12 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	 * side of the earlier PDC (its CLOSE lost) still ACKs that PDC's
 	 * late duplicates to it. Taking its number would send every later
 	 * packet to the old side, which never ACKs them in this space. */
-	if (pdc->syn && a->cack_psn + 1 - pdc->start_psn <=
-				pdc->tx.next_psn - pdc->start_psn) {
+	/* PDC number 0 is reserved (wire format 4.1): an ACK naming it
+	 * names no side, and the packets keep SYN, which any receiver can
+	 * place. */
+	if (pdc->syn && a->spdcid != 0 &&
+	    a->cack_psn + 1 - pdc->start_psn <=
+		    pdc->tx.next_psn - pdc->start_psn) {
 		pdc->peer_pdc = a->spdcid;
 		pdc->syn = false;
 	}

@@ -360,6 +360,8 @@ static void ack_header(struct uet_pds_hdr *h, const struct uet_frame *f,
 static void ack_faults(struct uet_nic *nic, const struct nic_pdc *pdc,
 		       struct uet_pds_hdr *h)
 {
+	if (NIC_FAULT(nic, UET_NIC_FAULT_PDC_ZERO))
+		h->u.ack.spdcid = 0;
 	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_SACK))
 		h->u.ack.sack_bitmap = 0;
 	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_ECN_ECHO))

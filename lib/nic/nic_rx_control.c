@@ -12,12 +12,20 @@
 
 #include "nic_private.h"
 
-/* The receiving side that a CP from f's source names, or NULL. */
+/* The receiving side that a CP from f's source names, or NULL: by its
+ * number, or with SYN (a sender that never learnt the number) by the
+ * sender's (address, PDC number, start PSN), as a data packet is. */
 static struct nic_pdc *control_pdc(struct uet_nic *nic,
 				   const struct uet_frame *f)
 {
 	const struct uet_pds_cp *cp = &f->pds.u.cp;
-	struct nic_pdc *pdc = nic_pdc_lookup(nic, cp->dpdcid);
+	struct nic_pdc *pdc;
+
+	if (f->pds.flags & UET_PDS_CP_F_SYN)
+		return nic_pdc_rx_find(
+			nic, f->ip.src, cp->spdcid,
+			uet_pds_start_psn(cp->psn, cp->syn.psn_offset));
+	pdc = nic_pdc_lookup(nic, cp->dpdcid);
 
 	if (pdc != NULL && (pdc->is_tx || pdc->peer_ip != f->ip.src ||
 			    pdc->peer_pdc != cp->spdcid))

@@ -178,6 +178,7 @@ enum uet_nic_fault {
 	UET_NIC_FAULT_NO_ECN_ECHO,   /**< ACKs never set M for a CE packet */
 	UET_NIC_FAULT_PROBE_IGNORED, /**< PROBE not answered */
 	UET_NIC_FAULT_CLOSE_IGNORED, /**< CLOSE neither acted on nor ACKed */
+	UET_NIC_FAULT_PDC_ZERO,	     /**< data ACKs name PDC 0 as their own */
 	UET_NIC_FAULT_COUNT
 };
 

@@ -66,9 +66,11 @@ static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
 	return m;
 }
 
-/* A CP CLOSE from spdcid to our side dpdcid with PSN psn. */
-static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
-				    uint16_t dpdcid, uint32_t psn, bool ar)
+/* A CP CLOSE from spdcid to our side dpdcid with PSN psn; with syn,
+ * the SYN overlay with psn_offset in place of dpdcid. */
+static struct rte_mbuf *close_frame_syn(struct nic_pair *pair, uint16_t spdcid,
+					uint16_t dpdcid, uint32_t psn, bool ar,
+					bool syn, uint16_t psn_offset)
 {
 	struct uet_frame_addr a;
 	struct uet_pds_hdr pds;
@@ -85,10 +87,11 @@ static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
 	memset(&pds, 0, sizeof(pds));
 	pds.type = UET_PDS_TYPE_CP;
 	pds.next_hdr = UET_CP_CLOSE;
-	pds.flags = ar ? UET_PDS_CP_F_AR : 0;
+	pds.flags = (ar ? UET_PDS_CP_F_AR : 0) | (syn ? UET_PDS_CP_F_SYN : 0);
 	pds.u.cp.psn = psn;
 	pds.u.cp.spdcid = spdcid;
 	pds.u.cp.dpdcid = dpdcid;
+	pds.u.cp.syn.psn_offset = psn_offset;
 	m = rte_pktmbuf_alloc(pair->mp);
 	ck_assert_ptr_nonnull(m);
 	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
@@ -96,6 +99,12 @@ static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
 	ck_assert_int_eq(uet_frame_build(d, len, &a, &pds, NULL, NULL, 0),
 			 (int)len);
 	return m;
+}
+
+static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
+				    uint16_t dpdcid, uint32_t psn, bool ar)
+{
+	return close_frame_syn(pair, spdcid, dpdcid, psn, ar, false, 0);
 }
 
 static void start(struct nic_pair *pair)
@@ -160,6 +169,33 @@ START_TEST(test_close_with_ar_acknowledged)
 	ack = h_nth_frame(&pair, 1, H_ACK, 1);
 	ck_assert_uint_eq(ack->psn, 101);
 	ck_assert_uint_eq(ack->flags & UET_PDS_ACK_F_P, 0);
+	h_fini(&pair);
+}
+END_TEST
+
+/*
+ * A sender whose ACKs never named our side (a stack that writes PDC 0 in
+ * them) closes with SYN and the PSN offset, as its data went: the side is
+ * found by (address, PDC number, start PSN), the CLOSE acknowledged and
+ * the side closed. Before, the CLOSE was looked up by dpdcid only.
+ */
+START_TEST(test_close_with_syn_finds_side)
+{
+	struct uet_nic_stats s;
+	struct nic_pair pair;
+
+	start(&pair);
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100, 1024),
+		  1000);
+	h_run(&pair, 2000000);
+	h_deliver(&pair, 1, close_frame_syn(&pair, 7, 0, 101, true, true, 1),
+		  3000000);
+	h_run(&pair, 4000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.pdcs_open, 0);
+	ck_assert_uint_eq(s.close_acks_sent, 1);
+	ck_assert_uint_eq(h_nth_frame(&pair, 1, H_ACK, 1)->psn, 101);
 	h_fini(&pair);
 }
 END_TEST
@@ -293,6 +329,7 @@ static Suite *nic_interop_suite(void)
 	tcase_add_test(tc, test_rud_request_without_cc_acknowledged);
 	tcase_add_test(tc, test_close_with_ar_acknowledged);
 	tcase_add_test(tc, test_close_without_ar_not_acknowledged);
+	tcase_add_test(tc, test_close_with_syn_finds_side);
 	tcase_add_test(tc, test_external_messages_recorded);
 	tcase_add_test(tc, test_fault_names_round_trip);
 	suite_add_tcase(s, tc);
