@@ -69,6 +69,14 @@ struct mpi_frame_hdr {
 
 #define MPI_DYN_BYTES (sizeof(((struct rte_mbuf *)0)->dynfield1))
 
+/* What comes before a frame's bytes in a message: its header, the
+ * mbuf's dynamic fields, then padding, as much as an mbuf's headroom:
+ * the receiver's mbuf points into the message, this room its headroom. */
+#define MPI_FRAME_ROOM ((size_t)RTE_PKTMBUF_HEADROOM)
+
+_Static_assert(sizeof(struct mpi_frame_hdr) + MPI_DYN_BYTES <= MPI_FRAME_ROOM,
+	       "a frame's header and dynamic fields fit in the headroom");
+
 static int msg_room(struct sync_rank_msg *m, size_t more)
 {
 	size_t cap = m->cap != 0 ? m->cap : 4096u;
@@ -120,19 +128,18 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 		};
 
 		if (rc == 0)
-			rc = msg_room(m, sizeof(h) + MPI_DYN_BYTES + h.len);
+			rc = msg_room(m, MPI_FRAME_ROOM + h.len);
 		if (rc == 0) {
 			uint8_t *at = m->buf + m->len;
 			const void *d;
 
 			memcpy(at, &h, sizeof(h));
-			at += sizeof(h);
-			memcpy(at, f->m->dynfield1, MPI_DYN_BYTES);
-			at += MPI_DYN_BYTES;
+			memcpy(at + sizeof(h), f->m->dynfield1, MPI_DYN_BYTES);
+			at += MPI_FRAME_ROOM;
 			d = rte_pktmbuf_read(f->m, 0, h.len, at);
 			if (d != at)
 				memcpy(at, d, h.len);
-			m->len += sizeof(h) + MPI_DYN_BYTES + h.len;
+			m->len += MPI_FRAME_ROOM + h.len;
 			m->frames++;
 		}
 		rte_pktmbuf_free(f->m);
@@ -140,52 +147,71 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 	return rc;
 }
 
-static void frame_free(void *addr, void *opaque)
+/*
+ * A message of another rank, kept whole while frames point into it: each
+ * frame that crossed is one mbuf of the pool (as it took one header mbuf
+ * where it was built) attached to its bytes in the message, its headroom
+ * the room before them. The last frame freed frees the message. No copy
+ * and no allocation a frame: at 1,024 hosts a window carries some 1,500.
+ */
+struct mpi_chunk {
+	struct rte_mbuf_ext_shared_info shinfo;
+	uint8_t *buf;
+};
+
+static void chunk_free(void *addr, void *opaque)
 {
+	struct mpi_chunk *c = opaque;
+
 	(void)addr;
-	free(opaque);
+	free(c->buf);
+	free(c);
 }
 
-/*
- * A copy of a frame from another rank: one mbuf of the pool (as the frame
- * took one header mbuf where it was built) holding the bytes in a buffer
- * of the C heap, freed with the mbuf. The pool's mbufs hold headers only
- * (a data frame's payload is attached to the pattern where it is built),
- * so copying into them took a chain of dozens a frame and ran the pool
- * dry.
- */
-static struct rte_mbuf *frame_copy(struct rte_mempool *mp, const uint8_t *dyn,
-				   const uint8_t *src, uint32_t len)
+/* Drop n references to the chunk, freeing it with the last. */
+static void chunk_put(struct mpi_chunk *c, uint16_t n)
 {
-	struct rte_mbuf_ext_shared_info *shinfo;
-	uint16_t buf_len;
-	struct rte_mbuf *m;
-	size_t size;
-	uint8_t *buf;
+	if (n > 0 && rte_mbuf_ext_refcnt_update(&c->shinfo, (int16_t)-n) == 0)
+		chunk_free(NULL, c);
+}
 
-	size = (size_t)RTE_PKTMBUF_HEADROOM + len + sizeof(*shinfo) + 8u;
-	if (size > UINT16_MAX)
+/* Rank r's message as a chunk: taken from the transport when it lets
+ * go of it, else copied once. NULL: no memory. */
+static struct mpi_chunk *chunk_of(struct uet_sync_local *local, uint32_t r,
+				  const uint8_t *src, size_t len)
+{
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	struct mpi_chunk *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
 		return NULL;
-	m = rte_pktmbuf_alloc(mp);
+	c->buf = rk->ops->take != NULL ? rk->ops->take(rk->arg, r) : NULL;
+	if (c->buf == NULL) {
+		c->buf = malloc(len + 1u);
+		if (c->buf == NULL) {
+			free(c);
+			return NULL;
+		}
+		memcpy(c->buf, src, len);
+	}
+	c->shinfo.free_cb = chunk_free;
+	c->shinfo.fcb_opaque = c;
+	return c;
+}
+
+/* The frame at rec (its room, then len bytes) of chunk c, in an mbuf. */
+static struct rte_mbuf *frame_attach(struct rte_mempool *mp,
+				     struct mpi_chunk *c, uint8_t *rec,
+				     uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+
 	if (m == NULL)
 		return NULL;
-	buf = malloc(size);
-	if (buf == NULL) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	buf_len = (uint16_t)size;
-	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &buf_len, frame_free,
-						    buf);
-	if (shinfo == NULL) {
-		free(buf);
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	rte_pktmbuf_attach_extbuf(m, buf, RTE_BAD_IOVA, buf_len, shinfo);
-	m->data_off = RTE_PKTMBUF_HEADROOM;
-	memcpy(buf + RTE_PKTMBUF_HEADROOM, src, len);
-	memcpy(m->dynfield1, dyn, MPI_DYN_BYTES);
+	rte_pktmbuf_attach_extbuf(m, rec, RTE_BAD_IOVA,
+				  (uint16_t)(MPI_FRAME_ROOM + len), &c->shinfo);
+	m->data_off = (uint16_t)MPI_FRAME_ROOM;
+	memcpy(m->dynfield1, rec + sizeof(struct mpi_frame_hdr), MPI_DYN_BYTES);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	return m;
@@ -218,26 +244,28 @@ static struct uet_xring *frame_ring(struct uet_sync_local *local,
 	}
 }
 
-/* Rank r's frames into the rings they go to here. */
+/* Rank r's frames (in chunk c, a reference held for each) into the
+ * rings they go to here; *attached: how many references the frames took. */
 static int unpack_frames(struct uet_sync_local *local, uint32_t r,
-			 const uint8_t *src, size_t len, size_t *used)
+			 struct mpi_chunk *c, size_t len, size_t *used,
+			 uint32_t *attached)
 {
+	uint8_t *src = c->buf;
 	uint32_t n_frames, i;
 	size_t at = sizeof(n_frames);
 
-	if (len < sizeof(n_frames))
-		return -EBADMSG;
 	memcpy(&n_frames, src, sizeof(n_frames));
 	for (i = 0; i < n_frames; i++) {
 		struct mpi_frame_hdr h;
 		struct uet_xring *ring;
 		struct rte_mbuf *m;
 
-		if (len - at < sizeof(h) + MPI_DYN_BYTES)
+		if (len - at < MPI_FRAME_ROOM)
 			return -EBADMSG;
 		memcpy(&h, src + at, sizeof(h));
-		at += sizeof(h) + MPI_DYN_BYTES;
-		ring = len - at < h.len || h.dyn != MPI_DYN_BYTES
+		ring = len - at - MPI_FRAME_ROOM < h.len ||
+				       h.dyn != MPI_DYN_BYTES ||
+				       h.len > UINT16_MAX - MPI_FRAME_ROOM
 			       ? NULL
 			       : frame_ring(local, &h);
 		if (ring == NULL)
@@ -245,13 +273,13 @@ static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 					  "rank %u sent a frame (kind %u of "
 					  "%u, %u) this rank does not take",
 					  r, h.kind, h.a, h.b);
-		m = frame_copy(local->conf.ranks->mp, src + at - MPI_DYN_BYTES,
-			       src + at, h.len);
+		m = frame_attach(local->conf.ranks->mp, c, src + at, h.len);
 		if (m == NULL)
 			return local_fail(&local->error, -ENOMEM,
 					  "no mbuf for a frame from rank %u: "
 					  "the pool ran dry",
 					  r);
+		(*attached)++;
 		if (uet_xring_put(ring, m, h.arrival_ps, h.port) < 0) {
 			rte_pktmbuf_free(m);
 			return local_fail(&local->error, -ENOMEM,
@@ -261,10 +289,42 @@ static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 		if (h.arrival_ps < local->remote_min_ps)
 			local->remote_min_ps = h.arrival_ps;
 		local->stats.data_frames_rx++;
-		at += h.len;
+		at += MPI_FRAME_ROOM + h.len;
 	}
 	*used = at;
 	return 0;
+}
+
+/* Rank r's message of @p len bytes at src: its frames, then the
+ * wiring's part. */
+static int unpack(struct uet_sync_local *local, uint32_t r, const uint8_t *src,
+		  size_t len)
+{
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	uint32_t n_frames = 0, attached = 0;
+	struct mpi_chunk *c = NULL;
+	size_t used = sizeof(n_frames);
+	int rc = 0;
+
+	if (len < sizeof(n_frames))
+		return -EBADMSG;
+	memcpy(&n_frames, src, sizeof(n_frames));
+	/* A reference for each frame, and one while the message is read. */
+	if (n_frames >= UINT16_MAX)
+		return -E2BIG;
+	if (n_frames > 0) {
+		c = chunk_of(local, r, src, len);
+		if (c == NULL)
+			return -ENOMEM;
+		rte_mbuf_ext_refcnt_set(&c->shinfo, (uint16_t)(n_frames + 1u));
+		src = c->buf;
+		rc = unpack_frames(local, r, c, len, &used, &attached);
+	}
+	if (rc == 0 && rk->unpack != NULL && len > used)
+		rc = rk->unpack(rk->warg, r, src + used, len - used);
+	if (c != NULL)
+		chunk_put(c, (uint16_t)(n_frames + 1u - attached));
+	return rc;
 }
 
 /* The collective failed: the library's text, the rank, the window. */
@@ -413,15 +473,10 @@ static int exchange(struct uet_sync_local *local, unsigned int what,
 	if (rc < 0)
 		return ranks_failed(local, rc, "the exchange of frames");
 	for (r = 0; r < rk->ranks; r++) {
-		const uint8_t *src = local->peer_recv[r];
-		const size_t n = local->peer_recv_len[r];
-		size_t used = 0;
-
 		if (r == rk->rank)
 			continue;
-		rc = unpack_frames(local, r, src, n, &used);
-		if (rc == 0 && rk->unpack != NULL && n > used)
-			rc = rk->unpack(rk->warg, r, src + used, n - used);
+		rc = unpack(local, r, local->peer_recv[r],
+			    local->peer_recv_len[r]);
 		if (rc < 0)
 			return local_fail(&local->error, rc,
 					  "rank %u: the message of rank %u in "

@@ -38,6 +38,13 @@ struct uet_sync_ranks_ops {
 	int (*exchange)(void *arg, const uint8_t *const *send,
 			const size_t *send_len, const uint8_t **recv,
 			size_t *recv_len);
+	/**
+	 * Optional: let go of the buffer of rank @p r's message of the
+	 * last exchange(), now the caller's (free() frees it; the next
+	 * exchange() takes another). NULL, or a NULL return: the caller
+	 * copies what it keeps.
+	 */
+	uint8_t *(*take)(void *arg, uint32_t r);
 	/** Element-wise least of @p n values over the ranks, in place. */
 	int (*min)(void *arg, uint64_t *v, uint32_t n);
 	/** Element-wise sum of @p n values over the ranks, in place. */

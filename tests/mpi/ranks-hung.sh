@@ -47,8 +47,9 @@ case $state in "" | Z*) ;; *) kill -KILL "${ranks[1]}"; fail "the stopped rank o
 [ "$rc" -ne 0 ] || fail "mpirun exited 0 with a rank stopped"
 [ "$secs" -le 30 ] || fail "the job took $secs s to end after a rank was stopped"
 # Where rank 1 stopped decides which wait notices: its message of the
-# window (the exchange) or its vote (the agreement).
-late="(the exchange of frames over the ranks failed in window \[[0-9]+, [0-9]+\) ps: no message from rank 1|the agreement over the ranks failed in window \[[0-9]+, [0-9]+\) ps: MPI_Iallreduce: rank 1 did not join it)"
+# window, its taking of rank 0's (the exchange) or its vote (the
+# agreement).
+late="(the exchange of frames over the ranks failed in window \[[0-9]+, [0-9]+\) ps: (no message from rank 1|rank 1 did not take this rank's message)|the agreement over the ranks failed in window \[[0-9]+, [0-9]+\) ps: MPI_Iallreduce: rank 1 did not join it)"
 grep -Eq "rank 0: $late within 2.0 s \(it hangs, or is stopped\)" "$dir/log" ||
 	{ cat "$dir/log"; fail "rank 0 did not name the rank, the window and the cause"; }
 grep -Eq "uet-emu-mpi: rank 0 of 2: .*rank 1 .*within 2.0 s \(it hangs, or is stopped\): ending every rank" "$dir/log" ||
