@@ -45,7 +45,17 @@ START_TEST(test_pattern_periodic_and_verified)
 	uint8_t buf[4096];
 	uint32_t i;
 
+	uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+
 	ck_assert_int_eq(uet_ses_pattern_create(&p), 0);
+	/* Every byte that of the one xorshift stream from the fixed seed
+	 * (however it is made): every process has the same pattern. */
+	for (i = 0; i < UET_SES_PATTERN_PERIOD_BYTES; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ck_assert_uint_eq(p->bytes[i], (uint8_t)(x >> 32));
+	}
 	ck_assert_uint_lt(shift, UET_SES_PATTERN_PERIOD_BYTES);
 	for (i = 0; i < UET_SES_MAX_MSS_BYTES; i++)
 		ck_assert_uint_eq(p->bytes[i],
