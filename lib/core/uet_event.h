@@ -53,14 +53,14 @@ struct uet_evq_slot {
 };
 
 /**
- * A queue: a binary min-heap on (time, seq). Schedule, cancel and run cost
+ * A queue: a 4-ary min-heap on (time, seq). Schedule, cancel and run cost
  * O(log n); the heap array grows by doubling, so scheduling allocates only
  * when the queue reaches a new high-water mark (or never, after
  * uet_evq_reserve()). Not thread-safe: one queue belongs to one component,
  * run by one thread at a time.
  */
 struct uet_evq {
-	struct uet_evq_slot *heap; /**< slots 0..len-1, a min-heap */
+	struct uet_evq_slot *heap; /**< slots 0..len-1, a 4-ary min-heap */
 	uint32_t len;		   /**< events pending */
 	uint32_t cap;		   /**< slots allocated */
 	uet_time_t now_ps;	   /**< ps, virtual time of the queue */

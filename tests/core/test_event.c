@@ -462,6 +462,80 @@ START_TEST(test_million_timers_cancel_a_third)
 }
 END_TEST
 
+/* The event that must run next: the pending one of least (time, seq),
+ * found by looking at every one. */
+static struct uet_event *least_pending(struct timer *t, uint32_t n)
+{
+	struct uet_event *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct uet_event *ev = &t[i].ev;
+
+		if (!uet_event_pending(ev))
+			continue;
+		if (best == NULL || ev->time_ps < best->time_ps ||
+		    (ev->time_ps == best->time_ps && ev->seq < best->seq))
+			best = ev;
+	}
+	return best;
+}
+
+static void timer_note(struct uet_evq *q, struct uet_event *ev, void *arg)
+{
+	(void)q;
+	*(struct uet_event **)arg = ev;
+}
+
+START_TEST(test_mixed_operations_keep_the_order)
+{
+	/*
+	 * Schedules, moves (earlier and later), cancels and runs, drawn at
+	 * random over a few hundred events whose times tie often: each run
+	 * must be the pending event of least (time, seq), as a scan of all
+	 * of them finds it. Counts faults and asserts once (see above).
+	 */
+	enum { N = 300, STEPS = 200000 };
+	static struct timer t[N];
+	struct uet_event *ran = NULL, *want;
+	struct uet_evq q;
+	struct uet_rng rng;
+	uint32_t step, i, faults = 0, runs = 0, moves = 0, cancels = 0;
+
+	uet_evq_init(&q);
+	uet_rng_seed(&rng, 7, 3);
+	for (i = 0; i < N; i++)
+		uet_event_init(&t[i].ev, timer_note, &ran);
+	for (step = 0; step < STEPS; step++) {
+		const uint64_t op = uet_rng_bounded(&rng, 10);
+		struct uet_event *ev = &t[uet_rng_bounded(&rng, N)].ev;
+		const uet_time_t at = uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
+
+		if (op < 5) {
+			moves += uet_event_pending(ev);
+			faults += uet_evq_schedule(&q, ev, at) != 0;
+		} else if (op < 6) {
+			if (uet_event_pending(ev)) {
+				faults += uet_evq_cancel(&q, ev) != 0;
+				cancels++;
+			}
+		} else {
+			want = least_pending(t, N);
+			ran = NULL;
+			faults += uet_evq_run_one(&q) != (want != NULL);
+			faults += ran != want;
+			runs += want != NULL;
+		}
+	}
+	ck_assert_uint_eq(faults, 0);
+	/* Every kind of step happened, many times. */
+	ck_assert_uint_gt(runs, 50000);
+	ck_assert_uint_gt(moves, 10000);
+	ck_assert_uint_gt(cancels, 2000);
+	uet_evq_fini(&q);
+}
+END_TEST
+
 static Suite *event_suite(void)
 {
 	Suite *s = suite_create("core-event");
@@ -483,6 +557,7 @@ static Suite *event_suite(void)
 	tc = tcase_create("scale");
 	tcase_set_timeout(tc, 100);
 	tcase_add_test(tc, test_million_timers_cancel_a_third);
+	tcase_add_test(tc, test_mixed_operations_keep_the_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
