@@ -20,8 +20,8 @@
  * before the reader.
  *
  * This file makes the parts and runs their windows; fabric_part_take.c
- * moves the frames between them, fabric_part_prefetch.c fetches ahead
- * what a window's arrivals will touch.
+ * moves the frames between them, fabric_part_prefetch.c runs a window in
+ * time slices and fetches ahead what each slice's arrivals will touch.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -120,8 +120,7 @@ static int64_t parts_run(struct uet_component *c, uint32_t part,
 		fabric_part_fail(pt, rc);
 		return rc;
 	}
-	fabric_part_prefetch_arrivals(pt, end_ps);
-	ran = uet_evq_run_until(&pt->evq, end_ps);
+	ran = fabric_part_run_slices(pt, end_ps);
 	if (ran < 0)
 		fabric_part_fail(pt, (int)ran);
 	return ran;
@@ -531,6 +530,8 @@ void fabric_parts_fini(struct uet_fabric *fab)
 		free(pt->merge);
 		free(pt->merge_tmp);
 		free(pt->pf);
+		free(pt->pf_sorted);
+		free(pt->pf_slice);
 		free(pt->occ);
 		free(pt->port_ids);
 		free(pt->feeds);

@@ -263,6 +263,10 @@ static void fabric_port_start_tx(struct fabric_port *p)
 			cold->ecn_frames++;
 		cq->ecn_frames++;
 	}
+	p->tx_m = head->m;
+	p->tx_cq = cq;
+	p->tx_wire_bytes = head->wire_bytes;
+	p->tx_ingress = head->ingress;
 	ser_ps = uet_serialization_ps(head->wire_bytes, p->rate_bps);
 	/* The rate is non-zero and a frame is at most 64 KiB, so the time
 	 * is finite and the reserved queue takes the event. */
@@ -352,9 +356,14 @@ static void fabric_port_tx_end(struct fabric_port *p)
 		if (fabric_fifo_empty(ctrl))
 			p->backlog &= (uint16_t)~FABRIC_BACKLOG_PFC;
 	} else {
-		struct fabric_tcq *cq = p->tcq[p->tx_tc];
+		struct fabric_tcq *cq = p->tx_cq;
 
-		fabric_fifo_pop(&cq->fifo, &e);
+		/* The head, as fabric_port_start_tx copied it: only this
+		 * removes a class queue's head while it is on the wire. */
+		e.m = p->tx_m;
+		e.wire_bytes = p->tx_wire_bytes;
+		e.ingress = p->tx_ingress;
+		fabric_fifo_drop_head(&cq->fifo);
 		if (fabric_fifo_empty(&cq->fifo))
 			p->backlog &= (uint16_t) ~(1u << p->tx_tc);
 		fabric_occ_change(p, p->tx_tc);

@@ -95,7 +95,14 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		wire_bytes = meta->wire_bytes;
 		dscp = meta->dscp;
 		host = meta->host;
+		/* The switch's own pause frames come from a pool its
+		 * frames do: the mbuf's first line is read once a part,
+		 * not at every hop. */
+		if (pt->pfc_pool == NULL)
+			pt->pfc_pool = m->pool;
 	} else {
+		/* Parsed: the mbuf's first line is in the cache. */
+		pt->pfc_pool = m->pool;
 		cls = fabric_classify(m, &f, &flow, &wire_bytes);
 		dscp = f.has_ipv4 ? f.ip.dscp : 0;
 		if (cls == FABRIC_CLASS_IPV4)
@@ -109,8 +116,6 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 			meta->dscp = dscp;
 		}
 	}
-	/* The switch's own pause frames come from the pool its frames do. */
-	pt->pfc_pool = m->pool;
 	/* 0. Over a link that is down nothing is received. */
 	if (fabric_link_drop(fab, in, m, wire_bytes, dscp))
 		return;

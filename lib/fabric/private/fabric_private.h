@@ -107,7 +107,17 @@ static inline void fabric_fifo_pop(struct fabric_fifo *f,
 	f->head = (f->head + 1) & (f->cap - 1);
 	/* Emptied: the next frame takes slot 0 again, a line still in the
 	 * cache, rather than the next one of a ring that would otherwise
-	 * cycle all its slots through the cache. */
+	 * cycle all its slots through the cache (fabric_fifo_drop_head
+	 * too). */
+	if (--f->len == 0)
+		f->head = 0;
+}
+
+/* Remove the oldest entry, unread (its copy is elsewhere); the ring must
+ * not be empty. */
+static inline void fabric_fifo_drop_head(struct fabric_fifo *f)
+{
+	f->head = (f->head + 1) & (f->cap - 1);
 	if (--f->len == 0)
 		f->head = 0;
 }
@@ -170,6 +180,7 @@ struct fabric_pfc_port {
 
 /* A frame whose next hop a part fetches ahead (fabric_part.c). */
 struct fabric_route_pf {
+	uet_time_t time_ps; /* its arrival */
 	struct rte_mbuf *m;
 	const struct fabric_port *out; /* its next hop's port, or NULL */
 	uint32_t sw;		       /* the switch it arrives at */
@@ -199,8 +210,8 @@ struct fabric_part {
 	struct uet_evq evq;	      /* this part's events */
 	struct uet_rng rng;	      /* random drops of frames it receives */
 	struct uet_rng ecn_rng;	      /* its ECN marks */
-	struct rte_mempool *pfc_pool; /* its pause frames: the pool of the
-				       * last frame it received */
+	struct rte_mempool *pfc_pool; /* its pause frames: the pool of a
+				       * frame it received */
 	int error;		      /* first failure, sticky */
 	uint32_t n_ports;	      /* ports of its switches */
 	uint32_t *port_ids;	      /* their indices in fab->ports */
@@ -219,10 +230,14 @@ struct fabric_part {
 	 * n_in + i] is their out[x] ring to this part. */
 	struct uet_xring **in;
 	uint32_t n_in;
-	/* The window's arrivals from other switches, for the route
-	 * prefetch (part_prefetch_arrivals). */
+	/* The window's arrivals, for the prefetch
+	 * (fabric_part_run_slices): as the ports hold them, then by time
+	 * slice; the slices' starts. */
 	struct fabric_route_pf *pf;
+	struct fabric_route_pf *pf_sorted;
 	uint32_t cap_pf;
+	uint32_t *pf_slice;
+	uint32_t cap_pf_slice;
 	struct uet_xframe *merge;     /* the window's frames, sorted */
 	struct uet_xframe *merge_tmp; /* the sort's scratch */
 	uint32_t cap_merge;	      /* frames both hold */
@@ -299,10 +314,10 @@ extern struct fabric_pfc_port fabric_pfc_idle;
  *
  * Laid out for a fabric of hundreds of thousands of ports, whose state is
  * far larger than a CPU's cache, and most of which may be idle: what
- * every frame through the port reads or writes is in five cache lines,
+ * every frame through the port reads or writes is in six cache lines,
  * the serializer's and the receiver's each in one; a class queue, the
  * seldom counters and PFC are allocated when first used. An idle port is
- * these 320 bytes; names and nominal limits are worked out from the shape
+ * these 384 bytes; names and nominal limits are worked out from the shape
  * when asked (fabric_topo.c, fabric_port_nominal_limits()).
  */
 struct fabric_port {
@@ -330,12 +345,14 @@ struct fabric_port {
 					* rarely needs); FABRIC_PART_SAME else */
 	struct fabric_port_cold *cold; /* fabric_cold_idle until used */
 	/* The serializer: the head of tcq[tx_tc] is on the wire while
-	 * tx_end_ev is pending. */
+	 * tx_end_ev is pending; tx_m, tx_cq, tx_wire_bytes and tx_ingress
+	 * copy that head and its queue as it starts, so that its end finds
+	 * them in the lines it reads anyway (the event's, the counters'),
+	 * not in the port's queue pointers and the ring's slot (two cache
+	 * misses a frame on a large fabric: docs/performance.md). */
 	struct uet_event tx_end_ev;
-	/* Class queue limit as applied: scaled with the rate of a degraded
-	 * link (fabric_link.c). */
-	uint64_t limit_bytes;
-	uint64_t queue_bytes; /* as uet_fabric_port_stats */
+	struct rte_mbuf *tx_m;
+	struct fabric_tcq *tx_cq;
 	/* Receiving. */
 	struct uet_event arrival_ev; /* at the head's arrival time */
 	uint64_t rx_frames;	     /* as uet_fabric_port_stats */
@@ -343,14 +360,23 @@ struct fabric_port {
 	struct fabric_fifo arriving; /* delivered, not yet fully received;
 				      * in arrival order; slots from the
 				      * first frame */
-	uint64_t tx_frames;	     /* as uet_fabric_port_stats */
-	uint64_t tx_bytes;
+	/* Its class queues (their counters are the port's tc[] stats), in
+	 * a line of their own: a port's receiving side never reads them. */
+	struct fabric_tcq *tcq[UET_FABRIC_TCS] __attribute__((aligned(64)));
+	/* Sending: one line with what a frame joining the port's queues,
+	 * or leaving them, reads and updates. */
+	uint64_t queue_bytes; /* as uet_fabric_port_stats */
 	uint64_t peak_queue_bytes;
+	uint64_t tx_frames; /* as uet_fabric_port_stats */
+	uint64_t tx_bytes;
+	uint32_t tx_wire_bytes; /* of tx_m */
+	uint32_t tx_ingress;	/* of tx_m */
+	/* Class queue limit as applied: scaled with the rate of a degraded
+	 * link (fabric_link.c). */
+	uint64_t limit_bytes;
 	/* ECN thresholds as applied, like limit_bytes. */
 	uint64_t ecn_kmin_applied;
 	uint64_t ecn_kmax_applied;
-	/* Its class queues (their counters are the port's tc[] stats). */
-	struct fabric_tcq *tcq[UET_FABRIC_TCS];
 } __attribute__((aligned(64)));
 
 /* The fabric a port belongs to. */
@@ -725,7 +751,7 @@ int fabric_part_deliver(struct uet_fabric *fab, uint32_t port,
 int fabric_part_take(struct fabric_part *pt);
 /* fabric_part_prefetch.c: fetch what the frames arriving in part pt
  * before end_ps will touch (hints only). */
-void fabric_part_prefetch_arrivals(struct fabric_part *pt, uet_time_t end_ps);
+int64_t fabric_part_run_slices(struct fabric_part *pt, uet_time_t end_ps);
 /* fabric_link.c: the failures due at or before t, applied (serial, at a
  * window's start); the earliest one after t. */
 int fabric_links_apply(struct uet_fabric *fab, uet_time_t t);
