@@ -155,7 +155,8 @@ static void part_pf_routes(const struct uet_fabric *fab,
 	for (i = 0; i < n + 4u * L; i++) {
 		if (i < n) {
 			rte_prefetch0(pf[i].m);
-			rte_prefetch0(RTE_PTR_ADD(pf[i].m, RTE_CACHE_LINE_SIZE));
+			rte_prefetch0(
+				RTE_PTR_ADD(pf[i].m, RTE_CACHE_LINE_SIZE));
 		}
 		if (i >= L && i - L < n)
 			part_pf_hops(fab, &pf[i - L]);
@@ -169,10 +170,10 @@ static void part_pf_routes(const struct uet_fabric *fab,
 }
 
 /*
- * Note the frames that arrive in this window. The ports' arriving rings are cold too, so the
- * scan itself is a pipeline: a port's line, then (a lag later) its ring's
- * first slot, then (another lag) the walk over its entries. Returns how
- * many were noted.
+ * Note the frames that arrive in this window. The ports' arriving rings are
+ * cold too, so the scan itself is a pipeline: a port's line, then (a lag later)
+ * its ring's first slot, then (another lag) the walk over its entries. Returns
+ * how many were noted.
  */
 static uint32_t part_pf_arrivals(struct fabric_part *pt, uet_time_t end_ps)
 {

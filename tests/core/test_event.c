@@ -509,7 +509,8 @@ START_TEST(test_mixed_operations_keep_the_order)
 	for (step = 0; step < STEPS; step++) {
 		const uint64_t op = uet_rng_bounded(&rng, 10);
 		struct uet_event *ev = &t[uet_rng_bounded(&rng, N)].ev;
-		const uet_time_t at = uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
+		const uet_time_t at =
+			uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
 
 		if (op < 5) {
 			moves += uet_event_pending(ev);
