@@ -582,12 +582,21 @@ static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
 				: 0);
 	for (i = m->rk.nic_first; i < m->rk.nic_first + m->rk.nic_count; i++)
 		c[0] += uet_nic_component(run->nic[i])->evq.n_run;
+	const uint64_t mine = c[0];
+
 	c[1] = run->completed;
 	c[2] = run->arrived;
 	rc = mpi_ops(run)->sum(m->rk.arg, c, 3);
 	if (rc < 0)
 		return rc;
 	*nic_events = c[0];
+	/* The events are the model's work: how evenly the shares split it. */
+	if (m->rk.ranks > 1)
+		fprintf(stderr,
+			"%s: rank %u of %u ran %" PRIu64
+			" events, %.1f%% of the run's\n",
+			run->prog, m->rk.rank, m->rk.ranks, mine,
+			c[0] > 0 ? 100.0 * (double)mine / (double)c[0] : 0.0);
 	run->completed = (uint32_t)c[1];
 	run->arrived = (uint32_t)c[2];
 	flags = calloc(run->n_messages + 1u, sizeof(*flags));

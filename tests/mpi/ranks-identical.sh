@@ -61,6 +61,14 @@ for ex in datapath-8 fat-tree-16 datapath-8-mbufs cc-fat-tree-degraded \
 			"rank 1 of 3 runs NICs 5-9" "rank 2 of 3 runs NICs 10-15") ;;
 		*) shares=() ;;
 		esac
+		# Each rank's events (its share of the model's work) add up
+		# to the run's, each counted where it ran, once.
+		if [ "$n" -gt 1 ]; then
+			sum=$(sed -n "s/^uet-emu-mpi: rank [0-9]* of $n ran \([0-9]*\) events, .*/\1/p" \
+				"$dir/np$n.log" | awk '{ s += $1; k++ } END { if (k) print s }')
+			[ "$sum" = "$(summary "$dir/ref" events)" ] && [ -n "$sum" ] || {
+				cat "$dir/np$n.log"; fail "$ex: the ranks' events add up to '$sum', not the run's"; }
+		fi
 		for s in "${shares[@]}"; do
 			grep -qx "uet-emu-mpi: $s" "$dir/np$n.log" || {
 				cat "$dir/np$n.log"; fail "$ex: no line '$s'"; }
