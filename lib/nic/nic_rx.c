@@ -543,6 +543,8 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	if (NIC_FAULT(nic, UET_NIC_FAULT_NO_ACK) &&
 	    f->pds.u.req.psn - pdc->rx.start_psn == 1)
 		return;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_DUP_NO_ACK) && rc != 1)
+		return;
 	if (uet_pds_rx_acknowledges((f->pds.flags & UET_PDS_REQ_F_AR) != 0,
 				    pdc->rmsg.eom_seen))
 		receive_acknowledge(nic, pdc, f, hold_bytes);

@@ -179,6 +179,7 @@ enum uet_nic_fault {
 	UET_NIC_FAULT_PROBE_IGNORED, /**< PROBE not answered */
 	UET_NIC_FAULT_CLOSE_IGNORED, /**< CLOSE neither acted on nor ACKed */
 	UET_NIC_FAULT_PDC_ZERO,	     /**< data ACKs name PDC 0 as their own */
+	UET_NIC_FAULT_DUP_NO_ACK,    /**< a duplicate data packet not ACKed */
 	UET_NIC_FAULT_COUNT
 };
 
