@@ -557,7 +557,12 @@ static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 	/* An arrival starts the stats rows too: a NIC that only receives
 	 * has them. */
 	nic_stats_start(nic);
-	if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
+	/* The fault: one malformed frame, and the NIC hears nothing more
+	 * (the frame is dropped as one of another protocol would be). */
+	if (NIC_FAULT(nic, UET_NIC_FAULT_MALFORMED_DEAF) &&
+	    nic->st.transport.malformed_frames > 0) {
+		nic->st.other_frames++;
+	} else if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
 		nic->st.transport.malformed_frames++;
 	} else if (f.kind == UET_FRAME_PFC) {
 		nic_pfc_receive(nic, &f.l2.pfc);

@@ -170,16 +170,17 @@ int uet_nic_create(struct uet_nic **nicp, const struct uet_nic_conf *conf);
  */
 enum uet_nic_fault {
 	UET_NIC_FAULT_NONE = 0,
-	UET_NIC_FAULT_NO_ACK,	     /**< no ACK for the 2nd packet of a PDC */
-	UET_NIC_FAULT_NO_SACK,	     /**< ACKs carry an empty SACK bitmap */
-	UET_NIC_FAULT_CACK_AHEAD,    /**< cumulative ACK one PSN too far */
-	UET_NIC_FAULT_NACK_CODE,     /**< trim NACKs carry NO_RESOURCE */
-	UET_NIC_FAULT_NO_RETX_FLAG,  /**< retransmissions without RETX */
-	UET_NIC_FAULT_NO_ECN_ECHO,   /**< ACKs never set M for a CE packet */
-	UET_NIC_FAULT_PROBE_IGNORED, /**< PROBE not answered */
-	UET_NIC_FAULT_CLOSE_IGNORED, /**< CLOSE neither acted on nor ACKed */
-	UET_NIC_FAULT_PDC_ZERO,	     /**< data ACKs name PDC 0 as their own */
-	UET_NIC_FAULT_DUP_NO_ACK,    /**< a duplicate data packet not ACKed */
+	UET_NIC_FAULT_NO_ACK,	      /**< no ACK for the 2nd packet of a PDC */
+	UET_NIC_FAULT_NO_SACK,	      /**< ACKs carry an empty SACK bitmap */
+	UET_NIC_FAULT_CACK_AHEAD,     /**< cumulative ACK one PSN too far */
+	UET_NIC_FAULT_NACK_CODE,      /**< trim NACKs carry NO_RESOURCE */
+	UET_NIC_FAULT_NO_RETX_FLAG,   /**< retransmissions without RETX */
+	UET_NIC_FAULT_NO_ECN_ECHO,    /**< ACKs never set M for a CE packet */
+	UET_NIC_FAULT_PROBE_IGNORED,  /**< PROBE not answered */
+	UET_NIC_FAULT_CLOSE_IGNORED,  /**< CLOSE neither acted on nor ACKed */
+	UET_NIC_FAULT_PDC_ZERO,	      /**< data ACKs name PDC 0 as their own */
+	UET_NIC_FAULT_DUP_NO_ACK,     /**< a duplicate data packet not ACKed */
+	UET_NIC_FAULT_MALFORMED_DEAF, /**< deaf after a malformed frame */
 	UET_NIC_FAULT_COUNT
 };
 

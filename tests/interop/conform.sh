@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Usage: the list, an unknown case, both DUT kinds at once.
 n=$("$conform" --list | wc -l)
-[ "$n" -eq 11 ] || fail "--list names $n cases, want 11"
+[ "$n" -eq 12 ] || fail "--list names $n cases, want 12"
 rc=0; "$conform" --case no-such-case >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown --case exited $rc, want 2"
 rc=0; "$conform" --external true --fault no-sack >/dev/null 2>&1 || rc=$?
@@ -43,10 +43,10 @@ timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \
 	--external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
 cat "$dir/ok.log"
 [ "$rc" -eq 0 ] || fail "the correct DUT: exit $rc, want 0"
-grep -q '^uet-conform: 11 of 11 cases passed; ' "$dir/ok.log" || fail "not every case passed"
-[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 11 ] || fail "JUnit: not 11 test cases"
-grep -q 'tests="11" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
-echo "ok: the correct DUT passes all 11 cases"
+grep -q '^uet-conform: 12 of 12 cases passed; ' "$dir/ok.log" || fail "not every case passed"
+[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 12 ] || fail "JUnit: not 12 test cases"
+grep -q 'tests="12" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+echo "ok: the correct DUT passes all 12 cases"
 
 [ "$faults" = 1 ] || exit 0
 # The diagonal: fault -> the one case that must fail.
@@ -54,7 +54,7 @@ table=""
 for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 	no-sack:sack-bitmap nack-code:nack-trimmed no-retx-flag:retransmit-flag \
 	no-ecn-echo:ecn-echo probe-ignored:probe close-ignored:close \
-	pdc-zero:pdc-setup dup-no-ack:duplicates; do
+	pdc-zero:pdc-setup dup-no-ack:duplicates malformed-deaf:malformed; do
 	fault=${pair%%:*} want=${pair#*:}
 	[ "$fault" = cumulative ] && fault=cack-ahead
 	rc=0
@@ -66,4 +66,4 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 		cat "$dir/$fault.log"; fail "fault $fault: exit $rc, cases failed '$failed', want exactly '$want'"; }
 done
 printf '%s' "$table"
-echo "ok: each of 10 faults fails exactly its case"
+echo "ok: each of 11 faults fails exactly its case"
