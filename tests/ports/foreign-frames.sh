@@ -58,6 +58,8 @@ echo "sent toward nic 1: $(paste -sd' ' "$dir/to-nic")"
 n=0
 for f in "$dir"/emu-merged/*; do
 	name=$(basename "$f")
+	# wall-time.csv is the host's.
+	[ "$name" != wall-time.csv ] || continue
 	cmp "$f" "$dir/ports/$name" || { echo "FAIL: $name differs (veth with foreign frames vs embedded)"; exit 1; }
 	n=$((n + 1))
 done
