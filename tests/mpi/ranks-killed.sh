@@ -15,29 +15,11 @@ emu_tmpdir mpi-ranks-killed
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export TMPDIR=$dir
 
-# 128 hosts, each sends 20 MB: many seconds on two ranks; progress on, so
-# that the first progress line says the windows are running.
-{
-	printf 'run: {clock: lockstep, seed: 1, end: 2ms, lcores: 1, progress: true}\n'
-	printf 'topology: {kind: fat-tree, k: 8, link_rate: 100Gbps, link_delay: 1us}\n'
-	printf 'nic: {DataRate: 100Gbps, Delay: 1us}\n'
-	printf 'records: {EnablePcap: false}\nworkload:\n  messages:\n'
-	awk 'BEGIN { for (i = 0; i < 128; i++)
-		printf "    - {src: %d, dst: %d, size: 20000000, at: 0us}\n", i, (i + 64) % 128 }'
-} >"$dir/long.yaml"
+# shellcheck source=SCRIPTDIR/long-run.sh
+. "$(dirname "$0")/long-run.sh"
 
 rc=0
-"$mpirun" --oversubscribe -np 2 "$emu_mpi" --out "$dir/out" "$dir/long.yaml" \
-	>"$dir/log" 2>&1 &
-mp=$!
-for _ in $(seq 600); do
-	grep -q "^uet-emu-mpi: virtual " "$dir/log" 2>/dev/null && break
-	kill -0 "$mp" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$mp" 2>/dev/null || { cat "$dir/log"; fail "the run ended before it could be killed"; }
-mapfile -t ranks < <(pgrep -P "$mp")
-[ "${#ranks[@]}" -eq 2 ] || fail "mpirun has ${#ranks[@]} ranks, not 2"
+long_run_start "$mpirun" "$emu_mpi" "$dir"
 t0=$(date +%s)
 kill -KILL "${ranks[1]}"
 wait "$mp" || rc=$?
