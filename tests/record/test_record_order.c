@@ -32,19 +32,25 @@ static void put(const char *name, const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-static void expect(const char *name, const char *want)
+static void expect_in(const char *d, const char *name, const char *want)
 {
-	char path[128], got[1024];
+	char path[256], got[1024];
 	size_t n;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", d, name);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	n = fread(got, 1, sizeof(got) - 1, f);
 	fclose(f);
 	got[n] = '\0';
 	ck_assert_str_eq(got, want);
+}
+
+/* expect_in() of the test's own folder. */
+static void expect(const char *name, const char *want)
+{
+	expect_in(dir, name, want);
 }
 
 static void fresh_dir(void)
@@ -165,21 +171,6 @@ static ino_t inode_of(const char *d, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", d, name);
 	ck_assert_int_eq(stat(path, &st), 0);
 	return st.st_ino;
-}
-
-static void expect_in(const char *d, const char *name, const char *want)
-{
-	char path[256], got[1024];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", d, name);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	n = fread(got, 1, sizeof(got) - 1, f);
-	fclose(f);
-	got[n] = '\0';
-	ck_assert_str_eq(got, want);
 }
 
 #define EV_HEADER "time_ps,nic,pdc,peer,msg_id,bytes,event\n"
