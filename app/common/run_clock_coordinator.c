@@ -3,11 +3,15 @@
  * The coordinator clock role (uet-switch): lib/sync's coordinator on one
  * real port per host, the switch's side of lockstep frames on Ethernet
  * ports (docs/lockstep.md), polled in this thread (run_poll.c) until
- * every NIC said BYE.
+ * every NIC said BYE; the switch's parts run on every lcore of the EAL
+ * (run.lcores).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <unistd.h>
+
+#include <rte_lcore.h>
 
 #include "uet_fabric.h"
 #include "uet_sync_ports.h"
@@ -43,9 +47,15 @@ static int coordinator_open(struct run *run, uint64_t scenario_hash)
 		.progress_interval_ms = 1000,
 		.window_fn = run_clock_on_window,
 		.window_arg = run,
+		/* Every lcore the EAL has: as many as the sizing chose. */
+		.lcores = rte_lcore_count(),
 	};
 
-	return uet_sync_coordinator_create(&run->co, &cc);
+	rc = uet_sync_coordinator_create(&run->co, &cc);
+	if (rc == 0 && cc.lcores > 1)
+		fprintf(stderr, "%s: the fabric's %u parts on %u lcores\n",
+			run->prog, cc.component->parts.n, cc.lcores);
+	return rc;
 }
 
 static int coordinator_run(struct run *run)

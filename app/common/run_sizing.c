@@ -349,14 +349,17 @@ int run_size(const struct uet_scenario *sc, enum uet_run_role role,
 	sizing->lcores = sc->run.lcores != 0
 				 ? sc->run.lcores
 				 : run_lcores_choose(&sizing->lcores_choice);
-	if (role == UET_RUN_SWITCH)
+	/* uet-switch runs its fabric's parts on its lcores in lockstep
+	 * (lib/sync/sync_team.h); in realtime one lcore runs the switch. */
+	if (role == UET_RUN_SWITCH && sc->run.clock == UET_CLOCK_REALTIME)
 		sizing->lcores = 1;
 	/* A small fabric's window holds too little work to pay for the
 	 * barrier that joins two lcores (bench-htsim, idle machine, 16
 	 * hosts, 2 lcores against 1: one flow 25 ms against 7, the incast
 	 * 38 against 30, the permutations 2-7% faster; at 128 hosts 2
 	 * lcores took 0.62x the wall of 1). */
-	if (sc->run.lcores == 0 && role == UET_RUN_EMBEDDED &&
+	if (sc->run.lcores == 0 &&
+	    (role == UET_RUN_EMBEDDED || role == UET_RUN_SWITCH) &&
 	    hosts <= SIZING_ONE_LCORE_HOSTS && sizing->lcores > 1) {
 		sizing->lcores = 1;
 		sizing->small_fabric = true;

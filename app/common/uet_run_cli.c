@@ -378,7 +378,8 @@ static uint64_t realtime_to_monotonic_ns(unsigned long long at_ns)
 /*
  * Why the run has its lcores, when run.lcores did not say: "2 CPUs
  * usable, 1 busy with other processes: 1 lcore" (and the NICs, when
- * fewer than the free CPUs). Empty for run.lcores and uet-switch.
+ * fewer than the free CPUs). Empty for run.lcores and a realtime
+ * uet-switch.
  */
 static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
 		       const struct run_sizing *sizing, uint32_t nics,
@@ -388,7 +389,8 @@ static void lcores_why(const struct uet_scenario *sc, enum uet_run_role role,
 	size_t n;
 
 	buf[0] = '\0';
-	if (sc->run.lcores != 0 || role == UET_RUN_SWITCH || len == 0)
+	if (sc->run.lcores != 0 || len == 0 ||
+	    (role == UET_RUN_SWITCH && sc->run.clock == UET_CLOCK_REALTIME))
 		return;
 	run_lcores_why(c, buf, len);
 	n = strlen(buf);

@@ -84,55 +84,6 @@ int co_fail(struct uet_sync_coordinator *c, int err, uint32_t code,
 	return err;
 }
 
-/* The switch component's out hook: trailer, queue, count. */
-static int co_out(void *ctx, uint32_t port, struct rte_mbuf *m,
-		  uet_time_t arrival_ps)
-{
-	struct uet_sync_coordinator *c = ctx;
-	struct co_port *p;
-	int rc;
-
-	if (c->error.err != 0) {
-		rte_pktmbuf_free(m);
-		return c->error.err;
-	}
-	if (port >= c->conf.n_ports) {
-		rte_pktmbuf_free(m);
-		return co_fail(c, -EINVAL, UET_LS_ABORT_INTERNAL,
-			       "%s sent a frame on port %u, it has %u",
-			       c->conf.component->name, port, c->conf.n_ports);
-	}
-	p = &c->ports[port];
-	if (arrival_ps < c->window_end_ps) {
-		rte_pktmbuf_free(m);
-		return co_fail(c, -ERANGE, UET_LS_ABORT_INTERNAL,
-			       "%s sent a frame on port %s arriving at %" PRIu64
-			       " ps, before the window end %" PRIu64
-			       " ps: the lookahead of %" PRIu64 " ps is broken",
-			       c->conf.component->name, uet_port_name(p->port),
-			       arrival_ps, c->window_end_ps,
-			       c->conf.lookahead_ps);
-	}
-	rc = uet_sync_trailer_append(m, arrival_ps);
-	if (rc < 0) {
-		rte_pktmbuf_free(m);
-		return co_fail(c, rc, UET_LS_ABORT_INTERNAL,
-			       "cannot put the trailer on a frame for port %s: "
-			       "%s",
-			       uet_port_name(p->port), strerror(-rc));
-	}
-	rc = sync_txq_push(&p->txq, m);
-	if (rc < 0)
-		return co_fail(c, rc, UET_LS_ABORT_INTERNAL,
-			       "cannot queue a frame for port %s",
-			       uet_port_name(p->port));
-	p->data_tx_since_grant++;
-	c->stats.data_frames_tx++;
-	if (arrival_ps < c->min_sent_ps)
-		c->min_sent_ps = arrival_ps;
-	return 0;
-}
-
 int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 				const struct uet_sync_coordinator_conf *conf)
 {
@@ -156,6 +107,13 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 		return -ENOMEM;
 	}
 	c->conf = *conf;
+	c->n_lanes = conf->lcores > 1 ? conf->lcores : 1;
+	c->lanes = calloc(c->n_lanes, sizeof(*c->lanes));
+	if (c->lanes == NULL) {
+		free(c->ports);
+		free(c);
+		return -ENOMEM;
+	}
 	ec = (struct sync_engine_conf){
 		.lookahead_ps = conf->lookahead_ps,
 		.start_ps = conf->start_ps,
@@ -189,6 +147,9 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	c->min_sent_ps = UET_TIME_NEVER;
 	c->stats.now_ps = conf->start_ps;
 	rc = sync_engine_init(&c->eng, &co_transport_ops, c, &ec);
+	/* The switch's parts on the lcores asked for, side by side. */
+	if (rc == 0 && c->n_lanes > 1)
+		rc = sync_team_create(&c->team, conf->component, c->n_lanes);
 	if (rc < 0) {
 		uet_sync_coordinator_free(c);
 		return rc;
@@ -566,6 +527,7 @@ void uet_sync_coordinator_free(struct uet_sync_coordinator *c)
 
 	if (c == NULL)
 		return;
+	sync_team_free(c->team);
 	for (i = 0; i < c->n_frames; i++)
 		rte_pktmbuf_free(c->frames[i].m);
 	for (i = 0; i < c->conf.n_ports; i++)
@@ -573,5 +535,6 @@ void uet_sync_coordinator_free(struct uet_sync_coordinator *c)
 	free(c->frames);
 	free(c->frames_tmp);
 	free(c->ports);
+	free(c->lanes);
 	free(c);
 }

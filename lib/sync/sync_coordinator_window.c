@@ -108,9 +108,15 @@ static int co_run_switch(struct uet_sync_coordinator *c)
 	int64_t ran;
 	int rc;
 
-	c->min_sent_ps = UET_TIME_NEVER;
-	ran = uet_component_run_window(comp, c->window_start_ps,
-				       c->window_end_ps);
+	co_lanes_reset(c);
+	ran = c->team != NULL
+		      ? sync_team_run_window(c->team, c->window_start_ps,
+					     c->window_end_ps)
+		      : uet_component_run_window(comp, c->window_start_ps,
+						 c->window_end_ps);
+	rc = co_lanes_merge(c);
+	if (rc < 0)
+		return rc;
 	if (c->error.err != 0)
 		return c->error.err;
 	if (ran < 0)

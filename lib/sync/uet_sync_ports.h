@@ -90,6 +90,10 @@ struct uet_sync_coordinator_conf {
 	uet_sync_window_fn window_fn;
 	/** Its argument. */
 	void *window_arg;
+	/** lcores that run the switch's parts: the calling one, then the
+	 * EAL's first workers; 0 or 1: the calling one alone. The records
+	 * are the same for any count. */
+	uint32_t lcores;
 };
 
 /** How to set a participant up. */

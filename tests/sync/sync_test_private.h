@@ -14,5 +14,6 @@
 #include "sync_park.h"
 #include "sync_share.h"
 #include "sync_steal.h"
+#include "sync_team.h"
 
 #endif /* SYNC_TEST_PRIVATE_H */

@@ -9,8 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_common.h>
+
 #include "sync_engine.h"
 #include "sync_private.h"
+#include "sync_team.h"
 #include "uet_sync_ports.h"
 #include "uet_xring.h"
 
@@ -43,9 +46,25 @@ struct co_port {
 	struct uet_sync_port_drops drops; /**< frames not for this run */
 };
 
+/**
+ * What the switch's parts note as they send in a window, one lane per
+ * lcore that runs them (sync_coordinator_out.c), merged after it.
+ */
+struct co_lane {
+	uet_time_t min_sent_ps;	 /**< earliest arrival sent */
+	uint64_t data_frames_tx; /**< frames sent */
+	int fail_err;		 /**< first failure, 0: none */
+	uint32_t fail_step;	 /**< its sync_team_step() */
+	uint32_t fail_code;	 /**< enum uet_ls_abort_code */
+	char fail_text[UET_SYNC_ERROR_BYTES];
+} __rte_cache_aligned;
+
 struct uet_sync_coordinator {
 	struct uet_sync_coordinator_conf conf;
 	struct co_port *ports;
+	struct sync_team *team; /**< the switch's lcores, NULL: this one */
+	struct co_lane *lanes;	/**< one per lcore of the team */
+	uint32_t n_lanes;
 	struct sync_engine eng;
 	enum co_state state;
 	uint64_t run_id;
@@ -78,6 +97,17 @@ int co_fail(struct uet_sync_coordinator *c, int err, uint32_t code,
 /** Queue a control frame for port p (its ids and sequence filled in). */
 int co_send_ctrl(struct uet_sync_coordinator *c, struct co_port *p,
 		 struct uet_ls_ctrl *ctrl);
+
+/** The switch component's out hook: trailer, the port's queue, the
+ * calling lcore's lane. */
+int co_out(void *ctx, uint32_t port, struct rte_mbuf *m, uet_time_t arrival_ps);
+
+/** Empty the lanes, as a window of the switch starts. */
+void co_lanes_reset(struct uet_sync_coordinator *c);
+
+/** Merge the lanes once the switch's window ran: min_sent_ps, the frames'
+ * count, and the first failure (co_fail()), whose error it returns. */
+int co_lanes_merge(struct uet_sync_coordinator *c);
 
 /** The engine's ops over ports, the coordinator's side. */
 extern const struct sync_transport_ops co_transport_ops;
