@@ -62,5 +62,6 @@ int uet_run_fabric_conf(const struct uet_scenario *sc,
 	conf->pfc_xon_bytes = sc->sw.pfc_xon_bytes;
 	conf->pfc_headroom_bytes = sc->sw.pfc_headroom_bytes;
 	conf->pfc_pause_quanta = (uint16_t)sc->sw.pfc_pause_quanta;
+	conf->external_lost_copies = sc->sw.external_lost_copies;
 	return 0;
 }

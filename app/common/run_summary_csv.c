@@ -104,7 +104,7 @@ static void untrusted(const struct run *run, FILE *f)
 {
 	struct uet_fabric_port_stats ps;
 	struct uet_nic_stats ns, sum;
-	uint64_t spoofed = 0;
+	uint64_t spoofed = 0, lost = 0;
 	uint32_t i, n;
 
 	memset(&sum, 0, sizeof(sum));
@@ -121,8 +121,10 @@ static void untrusted(const struct run *run, FILE *f)
 		sum.external_msgs_arrived += ns.external_msgs_arrived;
 	}
 	for (i = 0; run->has_switch && i < run->hosts; i++)
-		if (uet_fabric_port_stats(run->fabric, i, &ps) == 0)
+		if (uet_fabric_port_stats(run->fabric, i, &ps) == 0) {
 			spoofed += ps.drop_source_frames;
+			lost += ps.drop_lost_frames;
+		}
 	row_u64(f, "nic.malformed_frames", sum.transport.malformed_frames);
 	row_u64(f, "nic.other_frames", sum.other_frames);
 	row_u64(f, "nic.stale_packets", sum.stale_packets);
@@ -133,6 +135,9 @@ static void untrusted(const struct run *run, FILE *f)
 	row_u64(f, "nic.external_stalls_closed", sum.external_stalls_closed);
 	row_u64(f, "nic.external_msgs_arrived", sum.external_msgs_arrived);
 	row_u64(f, "switch.spoofed_frames", spoofed);
+	/* Only runs that lose packets on purpose have the row. */
+	if (run->sc->sw.external_lost_copies > 0)
+		row_u64(f, "switch.lost_frames", lost);
 	if (run->wl != NULL)
 		return;
 	n = 0;

@@ -237,6 +237,9 @@ struct uet_switch_config {
 	/** external_hosts: comma-separated IPv4 addresses of hosts whose
 	 * switch port faces a UET endpoint that is not ours ("": none). */
 	char external_hosts[UET_CONFIG_EXTERNAL_HOSTS_MAX];
+	/** external_lost_copies: transmissions of each external host's
+	 * first data packet the switch loses (0: none). */
+	uint32_t external_lost_copies;
 };
 
 /** Longest records.PcapHosts kept, including the NUL. */

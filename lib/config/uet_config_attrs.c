@@ -394,6 +394,13 @@ static const struct uet_attr attrs[] = {
 	 "of hosts whose switch port faces a UET endpoint that is not ours",
 	 "every host is an emulated NIC unless named", NULL, 0,
 	 FIELD(sw.external_hosts)},
+	{"switch", "external_lost_copies", UET_ATTR_UINT, "0", 0, 16, "",
+	 "conformance runs: the first data packet each external host sends "
+	 "is lost this many times (that PSN of that PDC), at its switch "
+	 "port once received there, after a capture of the link saw it",
+	 "nothing lost: a loss for the timeout-backoff case of "
+	 "scripts/uet-conform only",
+	 NULL, 0, FIELD(sw.external_lost_copies)},
 	{"switch", "ECNEnabled", UET_ATTR_BOOL, "true", 0, 1, "",
 	 "CE-mark ECT packets on their class queue's occupancy",
 	 "the NICs send ECT(1), so congestion shows", NULL, 0,

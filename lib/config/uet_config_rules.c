@@ -415,6 +415,11 @@ static int check_external_hosts(struct cfg_ctx *c)
 	const char *p = s->sw.external_hosts;
 	uint32_t n = 0, i, ip;
 
+	if (*p == '\0' && s->sw.external_lost_copies > 0)
+		return cfg_fail_attr(
+			c, "switch", "external_lost_copies",
+			"needs switch.external_hosts: it loses packets "
+			"an external host sends");
 	if (*p == '\0')
 		return 0;
 	if (s->run.clock != UET_CLOCK_REALTIME)

@@ -145,6 +145,7 @@ void fabric_port_stats(const struct fabric_port *p,
 	out->drop_route_bytes = cold->drop_route_bytes;
 	out->drop_control_frames = cold->drop_control_frames;
 	out->drop_source_frames = cold->drop_source_frames;
+	out->drop_lost_frames = cold->drop_lost_frames;
 	out->trim_frames = cold->trim_frames;
 	out->drop_trim_frames = cold->drop_trim_frames;
 	out->ecn_frames = cold->ecn_frames;

@@ -148,6 +148,14 @@ void fabric_receive(struct uet_fabric *fab, struct fabric_port *in,
 		rte_pktmbuf_free(m);
 		return;
 	}
+	/* A conformance run's loss of its first data packet (fabric_lost.c),
+	 * after the frame was received and captured. */
+	if (in->external && fab->conf.external_lost_copies > 0 &&
+	    cls == FABRIC_CLASS_IPV4 &&
+	    fabric_lost(in, m, fab->conf.external_lost_copies)) {
+		rte_pktmbuf_free(m);
+		return;
+	}
 
 	/* 3. Random drop: one draw for every other frame, whatever the
 	 * rate, so the draws depend only on the order of arrivals. */

@@ -128,6 +128,10 @@ struct uet_fabric_conf {
 	 * address than its own is dropped. Read at create only; NULL: none. */
 	const uint32_t *external_hosts;
 	uint32_t external_count; /**< entries of external_hosts */
+	/** switch.external_lost_copies: an external host's first data
+	 * packet (its PDC and PSN) is lost at its port this many times,
+	 * after the port received it; 0: nothing lost. */
+	uint32_t external_lost_copies;
 };
 
 /** What routing looks at: the 5-tuple of a frame. */
@@ -198,6 +202,9 @@ struct uet_fabric_port_stats {
 	uint64_t drop_source_frames;  /**< received here from an external
 				       * host, with a source address not
 				       * its own (spoofed) */
+	uint64_t drop_lost_frames;    /**< received here from an external
+				       * host, lost on purpose
+				       * (external_lost_copies) */
 	uint64_t trim_frames;	      /**< trimmed at this egress port */
 	uint64_t drop_trim_frames;    /**< trimmed, then no room in TC1 */
 	uint64_t ecn_frames;	      /**< CE-marked at this egress port */

@@ -29,6 +29,7 @@ static const char *const fault_names[UET_NIC_FAULT_COUNT] = {
 	[UET_NIC_FAULT_PDC_ZERO] = "pdc-zero",
 	[UET_NIC_FAULT_DUP_NO_ACK] = "dup-no-ack",
 	[UET_NIC_FAULT_MALFORMED_DEAF] = "malformed-deaf",
+	[UET_NIC_FAULT_NO_BACKOFF] = "no-backoff",
 };
 
 const char *uet_nic_fault_name(enum uet_nic_fault f)

@@ -95,7 +95,11 @@ int nic_rto_start(struct uet_nic *nic, struct nic_pdc *pdc, uint32_t psn,
 		  uint32_t transmit_count, uet_time_t sent_ps)
 {
 	uet_time_t expiry_ps =
-		sent_ps + uet_pds_rto_ps(&nic->p.pds, transmit_count);
+		sent_ps +
+		uet_pds_rto_ps(&nic->p.pds,
+			       NIC_FAULT(nic, UET_NIC_FAULT_NO_BACKOFF)
+				       ? 1
+				       : transmit_count);
 	const struct nic_rto_entry e = {
 		.psn = psn,
 		.count = transmit_count,

@@ -181,6 +181,8 @@ enum uet_nic_fault {
 	UET_NIC_FAULT_PDC_ZERO,	      /**< data ACKs name PDC 0 as their own */
 	UET_NIC_FAULT_DUP_NO_ACK,     /**< a duplicate data packet not ACKed */
 	UET_NIC_FAULT_MALFORMED_DEAF, /**< deaf after a malformed frame */
+	UET_NIC_FAULT_NO_BACKOFF,     /**< every retransmission timer the
+				       * first attempt's: no doubling */
 	UET_NIC_FAULT_COUNT
 };
 

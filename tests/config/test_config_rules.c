@@ -228,6 +228,15 @@ START_TEST(test_external_hosts_realtime_plan_addresses)
 		      "switch: {external_hosts: \"198.18.0.1,198.18.0.2\"}\n",
 		      2, "switch.external_hosts", "198.18.0.1,198.18.0.2",
 		      "at least one must be an emulated NIC");
+	/* The conformance loss is of an external host's packets. */
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_lost_copies: 3}\n",
+		      2, "switch.external_lost_copies", "3",
+		      "needs switch.external_hosts");
+	expect_reject("run: {clock: realtime}\n"
+		      "switch: {external_hosts: 198.18.0.2, "
+		      "external_lost_copies: 17}\n",
+		      2, "switch.external_lost_copies", "17", "");
 	/* A message from an external host is expected, not posted: one
 	 * between two external hosts has no end of ours. */
 	expect_reject("run: {clock: realtime}\n"
@@ -242,7 +251,8 @@ START_TEST(test_external_hosts_realtime_plan_addresses)
 			      "run: {clock: realtime}\n"
 			      "topology: {hosts: 4}\n"
 			      "switch: {external_hosts: "
-			      "\"198.18.0.2,198.18.0.4\"}\n"
+			      "\"198.18.0.2,198.18.0.4\", "
+			      "external_lost_copies: 16}\n"
 			      "workload:\n  messages:\n"
 			      "    - {src: 0, dst: 1, size: 4KiB, at: 0us}\n",
 			      &e),
@@ -251,6 +261,7 @@ START_TEST(test_external_hosts_realtime_plan_addresses)
 	ck_assert(uet_scenario_host_external(&s, 1));
 	ck_assert(!uet_scenario_host_external(&s, 2));
 	ck_assert(uet_scenario_host_external(&s, 3));
+	ck_assert_uint_eq(s.sw.external_lost_copies, 16);
 	uet_scenario_free(&s);
 }
 END_TEST

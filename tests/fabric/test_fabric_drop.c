@@ -225,6 +225,43 @@ START_TEST(test_external_port_drops_spoofed_sources)
 }
 END_TEST
 
+/* switch.external_lost_copies 2: the first data packet external host 2
+ * sends (PSN 7; a forgery before it does not count) is lost twice, its
+ * third copy and every other packet forwarded; a port of ours loses
+ * nothing. The ft frames' PSN is their tag, their PDC 0. */
+START_TEST(test_external_port_loses_first_packet_copies)
+{
+	static const uint32_t ext[] = {2};
+	struct uet_fabric_conf conf;
+	struct uet_fabric_port_stats st;
+	struct ft_env env;
+	uet_time_t t = FT_T0_PS;
+
+	ft_conf(&conf);
+	conf.external_hosts = ext;
+	conf.external_count = 1;
+	conf.external_lost_copies = 2;
+	ft_open(&env, "lost", &conf);
+	ft_deliver(&env, 2, ft_frame(&env, 1, 0, 64, 9), t);
+	ft_deliver(&env, 2, ft_frame(&env, 2, 0, 64, 7), t += 1000);
+	ft_deliver(&env, 2, ft_frame(&env, 2, 0, 64, 8), t += 1000);
+	ft_deliver(&env, 2, ft_frame(&env, 2, 0, 64, 7), t += 1000);
+	ft_deliver(&env, 3, ft_frame(&env, 3, 0, 64, 7), t += 1000);
+	ft_deliver(&env, 2, ft_frame(&env, 2, 0, 64, 7), t += 1000);
+	ft_run(&env);
+	ck_assert_uint_eq(env.n_out, 3);
+	ck_assert_uint_eq(env.out[0].tag, 8);
+	ck_assert_uint_eq(env.out[1].tag, 7);
+	ck_assert_uint_eq(env.out[2].tag, 7);
+	st = ft_stats(&env, 2);
+	ck_assert_uint_eq(st.rx_frames, 5);
+	ck_assert_uint_eq(st.drop_source_frames, 1);
+	ck_assert_uint_eq(st.drop_lost_frames, 2);
+	ck_assert_uint_eq(ft_stats(&env, 3).drop_lost_frames, 0);
+	ft_close(&env);
+}
+END_TEST
+
 static int fail_out(void *ctx, uint32_t port, struct rte_mbuf *m,
 		    uet_time_t arrival_ps)
 {
@@ -271,6 +308,7 @@ static Suite *fabric_drop_suite(void)
 		test_unknown_destination_and_garbage_are_counted_and_dropped);
 	tcase_add_test(tc, test_pfc_taken_lockstep_control_counted_and_dropped);
 	tcase_add_test(tc, test_external_port_drops_spoofed_sources);
+	tcase_add_test(tc, test_external_port_loses_first_packet_copies);
 	tcase_add_test(tc, test_out_failure_is_kept_for_the_sync_layer);
 	suite_add_tcase(s, tc);
 	return s;

@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Usage: the list, an unknown case, both DUT kinds at once.
 n=$("$conform" --list | wc -l)
-[ "$n" -eq 12 ] || fail "--list names $n cases, want 12"
+[ "$n" -eq 13 ] || fail "--list names $n cases, want 13"
 rc=0; "$conform" --case no-such-case >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown --case exited $rc, want 2"
 rc=0; "$conform" --external true --fault no-sack >/dev/null 2>&1 || rc=$?
@@ -43,10 +43,13 @@ timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \
 	--external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
 cat "$dir/ok.log"
 [ "$rc" -eq 0 ] || fail "the correct DUT: exit $rc, want 0"
-grep -q '^uet-conform: 12 of 12 cases passed; ' "$dir/ok.log" || fail "not every case passed"
-[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 12 ] || fail "JUnit: not 12 test cases"
-grep -q 'tests="12" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
-echo "ok: the correct DUT passes all 12 cases"
+grep -q '^uet-conform: 13 of 13 cases passed; ' "$dir/ok.log" || fail "not every case passed"
+[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 13 ] || fail "JUnit: not 13 test cases"
+grep -q 'tests="13" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+# The timeout-backoff case's loss: the switch lost the DUT's first data
+# packet exactly three times, and said so.
+grep -qx 'switch.lost_frames,3' "$dir/ok/run/summary.csv" || fail "summary.csv: no switch.lost_frames,3"
+echo "ok: the correct DUT passes all 13 cases"
 
 [ "$faults" = 1 ] || exit 0
 # The diagonal: fault -> the one case that must fail.
@@ -54,7 +57,8 @@ table=""
 for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 	no-sack:sack-bitmap nack-code:nack-trimmed no-retx-flag:retransmit-flag \
 	no-ecn-echo:ecn-echo probe-ignored:probe close-ignored:close \
-	pdc-zero:pdc-setup dup-no-ack:duplicates malformed-deaf:malformed; do
+	pdc-zero:pdc-setup dup-no-ack:duplicates malformed-deaf:malformed \
+	no-backoff:timeout-backoff; do
 	fault=${pair%%:*} want=${pair#*:}
 	[ "$fault" = cumulative ] && fault=cack-ahead
 	rc=0
@@ -66,4 +70,4 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 		cat "$dir/$fault.log"; fail "fault $fault: exit $rc, cases failed '$failed', want exactly '$want'"; }
 done
 printf '%s' "$table"
-echo "ok: each of 11 faults fails exactly its case"
+echo "ok: each of 12 faults fails exactly its case"

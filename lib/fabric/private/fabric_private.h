@@ -290,6 +290,12 @@ struct fabric_port_cold {
 	uint64_t drop_route_bytes;
 	uint64_t drop_control_frames;
 	uint64_t drop_source_frames;
+	uint64_t drop_lost_frames;
+	/* external_lost_copies: the packet lost, once the port has seen
+	 * its first data packet (fabric_lost.c). */
+	bool lost_chosen;
+	uint16_t lost_pdc;
+	uint32_t lost_psn;
 	uint64_t trim_frames;
 	uint64_t drop_trim_frames;
 	uint64_t ecn_frames;
@@ -394,6 +400,11 @@ static inline struct fabric_port_cold *fabric_port_cold(struct fabric_port *p);
 struct fabric_tcq *fabric_port_tcq_alloc(struct fabric_port *p,
 					 unsigned int tc);
 struct fabric_port_cold *fabric_port_cold_alloc(struct fabric_port *p);
+
+/* Whether frame m, received at external port in, is one of the copies
+ * the switch loses (switch.external_lost_copies; counted). */
+bool fabric_lost(struct fabric_port *in, const struct rte_mbuf *m,
+		 uint32_t copies);
 
 /* The class queue limit and ECN thresholds of a port whose link runs at
  * rate_bps at its nominal rate, bytes: the configuration's, or by rate. */
