@@ -19,6 +19,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
+#include <rte_lcore.h>
+
 #include "uet_sync_ports.h"
 #include "run_private.h"
 
@@ -281,10 +283,14 @@ void run_window_split(const struct run *run)
 {
 	const struct run_cpu *a = &run->cpu0, *b = &run->cpu1;
 	struct run_window_costs c;
+	unsigned int lcores;
 	double w;
 
 	if (!run_window_costs(run, &c))
 		return;
+	/* The switch's model step is timed on its main lcore, the team of
+	 * lcores that runs its parts included: its lcores are those. */
+	lcores = run->co != NULL ? rte_lcore_count() : c.lcores;
 	w = (double)c.windows;
 	fprintf(stderr,
 		"%s: wall per lockstep window: %.1f us: model %.1f, rx %.1f, "
@@ -293,8 +299,8 @@ void run_window_split(const struct run *run)
 		run->prog, (double)c.wall_ns / 1e3 / w,
 		(double)c.model_ns / 1e3 / w, (double)c.rx_ns / 1e3 / w,
 		(double)c.tx_ns / 1e3 / w, (double)c.waiting_ns / 1e3 / w,
-		c.windows, (double)c.wall_ns / 1e6, c.lcores,
-		c.lcores > 1 ? "s" : "");
+		c.windows, (double)c.wall_ns / 1e6, lcores,
+		lcores > 1 ? "s" : "");
 	fprintf(stderr,
 		"%s: frames per lockstep window: %.1f data and %.1f control "
 		"(in and out), %.2f rx and %.2f tx bursts\n",

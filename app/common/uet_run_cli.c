@@ -114,7 +114,11 @@ static void usage(FILE *f, const char *prog, enum uet_run_role role)
 			"links\n"
 			"                  N ms once the NICs' messages are "
 			"done\n"
-			"                  (default 1000)\n",
+			"                  (default 1000)\n"
+			"  --lcores N      uet-switch: run the fabric's parts "
+			"on N\n"
+			"                  lcores, whatever run.lcores says "
+			"(1..64)\n",
 			prog, role == UET_RUN_NICS ? "--nic A-B " : "",
 			role == UET_RUN_NICS
 				? "Runs NICs A..B of the scenario with "
@@ -171,6 +175,7 @@ struct cli {
 	unsigned long startup_ms;
 	unsigned long linger_ms;
 	unsigned long long start_at_ns; /* CLOCK_REALTIME, 0: none */
+	unsigned long lcores;		/* uet-switch's --lcores, 0: none */
 };
 
 /* A positive number of ms that fits in 32 bits. */
@@ -244,6 +249,21 @@ static int parse(struct cli *c, int first, int argc, char **argv,
 					prog, argv[i]);
 				return -EINVAL;
 			}
+		} else if (strcmp(a, "--lcores") == 0 && has_val &&
+			   role == UET_RUN_SWITCH) {
+			char *end;
+
+			errno = 0;
+			c->lcores = strtoul(argv[++i], &end, 10);
+			if (end == argv[i] || *end != '\0' || errno != 0 ||
+			    c->lcores == 0 ||
+			    c->lcores > UET_CONFIG_LCORES_MAX) {
+				fprintf(stderr,
+					"%s: --lcores = '%s': must be between "
+					"1 and %u\n",
+					prog, argv[i], UET_CONFIG_LCORES_MAX);
+				return -EINVAL;
+			}
 		} else if (strcmp(a, "--nic") == 0 && has_val &&
 			   role == UET_RUN_NICS) {
 			if (uet_run_parse_range(argv[++i], &c->nic_first,
@@ -301,6 +321,10 @@ static int load(struct uet_scenario *sc, uint64_t *hash, const struct cli *c,
 	    run_cli_rank_out != NULL)
 		snprintf(sc->run.out, sizeof(sc->run.out), "%s",
 			 run_cli_rank_out);
+	/* After the hash: the processes of a run share the scenario, and the
+	 * switch's lcores change nothing in its results. */
+	if (c->lcores != 0)
+		sc->run.lcores = (uint32_t)c->lcores;
 	if (c->start_at_ns != 0 && sc->run.clock != UET_CLOCK_REALTIME) {
 		fprintf(stderr,
 			"%s: --start-at applies only with run.clock "

@@ -17,20 +17,19 @@
 # With LCORES (the environment): both runs with run.lcores LCORES, so each
 # uet-nic spreads its NICs over that many lcores (with 4 NICs a process
 # and LCORES 4, every NIC has an lcore of its own).
-# With SWITCH_LCORES (the environment): both runs with run.lcores
-# SWITCH_LCORES and uet-launch's own split of the NICs: uet-switch runs its
-# fabric's parts on that many lcores (it says so in its log), and a run
-# whose switches only trim (no drop) counts as one with losses.
+# With SWITCH_LCORES (the environment): uet-launch --switch-lcores, so
+# uet-switch runs its fabric's parts on that many lcores (it says so in
+# its log), and a run whose switches only trim (no drop) counts as one
+# with losses.
 # usage: ports-identical.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|afxdp|memif [PAUSE_PORT]
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4 pause_port=${5:-}
 dir=$(mktemp -d /tmp/uet-ports-test.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-lcores=${LCORES:-${SWITCH_LCORES:-}}
-if [ -n "$lcores" ]; then
+if [ -n "${LCORES:-}" ]; then
 	grep -q '^run:' "$scenario" || { echo "FAIL: $scenario has no run: block"; exit 1; }
 	! grep -q '^  lcores:' "$scenario" || { echo "FAIL: $scenario sets lcores"; exit 1; }
-	sed "s/^run:.*/run:\n  lcores: $lcores/" "$scenario" >"$dir/scenario.yaml"
+	sed "s/^run:.*/run:\n  lcores: $LCORES/" "$scenario" >"$dir/scenario.yaml"
 	scenario=$dir/scenario.yaml
 fi
 
@@ -44,6 +43,7 @@ capture=()
 # With LCORES, two processes of four NICs each (on two CPUs uet-launch's
 # own split puts one NIC beside the switch).
 [ -z "${LCORES:-}" ] || capture=(--nics-per-proc 4)
+[ -z "${SWITCH_LCORES:-}" ] || capture+=(--switch-lcores "$SWITCH_LCORES")
 if [ -n "$pause_port" ]; then
 	command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
 	[ "$mode" != veth ] || capture+=(--capture "$pause_port:$dir/wire.pcapng")
