@@ -474,6 +474,13 @@ static int mpi_open(struct run *run, uint64_t scenario_hash)
 	run->mpi = m;
 	m->rk = *run->conf->ranks;
 	m->rk.mp = run->mp;
+	m->rk.attach_mp = run->payload_mp;
+	/* The payload pattern is the same bytes on every rank: a data
+	 * packet's payload crosses as its place in it. */
+	if (run->pattern != NULL) {
+		m->rk.shared = run->pattern->bytes;
+		m->rk.shared_len = UET_SES_PATTERN_BYTES;
+	}
 	m->rk.pack = mpi_pack;
 	m->rk.pack_root = mpi_pack_root;
 	m->rk.unpack = mpi_unpack;

@@ -230,21 +230,6 @@ static int ranks_exchange(void *arg, const uint8_t *const *send,
 	return 0;
 }
 
-/* The frames of a message are read where they came (lib/sync keeps the
- * message while they live): the next one gets a buffer of its own. */
-static uint8_t *ranks_take(void *arg, uint32_t r)
-{
-	struct mpi_ranks *m = arg;
-	uint8_t *buf;
-
-	if ((int)r >= m->size || (int)r == m->rank)
-		return NULL;
-	buf = m->recv[r];
-	m->recv[r] = NULL;
-	m->cap_recv[r] = 0;
-	return buf;
-}
-
 static int ranks_allgather(void *arg, const void *send, size_t len,
 			   const uint8_t **all, const size_t **offs)
 {
@@ -374,7 +359,6 @@ static const char *ranks_error(void *arg)
 static const struct uet_sync_ranks_ops mpi_ranks_ops = {
 	.allgather = ranks_allgather,
 	.exchange = ranks_exchange,
-	.take = ranks_take,
 	.min = ranks_min,
 	.sum = ranks_sum,
 	.bcast = ranks_bcast,

@@ -25,6 +25,7 @@
 #include <rte_mbuf.h>
 
 #include "sync_local_private.h"
+#include "sync_mpi_frame.h"
 #include "uet_log.h"
 
 /* What the failing rank tells the others. */
@@ -56,27 +57,6 @@ enum mpi_frame_kind {
 	MPI_FRAME_NIC_IN,
 };
 
-/* One frame in a rank's message, then the mbuf's dynamic fields (what
- * the switch learnt of it, fabric_meta.h), then its bytes. */
-struct mpi_frame_hdr {
-	uint64_t arrival_ps;
-	uint32_t kind;
-	uint32_t a, b;
-	uint32_t port;
-	uint32_t len;
-	uint32_t dyn; /* the dynamic fields' bytes: the same build */
-};
-
-#define MPI_DYN_BYTES (sizeof(((struct rte_mbuf *)0)->dynfield1))
-
-/* What comes before a frame's bytes in a message: its header, the
- * mbuf's dynamic fields, then padding, as much as an mbuf's headroom:
- * the receiver's mbuf points into the message, this room its headroom. */
-#define MPI_FRAME_ROOM ((size_t)RTE_PKTMBUF_HEADROOM)
-
-_Static_assert(sizeof(struct mpi_frame_hdr) + MPI_DYN_BYTES <= MPI_FRAME_ROOM,
-	       "a frame's header and dynamic fields fit in the headroom");
-
 static int msg_room(struct sync_rank_msg *m, size_t more)
 {
 	size_t cap = m->cap != 0 ? m->cap : 4096u;
@@ -94,7 +74,8 @@ static int msg_room(struct sync_rank_msg *m, size_t more)
 	return 0;
 }
 
-/* Every frame of ring into rank r's message, the ring emptied. */
+/* Every frame of ring into rank r's message (sync_mpi_frame.h), the
+ * ring emptied. */
 static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 		     uint32_t r, uint32_t kind, uint32_t a, uint32_t b)
 {
@@ -117,29 +98,19 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 	got = uet_xring_take(ring, local->msg_frames, k);
 	for (i = 0; i < got; i++) {
 		struct uet_xframe *f = &local->msg_frames[i];
-		const struct mpi_frame_hdr h = {
+		const struct sync_frame_head h = {
+			.arrival_ps = f->arrival_ps,
 			.kind = kind,
 			.a = a,
 			.b = b,
 			.port = f->port,
-			.len = rte_pktmbuf_pkt_len(f->m),
-			.dyn = MPI_DYN_BYTES,
-			.arrival_ps = f->arrival_ps,
 		};
 
 		if (rc == 0)
-			rc = msg_room(m, MPI_FRAME_ROOM + h.len);
+			rc = msg_room(m, sync_frame_bound(f->m));
 		if (rc == 0) {
-			uint8_t *at = m->buf + m->len;
-			const void *d;
-
-			memcpy(at, &h, sizeof(h));
-			memcpy(at + sizeof(h), f->m->dynfield1, MPI_DYN_BYTES);
-			at += MPI_FRAME_ROOM;
-			d = rte_pktmbuf_read(f->m, 0, h.len, at);
-			if (d != at)
-				memcpy(at, d, h.len);
-			m->len += MPI_FRAME_ROOM + h.len;
+			m->len += sync_frame_encode(&local->coder,
+						    m->buf + m->len, &h, f->m);
 			m->frames++;
 		}
 		rte_pktmbuf_free(f->m);
@@ -147,79 +118,9 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 	return rc;
 }
 
-/*
- * A message of another rank, kept whole while frames point into it: each
- * frame that crossed is one mbuf of the pool (as it took one header mbuf
- * where it was built) attached to its bytes in the message, its headroom
- * the room before them. The last frame freed frees the message. No copy
- * and no allocation a frame: at 1,024 hosts a window carries some 1,500.
- */
-struct mpi_chunk {
-	struct rte_mbuf_ext_shared_info shinfo;
-	uint8_t *buf;
-};
-
-static void chunk_free(void *addr, void *opaque)
-{
-	struct mpi_chunk *c = opaque;
-
-	(void)addr;
-	free(c->buf);
-	free(c);
-}
-
-/* Drop n references to the chunk, freeing it with the last. */
-static void chunk_put(struct mpi_chunk *c, uint16_t n)
-{
-	if (n > 0 && rte_mbuf_ext_refcnt_update(&c->shinfo, (int16_t)-n) == 0)
-		chunk_free(NULL, c);
-}
-
-/* Rank r's message as a chunk: taken from the transport when it lets
- * go of it, else copied once. NULL: no memory. */
-static struct mpi_chunk *chunk_of(struct uet_sync_local *local, uint32_t r,
-				  const uint8_t *src, size_t len)
-{
-	const struct uet_sync_ranks *rk = local->conf.ranks;
-	struct mpi_chunk *c = calloc(1, sizeof(*c));
-
-	if (c == NULL)
-		return NULL;
-	c->buf = rk->ops->take != NULL ? rk->ops->take(rk->arg, r) : NULL;
-	if (c->buf == NULL) {
-		c->buf = malloc(len + 1u);
-		if (c->buf == NULL) {
-			free(c);
-			return NULL;
-		}
-		memcpy(c->buf, src, len);
-	}
-	c->shinfo.free_cb = chunk_free;
-	c->shinfo.fcb_opaque = c;
-	return c;
-}
-
-/* The frame at rec (its room, then len bytes) of chunk c, in an mbuf. */
-static struct rte_mbuf *frame_attach(struct rte_mempool *mp,
-				     struct mpi_chunk *c, uint8_t *rec,
-				     uint32_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-
-	if (m == NULL)
-		return NULL;
-	rte_pktmbuf_attach_extbuf(m, rec, RTE_BAD_IOVA,
-				  (uint16_t)(MPI_FRAME_ROOM + len), &c->shinfo);
-	m->data_off = (uint16_t)MPI_FRAME_ROOM;
-	memcpy(m->dynfield1, rec + sizeof(struct mpi_frame_hdr), MPI_DYN_BYTES);
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	return m;
-}
-
 /* Where a frame of rank r goes here, or NULL: not one it may send. */
 static struct uet_xring *frame_ring(struct uet_sync_local *local,
-				    const struct mpi_frame_hdr *h)
+				    const struct sync_frame_head *h)
 {
 	struct uet_component *sw = local->conf.sw;
 	const uint32_t x = (uint32_t)(local->seq & 1u);
@@ -244,42 +145,50 @@ static struct uet_xring *frame_ring(struct uet_sync_local *local,
 	}
 }
 
-/* Rank r's frames (in chunk c, a reference held for each) into the
- * rings they go to here; *attached: how many references the frames took. */
-static int unpack_frames(struct uet_sync_local *local, uint32_t r,
-			 struct mpi_chunk *c, size_t len, size_t *used,
-			 uint32_t *attached)
+/* The key of the shared-info a frame's shared segments are attached
+ * with: its NIC, or its part. */
+static uint32_t frame_key(const struct uet_sync_local *local,
+			  const struct sync_frame_head *h)
 {
-	uint8_t *src = c->buf;
+	return h->kind == MPI_FRAME_PART ? local->conf.n_nics + h->a : h->a;
+}
+
+/* Rank r's message of @p len bytes at src: its frames into the rings
+ * they go to here, then the wiring's part. */
+static int unpack(struct uet_sync_local *local, uint32_t r, const uint8_t *src,
+		  size_t len)
+{
+	const struct uet_sync_ranks *rk = local->conf.ranks;
 	uint32_t n_frames, i;
 	size_t at = sizeof(n_frames);
 
+	if (len < sizeof(n_frames))
+		return -EBADMSG;
 	memcpy(&n_frames, src, sizeof(n_frames));
 	for (i = 0; i < n_frames; i++) {
-		struct mpi_frame_hdr h;
+		struct sync_frame_head h;
 		struct uet_xring *ring;
 		struct rte_mbuf *m;
+		size_t used;
+		int rc;
 
-		if (len - at < MPI_FRAME_ROOM)
+		if (sync_frame_peek(src + at, len - at, &h) < 0)
 			return -EBADMSG;
-		memcpy(&h, src + at, sizeof(h));
-		ring = len - at - MPI_FRAME_ROOM < h.len ||
-				       h.dyn != MPI_DYN_BYTES ||
-				       h.len > UINT16_MAX - MPI_FRAME_ROOM
-			       ? NULL
-			       : frame_ring(local, &h);
+		ring = frame_ring(local, &h);
 		if (ring == NULL)
 			return local_fail(&local->error, -EBADMSG,
 					  "rank %u sent a frame (kind %u of "
 					  "%u, %u) this rank does not take",
 					  r, h.kind, h.a, h.b);
-		m = frame_attach(local->conf.ranks->mp, c, src + at, h.len);
-		if (m == NULL)
+		rc = sync_frame_decode(&local->coder, src + at, len - at,
+				       frame_key(local, &h), &m, &used);
+		if (rc == -ENOBUFS)
 			return local_fail(&local->error, -ENOMEM,
 					  "no mbuf for a frame from rank %u: "
 					  "the pool ran dry",
 					  r);
-		(*attached)++;
+		if (rc < 0)
+			return rc;
 		if (uet_xring_put(ring, m, h.arrival_ps, h.port) < 0) {
 			rte_pktmbuf_free(m);
 			return local_fail(&local->error, -ENOMEM,
@@ -289,42 +198,11 @@ static int unpack_frames(struct uet_sync_local *local, uint32_t r,
 		if (h.arrival_ps < local->remote_min_ps)
 			local->remote_min_ps = h.arrival_ps;
 		local->stats.data_frames_rx++;
-		at += MPI_FRAME_ROOM + h.len;
+		at += used;
 	}
-	*used = at;
+	if (rk->unpack != NULL && len > at)
+		return rk->unpack(rk->warg, r, src + at, len - at);
 	return 0;
-}
-
-/* Rank r's message of @p len bytes at src: its frames, then the
- * wiring's part. */
-static int unpack(struct uet_sync_local *local, uint32_t r, const uint8_t *src,
-		  size_t len)
-{
-	const struct uet_sync_ranks *rk = local->conf.ranks;
-	uint32_t n_frames = 0, attached = 0;
-	struct mpi_chunk *c = NULL;
-	size_t used = sizeof(n_frames);
-	int rc = 0;
-
-	if (len < sizeof(n_frames))
-		return -EBADMSG;
-	memcpy(&n_frames, src, sizeof(n_frames));
-	/* A reference for each frame, and one while the message is read. */
-	if (n_frames >= UINT16_MAX)
-		return -E2BIG;
-	if (n_frames > 0) {
-		c = chunk_of(local, r, src, len);
-		if (c == NULL)
-			return -ENOMEM;
-		rte_mbuf_ext_refcnt_set(&c->shinfo, (uint16_t)(n_frames + 1u));
-		src = c->buf;
-		rc = unpack_frames(local, r, c, len, &used, &attached);
-	}
-	if (rc == 0 && rk->unpack != NULL && len > used)
-		rc = rk->unpack(rk->warg, r, src + used, len - used);
-	if (c != NULL)
-		chunk_put(c, (uint16_t)(n_frames + 1u - attached));
-	return rc;
 }
 
 /* The collective failed: the library's text, the rank, the window. */

@@ -89,6 +89,10 @@ int sync_mpi_setup(struct uet_sync_local *local)
 	if (local->nic_unit == NULL || local->nic_rank == NULL ||
 	    local->unit_rank == NULL || local->peer_msg == NULL)
 		return -ENOMEM;
+	/* A shared-info per NIC and per part for the frames they send. */
+	if (sync_frame_coder_init(&local->coder, rk->shared, rk->shared_len,
+				  rk->mp, rk->attach_mp, n + units) < 0)
+		return -ENOMEM;
 	for (r = 0; r < rk->ranks; r++) {
 		struct uet_sync_ranks o = *rk;
 
@@ -143,6 +147,7 @@ void sync_mpi_free(struct uet_sync_local *local)
 	     r++)
 		free(local->peer_msg[r].buf);
 	free(local->peer_msg);
+	sync_frame_coder_fini(&local->coder);
 	free(local->wire);
 	free(local->nic_unit);
 	free(local->nic_rank);

@@ -38,13 +38,6 @@ struct uet_sync_ranks_ops {
 	int (*exchange)(void *arg, const uint8_t *const *send,
 			const size_t *send_len, const uint8_t **recv,
 			size_t *recv_len);
-	/**
-	 * Optional: let go of the buffer of rank @p r's message of the
-	 * last exchange(), now the caller's (free() frees it; the next
-	 * exchange() takes another). NULL, or a NULL return: the caller
-	 * copies what it keeps.
-	 */
-	uint8_t *(*take)(void *arg, uint32_t r);
 	/** Element-wise least of @p n values over the ranks, in place. */
 	int (*min)(void *arg, uint64_t *v, uint32_t n);
 	/** Element-wise sum of @p n values over the ranks, in place. */
@@ -71,8 +64,17 @@ struct uet_sync_ranks {
 	bool switch_on_rank0;
 	const struct uet_sync_ranks_ops *ops;
 	void *arg; /**< the ops' */
-	/** Where the frames of other ranks' NICs are copied into. */
-	struct rte_mempool *mp;
+	/** Where the frames of other ranks are rebuilt: their bytes in
+	 * mbufs of @p mp, their shared segments (below) in mbufs of
+	 * @p attach_mp (NULL: @p mp) attached to this rank's copy. */
+	struct rte_mempool *mp, *attach_mp;
+	/**
+	 * Bytes every rank holds alike, at the same offsets (the NICs'
+	 * payload pattern): a frame's segment that lies within them
+	 * crosses as its offset, not its bytes. NULL: every byte crosses.
+	 */
+	const void *shared;
+	size_t shared_len;
 	/**
 	 * The wiring's part of this rank's message of each window (its
 	 * NICs' record rows, say), appended to *buf (len bytes used of

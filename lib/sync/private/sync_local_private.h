@@ -11,6 +11,7 @@
 #include <rte_per_lcore.h>
 
 #include "sync_engine.h"
+#include "sync_mpi_frame.h"
 #include "sync_park.h"
 #include "sync_private.h"
 #include "sync_steal.h"
@@ -144,6 +145,7 @@ struct uet_sync_local {
 	/* This rank's parts' rings to parts of other ranks. */
 	struct sync_rank_ring *rank_rings;
 	uint32_t n_rank_rings;
+	struct sync_frame_coder coder; /* how frames cross (sync_mpi_frame.h) */
 	struct uet_xframe *msg_frames; /* a ring's frames, while packed */
 	uint32_t cap_msg_frames;
 	struct sync_engine eng; /* the windows */
