@@ -8,7 +8,9 @@
  *   run_clock_coordinator.c  uet-switch: lockstep frames, the switch's side
  *   run_clock_participant.c  uet-nic: lockstep frames, the NICs' side
  *   run_clock_realtime.c     any program with run.clock realtime
- *   run_clock_mpi.c          uet-emu-mpi: one run over MPI ranks
+ *   run_clock_mpi.c          uet-emu-mpi: one run over MPI ranks (its
+ *                            window's message in run_mpi_window.c, its
+ *                            end in run_mpi_end.c)
  *
  * run_clock.c picks the role, checks its mandatory callbacks, and holds
  * the hooks the lockstep roles share (after a window, after the NICs'
