@@ -25,6 +25,22 @@ rc=0; "$conform" --case no-such-case >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown --case exited $rc, want 2"
 rc=0; "$conform" --external true --fault no-sack >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "--external with --fault exited $rc, want 2"
+rc=0; "$conform" --rate 3 >"$dir/rate.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "--rate 3 exited $rc, want 2"
+grep -q -- '--rate 3: want a link rate from 10Mbps to 400Gbps' "$dir/rate.log" || fail "--rate 3: no message naming the rule"
+# --rate stretches the battery's times: at 1 Gbps, 400 times those at
+# 400 Gbps (the lost packet's message at 50 us becomes 20 ms).
+python3 - "$src" <<'PY'
+import sys
+from importlib.machinery import SourceFileLoader
+m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
+t = m.scenario_text(1, "/x", rate_mbps=1000)
+for want in ("link_rate: 1000Mbps, link_delay: 200000ns",
+             "InitialRetransmitTimeout: 8000000ns",
+             "{src: 2, dst: 1, size: 0, at: 20000000ns}",
+             "end: 1600000000ns"):
+    assert want in t, want
+PY
 
 # The correct DUT, attached by command.
 dut="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out '$dir/dut' --start-at \"\$UET_START_AT\" --linger-ms 60000 '$dir/ok/dut.yaml'"
@@ -36,7 +52,7 @@ import sys
 from importlib.machinery import SourceFileLoader
 m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
 with open(sys.argv[2] + "/dut.yaml", "w") as f:
-    f.write(m.SCENARIO.format(dilation=1000, out=sys.argv[2] + "/dut", external=""))
+    f.write(m.scenario_text(m.DEFAULT_DILATION, sys.argv[2] + "/dut"))
 PY
 rc=0
 timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \

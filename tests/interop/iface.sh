@@ -50,7 +50,7 @@ import sys
 from importlib.machinery import SourceFileLoader
 m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
 with open(sys.argv[2] + "/dut.yaml", "w") as f:
-    f.write(m.SCENARIO.format(dilation=1000, out=sys.argv[2] + "/dut", external=""))
+    f.write(m.scenario_text(m.DEFAULT_DILATION, sys.argv[2] + "/dut"))
 PY
 	timeout 300 "$conform" --build "$build" --out "$out" --junit "$out.xml" \
 		--iface "$dev" >"$out.log" 2>&1 &
