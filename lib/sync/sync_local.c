@@ -503,6 +503,7 @@ void uet_sync_local_free(struct uet_sync_local *local)
 	if (local->conf.ranks != NULL)
 		sync_mpi_free(local);
 	free(local->msg_frames);
+	free(local->msg_mbufs);
 	free(local->peer_send);
 	free(local->peer_recv);
 	free(local->peer_send_len);

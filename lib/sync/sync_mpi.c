@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "sync_local_private.h"
 #include "sync_mpi_frame.h"
@@ -57,6 +58,9 @@ enum mpi_frame_kind {
 	MPI_FRAME_NIC_IN,
 };
 
+/* Frames fetched ahead of the one being packed. */
+#define PACK_AHEAD 4u
+
 static int msg_room(struct sync_rank_msg *m, size_t more)
 {
 	size_t cap = m->cap != 0 ? m->cap : 4096u;
@@ -89,13 +93,22 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 	if (k > local->cap_msg_frames) {
 		void *p = realloc(local->msg_frames,
 				  k * sizeof(*local->msg_frames));
+		void *q = p == NULL ? NULL
+				    : realloc(local->msg_mbufs,
+					      k * sizeof(*local->msg_mbufs));
 
-		if (p == NULL)
+		if (p != NULL)
+			local->msg_frames = p;
+		if (q == NULL)
 			return -ENOMEM;
-		local->msg_frames = p;
+		local->msg_mbufs = q;
 		local->cap_msg_frames = k;
 	}
 	got = uet_xring_take(ring, local->msg_frames, k);
+	/* The frames' mbufs are cold by now (they crossed the fabric): the
+	 * ones a few ahead are fetched while this one is coded. */
+	for (i = 0; i < got && i < PACK_AHEAD; i++)
+		rte_prefetch0(local->msg_frames[i].m);
 	for (i = 0; i < got; i++) {
 		struct uet_xframe *f = &local->msg_frames[i];
 		const struct sync_frame_head h = {
@@ -106,6 +119,10 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 			.port = f->port,
 		};
 
+		if (i + PACK_AHEAD < got)
+			rte_prefetch0(local->msg_frames[i + PACK_AHEAD].m);
+		if (f->m->next != NULL)
+			rte_prefetch0(f->m->next);
 		if (rc == 0)
 			rc = msg_room(m, sync_frame_bound(f->m));
 		if (rc == 0) {
@@ -113,8 +130,9 @@ static int pack_ring(struct uet_sync_local *local, struct uet_xring *ring,
 						    m->buf + m->len, &h, f->m);
 			m->frames++;
 		}
-		rte_pktmbuf_free(f->m);
+		local->msg_mbufs[i] = f->m;
 	}
+	rte_pktmbuf_free_bulk(local->msg_mbufs, got);
 	return rc;
 }
 

@@ -63,8 +63,8 @@ int sync_frame_coder_init(struct sync_frame_coder *fc, const void *shared,
 	memset(fc, 0, sizeof(*fc));
 	fc->shared = shared;
 	fc->shared_len = shared != NULL ? shared_len : 0;
-	fc->mp = mp;
-	fc->attach_mp = attach_mp != NULL ? attach_mp : mp;
+	fc->bytes.mp = mp;
+	fc->attach.mp = attach_mp != NULL ? attach_mp : mp;
 	fc->n_keys = n_keys != 0 ? n_keys : 1u;
 	fc->refs = calloc(1, sizeof(*fc->refs) +
 				     fc->n_keys * sizeof(fc->refs->si[0]));
@@ -80,11 +80,36 @@ int sync_frame_coder_init(struct sync_frame_coder *fc, const void *shared,
 	return 0;
 }
 
+/* An mbuf of the stash's pool, a batch taken when it is empty. */
+static struct rte_mbuf *stash_get(struct sync_frame_stash *st)
+{
+	if (st->at == st->n) {
+		st->at = 0;
+		st->n = rte_pktmbuf_alloc_bulk(st->mp, st->m,
+					       SYNC_FRAME_STASH) == 0
+				? SYNC_FRAME_STASH
+				: 0;
+		if (st->n == 0)
+			/* The pool has fewer than a batch left. */
+			return rte_pktmbuf_alloc(st->mp);
+	}
+	return st->m[st->at++];
+}
+
+static void stash_free(struct sync_frame_stash *st)
+{
+	if (st->n > st->at)
+		rte_pktmbuf_free_bulk(st->m + st->at, st->n - st->at);
+	st->n = st->at = 0;
+}
+
 void sync_frame_coder_fini(struct sync_frame_coder *fc)
 {
 	struct sync_frame_refs *r = fc->refs;
 	uint32_t i, n;
 
+	stash_free(&fc->bytes);
+	stash_free(&fc->attach);
 	if (r == NULL)
 		return;
 	n = r->n;
@@ -167,10 +192,10 @@ int sync_frame_peek(const uint8_t *src, size_t avail, struct sync_frame_head *h)
 }
 
 /* A segment of len bytes at src, in an mbuf of the pool. */
-static int seg_copy(struct rte_mempool *mp, const uint8_t *src, uint32_t len,
-		    struct rte_mbuf **sp)
+static int seg_copy(struct sync_frame_stash *st, const uint8_t *src,
+		    uint32_t len, struct rte_mbuf **sp)
 {
-	struct rte_mbuf *s = rte_pktmbuf_alloc(mp);
+	struct rte_mbuf *s = stash_get(st);
 	char *d;
 
 	if (s == NULL)
@@ -198,8 +223,8 @@ static int seg_attach(struct sync_frame_coder *fc, uint32_t key, uint32_t off,
 	    len > UINT16_MAX)
 		return -EBADMSG;
 	if (rte_mbuf_ext_refcnt_read(si) >= REFS_MAX)
-		return seg_copy(fc->mp, fc->shared + off, len, sp);
-	s = rte_pktmbuf_alloc(fc->attach_mp);
+		return seg_copy(&fc->bytes, fc->shared + off, len, sp);
+	s = stash_get(&fc->attach);
 	if (s == NULL)
 		return -ENOBUFS;
 	rte_mbuf_ext_refcnt_update(si, 1);
@@ -241,7 +266,8 @@ int sync_frame_decode(struct sync_frame_coder *fc, const uint8_t *src,
 		if (sw.off == SEG_BYTES) {
 			rc = avail - at < sw.len
 				     ? -EBADMSG
-				     : seg_copy(fc->mp, src + at, sw.len, &s);
+				     : seg_copy(&fc->bytes, src + at, sw.len,
+						&s);
 			at += rc == 0 ? sw.len : 0;
 		} else {
 			rc = fc->shared == NULL

@@ -147,6 +147,7 @@ struct uet_sync_local {
 	uint32_t n_rank_rings;
 	struct sync_frame_coder coder; /* how frames cross (sync_mpi_frame.h) */
 	struct uet_xframe *msg_frames; /* a ring's frames, while packed */
+	struct rte_mbuf **msg_mbufs;   /* their mbufs, freed at once */
 	uint32_t cap_msg_frames;
 	struct sync_engine eng; /* the windows */
 	uint64_t start_ns, progress_ns;

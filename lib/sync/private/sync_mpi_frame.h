@@ -28,12 +28,23 @@ struct sync_frame_head {
 
 struct sync_frame_refs;
 
+/* Mbufs of a pool taken a batch at a time: a batch's cache misses
+ * overlap, where one at a time each waits for the last (most of a
+ * window's 1,500 rebuilt frames come from mbufs long cold). */
+#define SYNC_FRAME_STASH 32u
+
+struct sync_frame_stash {
+	struct rte_mempool *mp;
+	struct rte_mbuf *m[SYNC_FRAME_STASH];
+	uint32_t n, at;
+};
+
 /** One rank's coder: the shared bytes, the pools its frames come from. */
 struct sync_frame_coder {
 	const uint8_t *shared; /* NULL: every byte crosses */
 	size_t shared_len;
-	struct rte_mempool *mp;	       /* a segment's bytes */
-	struct rte_mempool *attach_mp; /* a shared segment's mbuf */
+	struct sync_frame_stash bytes;	/* a segment's bytes */
+	struct sync_frame_stash attach; /* a shared segment's mbuf */
 	/* The shared-info each shared segment is attached with, one per
 	 * key (a NIC, a part), so that no count passes 16 bits. */
 	struct sync_frame_refs *refs;
