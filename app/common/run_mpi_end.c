@@ -70,13 +70,20 @@ static int mpi_sum_counts(struct run *run, uint64_t *nic_events)
 	if (rc < 0)
 		return rc;
 	*nic_events = c[0];
-	/* The events are the model's work: how evenly the shares split it. */
-	if (m->rk.ranks > 1)
+	/* The events are the model's work: how evenly the shares split it;
+	 * the wall of this rank's model and sync, how evenly it ran. */
+	if (m->rk.ranks > 1) {
+		uint64_t model_ns, sync_ns;
+
+		uet_sync_local_costs(run->local, &model_ns, &sync_ns);
 		fprintf(stderr,
 			"%s: rank %u of %u ran %" PRIu64
-			" events, %.1f%% of the run's\n",
+			" events, %.1f%% of the run's, in %.1f ms of model "
+			"and %.1f ms of sync\n",
 			run->prog, m->rk.rank, m->rk.ranks, mine,
-			c[0] > 0 ? 100.0 * (double)mine / (double)c[0] : 0.0);
+			c[0] > 0 ? 100.0 * (double)mine / (double)c[0] : 0.0,
+			(double)model_ns / 1e6, (double)sync_ns / 1e6);
+	}
 	run->completed = (uint32_t)c[1];
 	run->arrived = (uint32_t)c[2];
 	flags = calloc(run->n_messages + 1u, sizeof(*flags));
