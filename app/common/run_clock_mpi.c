@@ -180,6 +180,40 @@ static int mpi_local(struct run *run)
 	return rc;
 }
 
+/* The NICs and switch parts this rank runs (either may be none). */
+static void mpi_share_line(const struct run *run)
+{
+	const struct uet_sync_ranks *rk = &run->mpi->rk;
+	char nics[48] = "no NICs", parts[48] = "";
+
+	if (rk->nic_count > 0)
+		snprintf(nics, sizeof(nics), "NICs %u-%u", rk->nic_first,
+			 rk->nic_first + rk->nic_count - 1u);
+	if (rk->part_count > 0)
+		snprintf(parts, sizeof(parts), " and switch parts %u-%u",
+			 rk->part_first, rk->part_first + rk->part_count - 1u);
+	fprintf(stderr, "%s: rank %u of %u runs %s%s\n", run->prog, rk->rank,
+		rk->ranks, nics, parts);
+}
+
+/* Past two ranks, which ranks this one exchanges messages with (those
+ * its share has links to, and rank 0). */
+static void mpi_peers_line(const struct run *run)
+{
+	const struct run_mpi *m = run->mpi;
+	char line[512];
+	size_t at = 0;
+	uint32_t r;
+
+	for (r = 0; r < m->rk.ranks && at < sizeof(line) - 16u; r++)
+		if (uet_sync_local_rank_peer(run->local, r))
+			at += (size_t)snprintf(line + at, sizeof(line) - at,
+					       " %u", r);
+	line[at] = '\0';
+	fprintf(stderr, "%s: rank %u of %u exchanges messages with ranks%s\n",
+		run->prog, m->rk.rank, m->rk.ranks, line);
+}
+
 static int mpi_open(struct run *run, uint64_t scenario_hash)
 {
 	struct run_mpi *m = calloc(1, sizeof(*m));
@@ -219,20 +253,12 @@ static int mpi_open(struct run *run, uint64_t scenario_hash)
 	}
 	if (ok == 0)
 		ok = mpi_refuse(run);
-	if (ok == 0 && m->rk.ranks > 1 && m->rk.part_count > 0)
-		fprintf(stderr,
-			"%s: rank %u of %u runs NICs %u-%u and switch parts "
-			"%u-%u\n",
-			run->prog, m->rk.rank, m->rk.ranks, m->rk.nic_first,
-			m->rk.nic_first + m->rk.nic_count - 1u,
-			m->rk.part_first,
-			m->rk.part_first + m->rk.part_count - 1u);
-	else if (ok == 0 && m->rk.ranks > 1)
-		fprintf(stderr, "%s: rank %u of %u runs NICs %u-%u\n",
-			run->prog, m->rk.rank, m->rk.ranks, m->rk.nic_first,
-			m->rk.nic_first + m->rk.nic_count - 1u);
+	if (ok == 0 && m->rk.ranks > 1)
+		mpi_share_line(run);
 	if (ok == 0)
 		ok = mpi_local(run);
+	if (ok == 0 && m->rk.ranks > 2)
+		mpi_peers_line(run);
 	/* Every rank set up, or none runs: a rank that could not waits for
 	 * nothing, and the others are told which. */
 	failed = ok < 0 ? m->rk.rank : MPI_OK;
@@ -279,6 +305,8 @@ static void mpi_close(struct run *run)
 		free(run->mpi->caps);
 	uet_sync_local_free(run->local);
 	run->local = NULL;
+	if (run->mpi != NULL)
+		free(run->mpi->relay);
 	free(run->arrived_log);
 	run->arrived_log = NULL;
 	free(run->mpi);

@@ -27,6 +27,10 @@ struct run_mpi {
 	struct uet_sync_ranks rk; /* the conf's, with this role's hooks */
 	uint32_t arrivals_sent;	  /* of run->arrived_log */
 	struct mpi_cap *caps;	  /* per host, beyond rank 0 */
+	/* At rank 0, past two ranks: the arrivals the others told it in the
+	 * window, passed on in its next message (id, time pairs). */
+	uint64_t *relay;
+	uint32_t n_relay, cap_relay;
 };
 
 static inline const struct uet_sync_ranks_ops *

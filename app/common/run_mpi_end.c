@@ -143,7 +143,7 @@ static int mpi_gather_ports(struct run *run, uet_time_t end_ps)
 	for (r = 0; r < rk->ranks; r++)
 		send[r] = (const uint8_t *)mine;
 	send_len[0] = rk->rank != 0 ? n * sizeof(*mine) : 0;
-	rc = run_mpi_ops(run)->exchange(rk->arg, send, send_len, recv,
+	rc = run_mpi_ops(run)->exchange(rk->arg, NULL, send, send_len, recv,
 					recv_len);
 	for (r = 1; rc == 0 && rk->rank == 0 && r < rk->ranks; r++) {
 		for (i = 0; rc == 0 && i < recv_len[r] / sizeof(*mine); i++) {

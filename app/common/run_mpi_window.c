@@ -17,32 +17,46 @@
 #include "uet_ses.h"
 #include "run_mpi.h"
 
-/* This rank's part of a window's message: the arrivals its NICs saw
- * (every rank's senders write them in flows.csv), then, beyond rank 0,
- * its NICs' record rows of the window. */
+/* Room for more bytes at *buf (len used of cap). */
+static int mpi_room(uint8_t **buf, size_t len, size_t *cap, size_t more)
+{
+	size_t c = *cap != 0 ? *cap : 4096u;
+	uint8_t *p;
+
+	if (len + more <= *cap)
+		return 0;
+	while (c < len + more)
+		c *= 2;
+	p = realloc(*buf, c);
+	if (p == NULL)
+		return -ENOMEM;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * This rank's part of a window's message to each rank it exchanges
+ * with: the arrivals its NICs saw (a sender's flows.csv row names its
+ * message's arrival, and the sender may be on any rank). Past two ranks
+ * a rank exchanges only with those its parts have links to, and rank 0,
+ * so rank 0 passes on, a window later, every arrival another rank told
+ * it: a message completes at its sender two windows after its arrival
+ * at the earliest (its last ACK crosses two links at least), so the
+ * sender's rank has it in time.
+ */
 int run_mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 {
 	struct run *run = warg;
 	struct run_mpi *m = run->mpi;
 	const uint32_t n =
 		__atomic_load_n(&run->n_arrived_log, __ATOMIC_ACQUIRE);
-	const uint32_t k = n - m->arrivals_sent;
-	size_t need = *len + sizeof(uint32_t) * 2 + (size_t)k * 16u;
-	uint32_t i, views = 0;
+	const uint32_t k = n - m->arrivals_sent + m->n_relay;
+	uint32_t i;
 	uint8_t *p;
-	size_t views_at;
 
-	if (need > *cap) {
-		size_t c = *cap != 0 ? *cap : 4096u;
-
-		while (c < need)
-			c *= 2;
-		p = realloc(*buf, c);
-		if (p == NULL)
-			return -ENOMEM;
-		*buf = p;
-		*cap = c;
-	}
+	if (mpi_room(buf, *len, cap, sizeof(k) + (size_t)k * 16u) < 0)
+		return -ENOMEM;
 	p = *buf + *len;
 	memcpy(p, &k, sizeof(k));
 	p += sizeof(k);
@@ -54,23 +68,35 @@ int run_mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 		memcpy(p + 8, &t, sizeof(t));
 		p += 16;
 	}
+	memcpy(p, m->relay, (size_t)m->n_relay * 16u);
+	p += (size_t)m->n_relay * 16u;
 	m->arrivals_sent = n;
-	views_at = (size_t)(p - *buf);
-	*len = views_at + sizeof(views);
-	for (i = m->rk.nic_first; m->rk.rank > 0 && run->nic_rec != NULL &&
-				  i < m->rk.nic_first + m->rk.nic_count;
+	m->n_relay = 0;
+	*len = (size_t)(p - *buf);
+	return 0;
+}
+
+/* Beyond rank 0, its NICs' record rows of the window, for rank 0: a
+ * count of NICs, then each NIC's index and its rows. */
+static int mpi_pack_rows(struct run *run, uint8_t **buf, size_t *len,
+			 size_t *cap)
+{
+	const struct run_mpi *m = run->mpi;
+	uint32_t i, views = 0;
+	size_t views_at = *len;
+
+	if (mpi_room(buf, *len, cap, sizeof(views)) < 0)
+		return -ENOMEM;
+	*len += sizeof(views);
+	for (i = m->rk.nic_first;
+	     run->nic_rec != NULL && i < m->rk.nic_first + m->rk.nic_count;
 	     i++) {
 		int rc;
 
 		if (uet_record_view_bytes(run->nic_rec[i]) == 0)
 			continue;
-		if (*len + sizeof(i) > *cap) {
-			p = realloc(*buf, *cap * 2);
-			if (p == NULL)
-				return -ENOMEM;
-			*buf = p;
-			*cap *= 2;
-		}
+		if (mpi_room(buf, *len, cap, sizeof(i)) < 0)
+			return -ENOMEM;
 		memcpy(*buf + *len, &i, sizeof(i));
 		*len += sizeof(i);
 		rc = uet_record_view_export(run->nic_rec[i], buf, len, cap);
@@ -128,14 +154,19 @@ void run_mpi_on_capture(void *ctx, uint32_t port, const struct rte_mbuf *m,
 	c->len += need;
 }
 
-/* The window's captures into this rank's message to rank 0: a count of
- * ports, then each port, its bytes' length and its frames. */
+/* This rank's part of its message to rank 0 only: its NICs' rows of
+ * the window, then its captures: a count of ports, then each port, its
+ * bytes' length and its frames. */
 int run_mpi_pack_root(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 {
 	struct run *run = warg;
 	struct run_mpi *m = run->mpi;
 	uint32_t i, ports = 0;
 	size_t need = sizeof(ports), at;
+	int rc = mpi_pack_rows(run, buf, len, cap);
+
+	if (rc < 0)
+		return rc;
 
 	for (i = 0; m->caps != NULL && i < run->hosts; i++)
 		if (m->caps[i].len > 0)
@@ -214,15 +245,70 @@ static int mpi_unpack_captures(struct run *run, const uint8_t *src, size_t len)
 	return 0;
 }
 
-/* Rank r's part: its arrivals into the table, and at rank 0 its NICs'
- * rows into their views, flushed with the others' in host order, then
- * its captures into the files. */
+/* An arrival another rank told rank 0, passed on in its next message. */
+static int mpi_relay(struct run_mpi *m, uint64_t id, uint64_t t)
+{
+	if (m->n_relay == m->cap_relay) {
+		const uint32_t c = m->cap_relay != 0 ? 2 * m->cap_relay : 64u;
+		uint64_t *p = realloc(m->relay, (size_t)c * 16u);
+
+		if (p == NULL)
+			return -ENOMEM;
+		m->relay = p;
+		m->cap_relay = c;
+	}
+	m->relay[2 * m->n_relay] = id;
+	m->relay[2 * m->n_relay + 1] = t;
+	m->n_relay++;
+	return 0;
+}
+
+/* Rank r's NICs' rows into rank 0's views of them, flushed with the
+ * others' in host order; *at moves past them. */
+static int mpi_unpack_rows(struct run *run, const uint8_t *src, size_t len,
+			   size_t *at)
+{
+	const struct run_mpi *m = run->mpi;
+	uint32_t views, i;
+
+	if (len - *at < sizeof(views))
+		return -EBADMSG;
+	memcpy(&views, src + *at, sizeof(views));
+	*at += sizeof(views);
+	for (i = 0; i < views; i++) {
+		uint32_t nic;
+		size_t used;
+		int rc;
+
+		if (len - *at < sizeof(nic))
+			return -EBADMSG;
+		memcpy(&nic, src + *at, sizeof(nic));
+		*at += sizeof(nic);
+		/* Rows of a NIC this rank runs come from no other. */
+		if (nic >= run->count ||
+		    (nic >= m->rk.nic_first &&
+		     nic - m->rk.nic_first < m->rk.nic_count) ||
+		    run->nic_rec == NULL)
+			return -EBADMSG;
+		rc = uet_record_view_import(run->nic_rec[nic], src + *at,
+					    len - *at, &used);
+		if (rc < 0)
+			return rc;
+		*at += used;
+	}
+	return 0;
+}
+
+/* Rank r's part: its arrivals into the table (at rank 0, past two ranks,
+ * kept to pass on), and at rank 0 its NICs' rows and its captures. */
 int run_mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 {
 	struct run *run = warg;
-	const struct run_mpi *m = run->mpi;
-	uint32_t k, views, i, first, count;
+	struct run_mpi *m = run->mpi;
+	const bool relay = m->rk.rank == 0 && m->rk.ranks > 2;
+	uint32_t k, i;
 	size_t at = sizeof(k);
+	int rc;
 
 	/* A rank that could not build its message sent none of this. */
 	if (len == 0)
@@ -237,36 +323,14 @@ int run_mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 
 		memcpy(&id, src + at, sizeof(id));
 		memcpy(&t, src + at + 8, sizeof(t));
-		if (run->arrivals != NULL && id < run->n_messages)
-			uet_ses_arrivals_set(run->arrivals, id, t);
+		if (run->arrivals == NULL || id >= run->n_messages)
+			continue;
+		uet_ses_arrivals_set(run->arrivals, id, t);
+		if (relay && mpi_relay(m, id, t) < 0)
+			return -ENOMEM;
 	}
-	if (len - at < sizeof(views))
-		return -EBADMSG;
-	memcpy(&views, src + at, sizeof(views));
-	at += sizeof(views);
-	first = m->rk.nic_first;
-	count = m->rk.nic_count;
-	for (i = 0; i < views; i++) {
-		uint32_t nic;
-		size_t used;
-		int rc;
-
-		if (len - at < sizeof(nic))
-			return -EBADMSG;
-		memcpy(&nic, src + at, sizeof(nic));
-		at += sizeof(nic);
-		/* Rows of a NIC this rank runs come from no other. */
-		if (nic >= run->count ||
-		    (nic >= first && nic - first < count) ||
-		    run->nic_rec == NULL)
-			return -EBADMSG;
-		rc = uet_record_view_import(run->nic_rec[nic], src + at,
-					    len - at, &used);
-		if (rc < 0)
-			return rc;
-		at += used;
-	}
-	return m->rk.rank == 0 && r != 0
-		       ? mpi_unpack_captures(run, src + at, len - at)
-		       : 0;
+	if (m->rk.rank != 0 || r == 0)
+		return 0;
+	rc = mpi_unpack_rows(run, src, len, &at);
+	return rc < 0 ? rc : mpi_unpack_captures(run, src + at, len - at);
 }

@@ -156,7 +156,7 @@ static void ranks_exchange_late(struct mpi_ranks *m)
 			return;
 		}
 	for (r = 0; r < m->size; r++) {
-		if (r == m->rank ||
+		if (r == m->rank || m->reqs[r] == MPI_REQUEST_NULL ||
 		    MPI_Test(&m->reqs[r], &flag, MPI_STATUS_IGNORE) !=
 			    MPI_SUCCESS ||
 		    flag)
@@ -172,13 +172,13 @@ static void ranks_exchange_late(struct mpi_ranks *m)
 		 (double)m->timeout_ns / 1e9);
 }
 
-static int ranks_exchange(void *arg, const uint8_t *const *send,
-			  const size_t *send_len, const uint8_t **recv,
-			  size_t *recv_len)
+static int ranks_exchange(void *arg, const uint8_t *peers,
+			  const uint8_t *const *send, const size_t *send_len,
+			  const uint8_t **recv, size_t *recv_len)
 {
 	struct mpi_ranks *m = arg;
 	uint64_t t0;
-	int r, rc, left = m->size - 1, done = 0;
+	int r, rc, left = 0, done = 0;
 
 	if (m->timed_out)
 		return -ETIMEDOUT; /* the text says which rank */
@@ -186,11 +186,14 @@ static int ranks_exchange(void *arg, const uint8_t *const *send,
 	for (r = 0; r < 2 * m->size; r++)
 		m->reqs[r] = MPI_REQUEST_NULL;
 	for (r = 0; r < m->size; r++) {
-		m->posted[r] = r == m->rank;
+		/* Neither this rank nor one it has no link to is waited
+		 * for. */
+		m->posted[r] = r == m->rank || (peers != NULL && !peers[r]);
 		recv_len[r] = 0;
 		recv[r] = NULL;
-		if (r == m->rank)
+		if (m->posted[r])
 			continue;
+		left++;
 		if (send_len[r] > (size_t)INT_MAX) {
 			snprintf(m->error, sizeof(m->error),
 				 "a window's message of %zu bytes to rank %d "
@@ -226,7 +229,9 @@ static int ranks_exchange(void *arg, const uint8_t *const *send,
 			return rc;
 	}
 	for (r = 0; r < m->size; r++)
-		recv[r] = r != m->rank ? m->recv[r] : NULL;
+		recv[r] = r != m->rank && (peers == NULL || peers[r])
+				  ? m->recv[r]
+				  : NULL;
 	return 0;
 }
 

@@ -479,6 +479,12 @@ void uet_sync_local_rank_costs(const struct uet_sync_local *local,
 	*c = local->rank_costs;
 }
 
+bool uet_sync_local_rank_peer(const struct uet_sync_local *local, uint32_t r)
+{
+	return local->peers != NULL && r < local->conf.ranks->ranks &&
+	       local->peers[r] != 0;
+}
+
 const char *uet_sync_local_error(const struct uet_sync_local *local)
 {
 	return local->error.text;

@@ -311,7 +311,10 @@ static int pack(struct uet_sync_local *local, unsigned int what, bool wiring)
 
 		memcpy(m->buf, &m->frames, sizeof(m->frames));
 		local->rank_costs.frames += m->frames;
-		if (r == rk->rank || local->wire_len == 0)
+		/* No frame leaves but over a link (find_peers()). */
+		if (r != rk->rank && !local->peers[r] && m->frames > 0)
+			rc = -EPROTO;
+		if (r == rk->rank || !local->peers[r] || local->wire_len == 0)
 			continue;
 		rc = msg_room(m, local->wire_len);
 		if (rc == 0) {
@@ -354,22 +357,23 @@ static int exchange(struct uet_sync_local *local, unsigned int what,
 
 		local->peer_send[r] =
 			built < 0 ? (const uint8_t *)&none : m->buf;
-		local->peer_send_len[r] = r == rk->rank ? 0
-					  : built < 0	? sizeof(none)
-							: m->len;
+		local->peer_send_len[r] = r == rk->rank || !local->peers[r] ? 0
+					  : built < 0 ? sizeof(none)
+						      : m->len;
 		local->rank_costs.bytes += local->peer_send_len[r];
 	}
 	t1 = sync_wall_ns();
 	local->rank_costs.pack_ns += t1 - t0;
-	rc = rk->ops->exchange(rk->arg, local->peer_send, local->peer_send_len,
-			       local->peer_recv, local->peer_recv_len);
+	rc = rk->ops->exchange(rk->arg, local->peers, local->peer_send,
+			       local->peer_send_len, local->peer_recv,
+			       local->peer_recv_len);
 	t0 = sync_wall_ns();
 	local->rank_costs.send_ns += t0 - t1;
 	local->send_window_ns += t0 - t1;
 	if (rc < 0)
 		return ranks_failed(local, rc, "the exchange of frames");
 	for (r = 0; r < rk->ranks; r++) {
-		if (r == rk->rank)
+		if (r == rk->rank || !local->peers[r])
 			continue;
 		rc = unpack(local, r, local->peer_recv[r],
 			    local->peer_recv_len[r]);

@@ -69,6 +69,46 @@ int uet_sync_rank_shares(const struct uet_component *sw, uint32_t n_nics,
 	return 0;
 }
 
+/* Whether a link joins units (or NICs) of ranks a and b, seen from me. */
+static void peer_mark(uint8_t *peers, uint32_t me, uint32_t a, uint32_t b)
+{
+	if (a == me && b != me)
+		peers[b] = 1;
+	if (b == me && a != me)
+		peers[a] = 1;
+}
+
+/*
+ * The ranks this one exchanges messages with: of two ranks, the other;
+ * past two, those that hold the other end of a link of its NICs or
+ * parts (frames cross only there), and rank 0, which writes the run's
+ * files from every rank's rows and passes the arrivals on
+ * (app/common/run_mpi_window.c). The same relation seen from either
+ * end: each rank finds it from every rank's shares.
+ */
+static void find_peers(struct uet_sync_local *local)
+{
+	struct uet_component *sw = local->conf.sw;
+	const struct uet_sync_ranks *rk = local->conf.ranks;
+	const uint32_t me = rk->rank;
+	uint32_t r, i, q, s;
+
+	for (r = 0; r < rk->ranks; r++)
+		local->peers[r] =
+			r != me && (rk->ranks <= 2 || me == 0 || r == 0);
+	for (i = 0; i < local->conf.n_nics; i++)
+		peer_mark(local->peers, me, local->nic_rank[i],
+			  local->unit_rank[local->nic_unit[i]]);
+	for (q = 0; sw->parts.n != 0 && q < sw->parts.n; q++)
+		for (s = 0; s < sw->parts.out_rings(sw, q); s++) {
+			uint32_t to = q;
+
+			if (sw->parts.out_ring(sw, q, s, 0, &to) != NULL)
+				peer_mark(local->peers, me, local->unit_rank[q],
+					  local->unit_rank[to]);
+		}
+}
+
 int sync_mpi_setup(struct uet_sync_local *local)
 {
 	struct uet_component *sw = local->conf.sw;
@@ -86,8 +126,10 @@ int sync_mpi_setup(struct uet_sync_local *local)
 	local->nic_rank = calloc(n, sizeof(*local->nic_rank));
 	local->unit_rank = calloc(units, sizeof(*local->unit_rank));
 	local->peer_msg = calloc(rk->ranks, sizeof(*local->peer_msg));
+	local->peers = calloc(rk->ranks, sizeof(*local->peers));
 	if (local->nic_unit == NULL || local->nic_rank == NULL ||
-	    local->unit_rank == NULL || local->peer_msg == NULL)
+	    local->unit_rank == NULL || local->peer_msg == NULL ||
+	    local->peers == NULL)
 		return -ENOMEM;
 	/* A shared-info per NIC and per part for the frames they send. */
 	if (sync_frame_coder_init(&local->coder, rk->shared, rk->shared_len,
@@ -114,6 +156,7 @@ int sync_mpi_setup(struct uet_sync_local *local)
 	for (i = 0; i < n; i++)
 		local->nic_unit[i] =
 			sw->parts.n != 0 ? sw->parts.port_part(sw, i) : 0;
+	find_peers(local);
 	/* This rank's parts' rings that lead to other ranks. */
 	for (q = rk->part_first;
 	     sw->parts.n != 0 && q < rk->part_first + rk->part_count; q++)
@@ -147,6 +190,7 @@ void sync_mpi_free(struct uet_sync_local *local)
 	     r++)
 		free(local->peer_msg[r].buf);
 	free(local->peer_msg);
+	free(local->peers);
 	sync_frame_coder_fini(&local->coder);
 	free(local->wire);
 	free(local->nic_unit);

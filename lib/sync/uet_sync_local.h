@@ -135,6 +135,11 @@ void uet_sync_local_costs(const struct uet_sync_local *l, uint64_t *model_ns,
 void uet_sync_local_rank_costs(const struct uet_sync_local *l,
 			       struct uet_sync_ranks_costs *c);
 
+/** Over ranks, whether this rank exchanges messages with rank @p r
+ * (past two ranks: the ranks its parts and NICs have links to, and
+ * between rank 0 and every rank); false otherwise. */
+bool uet_sync_local_rank_peer(const struct uet_sync_local *l, uint32_t r);
+
 /** @return the error text ("" while there is none). */
 const char *uet_sync_local_error(const struct uet_sync_local *l);
 

@@ -27,17 +27,19 @@ struct uet_sync_ranks_ops {
 	int (*allgather)(void *arg, const void *send, size_t len,
 			 const uint8_t **all, const size_t **offs);
 	/**
-	 * One message to each other rank and one from each, of any size
-	 * (0 too): @p send[r] of @p send_len[r] bytes goes to rank r; on
-	 * return rank r's to this one is @p recv[r] of @p recv_len[r]
-	 * bytes (buffers the callee keeps until the next call). The
-	 * entries of this rank are not used. Every rank calls it once a
-	 * window: a window's frames and rows, one batched message per
-	 * pair of ranks.
+	 * One message to each rank r with @p peers[r] != 0 (NULL: every
+	 * other rank) and one from each, of any size (0 too): @p send[r]
+	 * of @p send_len[r] bytes goes to rank r; on return rank r's to
+	 * this one is @p recv[r] of @p recv_len[r] bytes (buffers the
+	 * callee keeps until the next call; NULL and 0 for a rank not a
+	 * peer). The relation is the same both ways (r is q's peer iff q
+	 * is r's); the entries of this rank are not used. Every rank
+	 * calls it once a window: a window's frames and rows, one batched
+	 * message per pair of ranks that have links between them.
 	 */
-	int (*exchange)(void *arg, const uint8_t *const *send,
-			const size_t *send_len, const uint8_t **recv,
-			size_t *recv_len);
+	int (*exchange)(void *arg, const uint8_t *peers,
+			const uint8_t *const *send, const size_t *send_len,
+			const uint8_t **recv, size_t *recv_len);
 	/** Element-wise least of @p n values over the ranks, in place. */
 	int (*min)(void *arg, uint64_t *v, uint32_t n);
 	/** Element-wise sum of @p n values over the ranks, in place. */

@@ -72,14 +72,16 @@ static int fw_allgather(void *arg, const void *send, size_t len,
 
 /* Each rank's messages to every other, through the world: rank r's to
  * rank q is w->pair[r][q]. */
-static int fw_exchange(void *arg, const uint8_t *const *send,
-		       const size_t *send_len, const uint8_t **recv,
-		       size_t *recv_len)
+static int fw_exchange(void *arg, const uint8_t *peers,
+		       const uint8_t *const *send, const size_t *send_len,
+		       const uint8_t **recv, size_t *recv_len)
 {
 	struct fake_rank *fr = arg;
 	struct fake_world *w = fr->w;
 	uint32_t r;
 
+	/* Two ranks: each the other's peer. */
+	ck_assert(peers == NULL || peers[1 - fr->rank]);
 	for (r = 0; r < RANKS; r++) {
 		w->pair[fr->rank][r] = send[r];
 		w->pair_len[fr->rank][r] = send_len[r];

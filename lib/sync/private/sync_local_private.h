@@ -136,7 +136,8 @@ struct uet_sync_local {
 	const uint8_t **peer_send, **peer_recv;
 	size_t *peer_send_len, *peer_recv_len;
 	struct sync_rank_msg *peer_msg; /* per rank: this rank's to it */
-	uint8_t *wire; /* the wiring's part of the window, to every rank */
+	uint8_t *peers; /* per rank: whether the two exchange messages */
+	uint8_t *wire;	/* the wiring's part of the window, to every rank */
 	size_t wire_len, wire_cap;
 	/* Who runs what (uet_sync_rank_shares()): the unit (part, or the
 	 * switch as one) that holds each NIC's host port, the rank of each
