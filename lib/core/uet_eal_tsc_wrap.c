@@ -33,7 +33,7 @@ static void __attribute__((constructor)) eal_tsc_mark_start(void)
 uint64_t __wrap_get_tsc_freq(void)
 {
 	uint64_t hz = eal_tsc_started ? uet_tsc_hz_since(&eal_tsc_start,
-							 UET_TSC_CALIBRATION_MS)
+							 UET_TSC_CALIBRATION_US)
 				      : 0;
 
 	/* The EAL's 100 ms measurement when ours cannot be made. */

@@ -8,7 +8,8 @@
 #endif
 
 #define NS_PER_S UINT64_C(1000000000)
-#define NS_PER_MS UINT64_C(1000000)
+#define NS_PER_US UINT64_C(1000)
+#define US_PER_MS 1000u
 
 /* Pairs tried per end of the interval: one preempted read in a few is
  * common on a loaded 2-CPU machine, two in a row is not. */
@@ -61,10 +62,10 @@ int uet_tsc_mark_take(struct uet_tsc_mark *mark)
 #endif
 }
 
-uint64_t uet_tsc_hz_since(const struct uet_tsc_mark *start, unsigned int ms)
+uint64_t uet_tsc_hz_since(const struct uet_tsc_mark *start, unsigned int us)
 {
 #if defined(__x86_64__)
-	const uint64_t least_ns = (uint64_t)(ms != 0 ? ms : 1u) * NS_PER_MS;
+	const uint64_t least_ns = (uint64_t)(us != 0 ? us : 1u) * NS_PER_US;
 	struct uet_tsc_mark end;
 
 	if (uet_tsc_mark_take(&end) < 0)
@@ -88,7 +89,7 @@ uint64_t uet_tsc_hz_since(const struct uet_tsc_mark *start, unsigned int ms)
 			  (end.ns - start->ns));
 #else
 	(void)start;
-	(void)ms;
+	(void)us;
 	return 0;
 #endif
 }
@@ -99,7 +100,7 @@ uint64_t uet_tsc_calibrate_hz(unsigned int ms)
 
 	if (uet_tsc_mark_take(&start) < 0)
 		return 0;
-	return uet_tsc_hz_since(&start, ms);
+	return uet_tsc_hz_since(&start, (ms != 0 ? ms : 1u) * US_PER_MS);
 }
 
 uint64_t uet_tsc_round_hz(uint64_t hz)
