@@ -34,19 +34,51 @@ void rec_line_str(struct rec_line *l, const char *s)
 
 void rec_line_comma(struct rec_line *l)
 {
-	rec_line_bytes(l, ",", 1);
+	if (l->len < sizeof(l->buf))
+		l->buf[l->len++] = ',';
+	else
+		l->len = sizeof(l->buf) + 1;
 }
 
+/* "00" to "99": two digits a division. */
+static const char rec_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"68697071727374757677787980818283848586878889909192939495969798"
+	"99";
+
+/*
+ * The digits written in place, from the last: a stats row is 54 numbers,
+ * most of them one or two digits, so the call and copy around the digits
+ * cost more than the digits (4% of a 16-host incast's instructions).
+ */
 void rec_line_u64(struct rec_line *l, uint64_t v)
 {
-	char digits[20];
-	size_t n = sizeof(digits);
+	size_t n = 1;
+	uint64_t t;
+	char *p;
 
-	do {
-		digits[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	rec_line_bytes(l, digits + n, sizeof(digits) - n);
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	if (l->len + n > sizeof(l->buf)) {
+		l->len = sizeof(l->buf) + 1;
+		return;
+	}
+	p = l->buf + l->len + n;
+	l->len += n;
+	while (v >= 100) {
+		const char *d = rec_digit_pairs + 2 * (v % 100);
+
+		v /= 100;
+		*--p = d[1];
+		*--p = d[0];
+	}
+	if (v >= 10) {
+		*--p = rec_digit_pairs[2 * v + 1];
+		*--p = rec_digit_pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
 }
 
 void rec_line_ip(struct rec_line *l, uint32_t ip)

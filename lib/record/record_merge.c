@@ -84,21 +84,18 @@ static int merge_collect(struct uet_record *const *views, uint32_t n_views,
 	return 0;
 }
 
-/* Kind k of every view into the parent's file, in order. */
+/* Kind k of every view, bytes of rows in all, into the parent's file, in
+ * order. */
 static int merge_kind(struct uet_record *parent,
 		      struct uet_record *const *views, uint32_t n_views,
-		      enum rec_kind k)
+		      enum rec_kind k, size_t bytes)
 {
 	FILE *f = parent->f[k];
 	struct merge_row *rows = NULL;
-	size_t n = 0, i, bytes = 0;
+	size_t n = 0, i;
 	uint32_t v;
 	int rc;
 
-	for (v = 0; v < n_views; v++)
-		bytes += views[v]->view[k].len;
-	if (bytes == 0)
-		return 0;
 	if (f == NULL)
 		return -EIO;
 	if (rec_room(parent, k, bytes) < 0)
@@ -135,8 +132,16 @@ static int merge_kind(struct uet_record *parent,
 	return rc;
 }
 
+/*
+ * Called twice a window for every NIC's view, most of them empty: one pass
+ * over the views counts each kind's bytes, reading only the views with
+ * rows, and only kinds with rows are merged and their buffers given back
+ * (a view's empty buffer holds no memory). Visiting each kind of each
+ * view with a free() was 6% of a 16-host one-flow run's instructions.
+ */
 int uet_record_views_flush(struct uet_record *const *views, uint32_t n_views)
 {
+	size_t bytes[REC_KIND_COUNT] = {0};
 	struct uet_record *parent;
 	uint32_t v;
 	int k, rc = 0;
@@ -146,16 +151,29 @@ int uet_record_views_flush(struct uet_record *const *views, uint32_t n_views)
 	if (views == NULL)
 		return -EINVAL;
 	parent = views[0]->parent;
-	for (v = 0; v < n_views; v++)
-		if (views[v]->parent == NULL || views[v]->parent != parent)
-			return -EINVAL;
-	for (k = 0; k < REC_KIND_COUNT; k++) {
-		int err = merge_kind(parent, views, n_views, (enum rec_kind)k);
+	for (v = 0; v < n_views; v++) {
+		const struct uet_record *view = views[v];
 
+		if (view->parent == NULL || view->parent != parent)
+			return -EINVAL;
+		for (k = 0; view->view_bytes != 0 && k < REC_KIND_COUNT; k++)
+			bytes[k] += view->view[k].len;
+	}
+	for (k = 0; k < REC_KIND_COUNT; k++) {
+		int err;
+
+		if (bytes[k] == 0)
+			continue;
+		err = merge_kind(parent, views, n_views, (enum rec_kind)k,
+				 bytes[k]);
 		if (err < 0 && rc == 0)
 			rc = err;
 		for (v = 0; v < n_views; v++)
 			rec_view_buf_release(&views[v]->view[k]);
 	}
+	/* Every kind with rows was given back above, and the others are
+	 * empty. */
+	for (v = 0; v < n_views; v++)
+		views[v]->view_bytes = 0;
 	return rc;
 }

@@ -57,6 +57,7 @@ int rec_view_append(struct uet_record *view, enum rec_kind k,
 	}
 	memcpy(b->bytes + b->len, l->buf, l->len);
 	b->len += l->len;
+	view->view_bytes += l->len;
 	return 0;
 }
 
@@ -85,11 +86,14 @@ int uet_record_view_flush(struct uet_record *view)
 					    b->bytes, b->len);
 		rec_view_buf_release(b);
 	}
+	view->view_bytes = 0;
 	return rc;
 }
 
 void rec_view_buf_release(struct rec_view_buf *b)
 {
+	if (b->bytes == NULL)
+		return;
 	free(b->bytes);
 	b->bytes = NULL;
 	b->len = 0;
@@ -146,6 +150,7 @@ int uet_record_view_export(struct uet_record *view, uint8_t **dst, size_t *len,
 		p += n;
 		rec_view_buf_release(b);
 	}
+	view->view_bytes = 0;
 	*len = need;
 	return 0;
 }
@@ -192,6 +197,7 @@ int uet_record_view_import(struct uet_record *view, const uint8_t *src,
 		if (n != 0)
 			memcpy(b->bytes + b->len, src + at, n);
 		b->len += n;
+		view->view_bytes += n;
 		at += n;
 	}
 	*used = at;
@@ -200,10 +206,5 @@ int uet_record_view_import(struct uet_record *view, const uint8_t *src,
 
 size_t uet_record_view_bytes(const struct uet_record *view)
 {
-	size_t n = 0;
-	int k;
-
-	for (k = 0; view != NULL && k < REC_KIND_COUNT; k++)
-		n += view->view[k].len;
-	return n;
+	return view != NULL ? view->view_bytes : 0;
 }

@@ -74,6 +74,9 @@ struct uet_record {
 	struct uet_record *parent;
 	/** A view: its rows since the last flush, by kind. */
 	struct rec_view_buf view[REC_KIND_COUNT];
+	/** A view: the bytes of view[] in all, so that a flush passes over a
+	 * view without rows (most, every window) with one read. */
+	size_t view_bytes;
 	/** The order of the rows written to each file (not a view's). */
 	struct rec_order_track order[REC_KIND_COUNT];
 	/** Previous rows by NIC, sorted by nic_ip for a binary search. */
