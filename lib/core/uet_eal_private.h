@@ -24,7 +24,9 @@
  * - the service library's per-lcore state, for a run with no service (no
  *   PMD, no event device): the rte_service_*() functions are not to be
  *   called then;
- * - the trace's CTF metadata, for a run that asks for no trace.
+ * - the trace's CTF metadata and its trace points' registration (made
+ *   before main(), field descriptions and all, for a trace that is never
+ *   started), for a run that asks for no trace.
  *
  * Set before rte_eal_init(); it changes nothing after.
  */

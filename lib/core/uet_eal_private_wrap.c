@@ -43,8 +43,17 @@
  *   says -ENOTSUP, as the EAL's own does without service lcores.
  * - eal_trace_init() (common/eal_common_trace.c) writes the CTF metadata
  *   of every trace point (some seventy reallocations of a growing text)
- *   for a trace no EAL argument of a private EAL asks for; the trace
- *   points stay registered and off.
+ *   for a trace no EAL argument of a private EAL asks for.
+ * - __rte_trace_point_register() (common/eal_common_trace.c), called by a
+ *   constructor for each of the EAL's and the mempool library's trace
+ *   points before main(), builds each point's field descriptions (an
+ *   asprintf() a field: 370,000 instructions and a dozen page faults of
+ *   a start). Its calls are only noted here, and made when the EAL's trace
+ *   starts, in eal_trace_init(): a private EAL, whose trace is not
+ *   started, registers none, and its trace points keep a handle of 0,
+ *   which is off (their emitters test the handle's enable bit). Another
+ *   EAL registers them all, in the constructors' order, before its trace
+ *   starts, as it would have.
  * Without uet_eal_private_set(true) each is the EAL's and the C library's
  * own.
  */
@@ -74,6 +83,11 @@ int __real_rte_service_start_with_defaults(void);
 int __wrap_rte_service_start_with_defaults(void);
 int __real_eal_trace_init(void);
 int __wrap_eal_trace_init(void);
+/* rte_trace_point.h's, with rte_trace_point_t as what it is. */
+int __real___rte_trace_point_register(uint64_t *handle, const char *name,
+				      void (*register_fn)(void));
+int __wrap___rte_trace_point_register(uint64_t *handle, const char *name,
+				      void (*register_fn)(void));
 /* rte_interrupts.h's, with the handle and callback types left opaque:
  * this file uses no DPDK header. */
 int __real_rte_intr_callback_register(const void *intr_handle, void *cb,
@@ -163,9 +177,50 @@ int __wrap_rte_service_start_with_defaults(void)
 	return __real_rte_service_start_with_defaults();
 }
 
+/* The trace points noted before the EAL's trace starts (a program links
+ * about seventy; past this many they are registered as they come). */
+#define EAL_TRACE_POINTS_NOTED_MAX 1024u
+
+static struct eal_trace_point_noted {
+	uint64_t *handle;
+	const char *name;
+	void (*register_fn)(void);
+} eal_trace_noted[EAL_TRACE_POINTS_NOTED_MAX];
+static unsigned int eal_trace_n_noted;
+/* Set once the noted points are registered: the later ones go straight
+ * to the EAL. */
+static bool eal_trace_registering;
+
+int __wrap___rte_trace_point_register(uint64_t *handle, const char *name,
+				      void (*register_fn)(void))
+{
+	struct eal_trace_point_noted *p;
+
+	if (eal_trace_registering ||
+	    eal_trace_n_noted == EAL_TRACE_POINTS_NOTED_MAX)
+		return __real___rte_trace_point_register(handle, name,
+							 register_fn);
+	p = &eal_trace_noted[eal_trace_n_noted++];
+	p->handle = handle;
+	p->name = name;
+	p->register_fn = register_fn;
+	return 0;
+}
+
 int __wrap_eal_trace_init(void)
 {
+	unsigned int i;
+
 	if (uet_eal_private())
 		return 0;
+	eal_trace_registering = true;
+	for (i = 0; i < eal_trace_n_noted; i++) {
+		const struct eal_trace_point_noted *p = &eal_trace_noted[i];
+
+		if (__real___rte_trace_point_register(p->handle, p->name,
+						      p->register_fn) < 0)
+			return -1;
+	}
+	eal_trace_n_noted = 0;
 	return __real_eal_trace_init();
 }

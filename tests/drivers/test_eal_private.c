@@ -2,9 +2,11 @@
 /* An EAL serving one process alone (lib/core/uet_eal_private.h, the
  * embedded run's): it makes no runtime folder, maps private memory, not a
  * memfd, starts no interrupt thread (an alarm is refused), sets up no
- * services and no trace metadata, and works as any (memory from its heap,
- * an mbuf pool); other memfds are still made. Without it, the EAL makes
- * them all as before. */
+ * services, registers no trace point and writes no trace metadata, and
+ * works as any (memory from its heap, an mbuf pool); other memfds are
+ * still made. Without it, the EAL makes them all as before. */
+/* rte_trace_point_lookup() is experimental in DPDK 22.11. */
+#define ALLOW_EXPERIMENTAL_API
 #include <check.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -18,6 +20,7 @@
 #include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_service.h>
+#include <rte_trace_point.h>
 
 #include "check_main.h"
 #include "eal_test.h"
@@ -105,6 +108,8 @@ START_TEST(test_eal_private_makes_no_runtime_folder_nor_memfd)
 	 * refused, not lost. */
 	ck_assert_uint_eq(process_threads(), 1);
 	ck_assert_int_lt(rte_eal_alarm_set(1000000, alarm_cb, NULL), 0);
+	/* The trace points were noted before main(), never registered. */
+	ck_assert_ptr_null(rte_trace_point_lookup("lib.eal.generic.void"));
 	/* Another memfd is still one. */
 	fd = memfd_create("uet_other", 0);
 	ck_assert_int_ge(fd, 0);
@@ -131,6 +136,10 @@ START_TEST(test_eal_shared_makes_its_runtime_folder_and_memfd)
 	 * state in the EAL's heap. */
 	ck_assert_int_eq(rte_service_lcore_count(), 0);
 	ck_assert_uint_ge(eal_heap_bytes(), RTE_MAX_LCORE * 1024u);
+	/* Its trace points are registered, off until a trace asks. */
+	ck_assert_ptr_nonnull(rte_trace_point_lookup("lib.eal.generic.void"));
+	ck_assert(!rte_trace_point_is_enabled(
+		rte_trace_point_lookup("lib.eal.generic.void")));
 	/* uet_eal_init_sized() removes the empty folder at exit. */
 }
 END_TEST
