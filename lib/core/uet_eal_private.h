@@ -28,6 +28,9 @@
  *   before main(), field descriptions and all, for a trace that is never
  *   started), for a run that asks for no trace.
  *
+ * - room for thousands of memzones, for a run that reserves three: its
+ *   table holds UET_EAL_PRIVATE_MEMZONES.
+ *
  * Set before rte_eal_init(); it changes nothing after.
  */
 #ifndef UET_EAL_PRIVATE_H
@@ -38,6 +41,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The memzones a private EAL holds (an embedded run reserves three). */
+#define UET_EAL_PRIVATE_MEMZONES 64u
 
 /** Whether the EAL about to start serves this process alone. */
 void uet_eal_private_set(bool private_eal);

@@ -2,12 +2,14 @@
 /* An EAL serving one process alone (lib/core/uet_eal_private.h, the
  * embedded run's): it makes no runtime folder, maps private memory, not a
  * memfd, starts no interrupt thread (an alarm is refused), sets up no
- * services, registers no trace point and writes no trace metadata, and
- * works as any (memory from its heap, an mbuf pool); other memfds are
- * still made. Without it, the EAL makes them all as before. */
+ * services, registers no trace point and writes no trace metadata, keeps
+ * a small table of memzones, and works as any (memory from its heap, an mbuf
+ * pool); other memfds are still made. Without it, the EAL makes them all as
+ * before. */
 /* rte_trace_point_lookup() is experimental in DPDK 22.11. */
 #define ALLOW_EXPERIMENTAL_API
 #include <check.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +21,8 @@
 #include <rte_alarm.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_errno.h>
+#include <rte_memzone.h>
 #include <rte_service.h>
 #include <rte_trace_point.h>
 
@@ -62,6 +66,30 @@ static size_t eal_heap_bytes(void)
 
 	ck_assert_int_eq(rte_malloc_get_socket_stats(0, &st), 0);
 	return st.heap_allocsz_bytes;
+}
+
+static void count_memzone(const struct rte_memzone *mz, void *arg)
+{
+	(void)mz;
+	++*(unsigned int *)arg;
+}
+
+/* Memzones reserved until the EAL refuses one (at most max in all): how
+ * many the EAL held then, those before included. */
+static unsigned int memzones_held(unsigned int max)
+{
+	unsigned int n = 0;
+	char name[RTE_MEMZONE_NAMESIZE];
+
+	rte_memzone_walk(count_memzone, &n);
+	for (; n < max; n++) {
+		snprintf(name, sizeof(name), "uet_mz_%u", n);
+		if (rte_memzone_reserve(name, 64, SOCKET_ID_ANY, 0) == NULL) {
+			ck_assert_int_eq(rte_errno, ENOSPC);
+			break;
+		}
+	}
+	return n;
 }
 
 static void alarm_cb(void *arg)
@@ -110,6 +138,9 @@ START_TEST(test_eal_private_makes_no_runtime_folder_nor_memfd)
 	ck_assert_int_lt(rte_eal_alarm_set(1000000, alarm_cb, NULL), 0);
 	/* The trace points were noted before main(), never registered. */
 	ck_assert_ptr_null(rte_trace_point_lookup("lib.eal.generic.void"));
+	/* Its table of memzones holds UET_EAL_PRIVATE_MEMZONES. */
+	ck_assert_uint_eq(memzones_held(2 * UET_EAL_PRIVATE_MEMZONES),
+			  UET_EAL_PRIVATE_MEMZONES);
 	/* Another memfd is still one. */
 	fd = memfd_create("uet_other", 0);
 	ck_assert_int_ge(fd, 0);
@@ -136,6 +167,9 @@ START_TEST(test_eal_shared_makes_its_runtime_folder_and_memfd)
 	 * state in the EAL's heap. */
 	ck_assert_int_eq(rte_service_lcore_count(), 0);
 	ck_assert_uint_ge(eal_heap_bytes(), RTE_MAX_LCORE * 1024u);
+	/* Its table of memzones is the EAL's own (RTE_MAX_MEMZONE). */
+	ck_assert_uint_eq(memzones_held(2 * UET_EAL_PRIVATE_MEMZONES),
+			  2 * UET_EAL_PRIVATE_MEMZONES);
 	/* Its trace points are registered, off until a trace asks. */
 	ck_assert_ptr_nonnull(rte_trace_point_lookup("lib.eal.generic.void"));
 	ck_assert(!rte_trace_point_is_enabled(
