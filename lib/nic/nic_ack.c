@@ -6,6 +6,7 @@
  * a NACK or a timer acts; this file feeds the group's window, congestion
  * control and balancer, and restarts the transmit process.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "nic_private.h"
@@ -39,6 +40,15 @@ static void send_probe(struct uet_nic *nic, struct nic_pdc *pdc)
 	h.u.cp.spdcid = pdc->id;
 	h.u.cp.dpdcid = pdc->peer_pdc;
 	h.u.cp.payload = pdc->tx.base_psn;
+	/* A PDC whose ACKs never named the receiver's side (a stack that
+	 * writes PDC 0 in them) probes with SYN and the PSN offset, as its
+	 * data packets go (wire format 4.1): with destination PDC 0 and no
+	 * SYN, no receiver could place it. */
+	if (pdc->syn) {
+		h.flags |= UET_PDS_CP_F_SYN;
+		h.u.cp.syn.psn_offset =
+			(uint16_t)((h.u.cp.psn - pdc->start_psn) & 0x0fffu);
+	}
 	if (nic_ctrl_item(nic, pdc->dst_ip,
 			  uet_lb_next_entropy(&pdc->group->lb, nic_now(nic)),
 			  &h, NIC_FRAME_PROBE, &it) < 0)
@@ -156,6 +166,7 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	bool ecn = (f->pds.flags & UET_PDS_ACK_F_M) != 0;
 	struct nic_group *g;
 	struct nic_pdc *pdc;
+	int rc;
 
 	if (f->pds.flags & UET_PDS_ACK_F_P) {
 		probe_acked(nic, f);
@@ -186,7 +197,14 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	info.sack_bitmap = a->sack_bitmap;
 	ctx.acked_psn = a->cack_psn + (uint32_t)(int32_t)a->ack_psn_offset;
 	memset(&res, 0, sizeof(res));
-	uet_pds_tx_ack(&pdc->tx, &info, on_retire, &ctx, &res);
+	rc = uet_pds_tx_ack(&pdc->tx, &info, on_retire, &ctx, &res);
+	/* An ACK whose cumulative ACK lies beyond every PSN sent (lib/pds
+	 * -ERANGE) retires nothing: it is not this PDC's (the lingering side
+	 * of an earlier PDC of the same number), or the receiver is broken.
+	 * It is counted as stale below, and draws no probe: the page's probe
+	 * follows the first data ACK, which this is not. */
+	if (rc == -ERANGE)
+		nic->st.stale_packets++;
 	nic_pdc_sync(nic, pdc);
 	nic_rto_acked(nic);
 	nic_in_flight_sub(nic, g, res.retired_in_flight_bytes);
@@ -205,7 +223,7 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	/* The ACK's source port is the acknowledged packet's entropy. */
 	uet_lb_feedback(&g->lb, f->udp.sport, ecn ? UET_LB_ECN : UET_LB_GOOD,
 			nic_now(nic));
-	if (!pdc->probe_sent) {
+	if (!pdc->probe_sent && rc != -ERANGE) {
 		pdc->probe_sent = true;
 		send_probe(nic, pdc);
 	}

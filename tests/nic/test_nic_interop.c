@@ -107,6 +107,107 @@ static struct rte_mbuf *close_frame(struct nic_pair *pair, uint16_t spdcid,
 	return close_frame_syn(pair, spdcid, dpdcid, psn, ar, false, 0);
 }
 
+/* An ACK_CC from NIC 1 to NIC 0's PDC dpdcid, naming side spdcid as NIC
+ * 1's, cumulative through cack (ACK_PSN = cack), an empty bitmap: as a
+ * foreign receiver would write it. */
+static struct rte_mbuf *ack_frame(struct nic_pair *pair, uint16_t spdcid,
+				  uint16_t dpdcid, uint32_t cack)
+{
+	struct uet_frame_addr a;
+	struct uet_pds_hdr pds;
+	struct rte_mbuf *m;
+	uint8_t *d;
+	size_t len = UET_ETH_HDR_BYTES + UET_IPV4_HDR_BYTES +
+		     UET_UDP_HDR_BYTES + UET_PDS_ACK_CC_BYTES;
+
+	uet_frame_addr_default(&a);
+	a.src_ip = h_ip(1);
+	a.dst_ip = h_ip(0);
+	a.dscp = pair->p.dscp.codepoint[UET_DSCP_CONTROL];
+	a.entropy = 0xc002;
+	memset(&pds, 0, sizeof(pds));
+	pds.type = UET_PDS_TYPE_ACK_CC;
+	pds.u.ack.cack_psn = cack;
+	pds.u.ack.spdcid = spdcid;
+	pds.u.ack.dpdcid = dpdcid;
+	m = rte_pktmbuf_alloc(pair->mp);
+	ck_assert_ptr_nonnull(m);
+	d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)len);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(uet_frame_build(d, len, &a, &pds, NULL, NULL, 0),
+			 (int)len);
+	return m;
+}
+
+/* NIC 0 posts a one-packet message to NIC 1, whose first ACK is lost,
+ * and runs to 2 us: the data frame is out, its ACK dropped. */
+static const struct h_frame *one_packet_ack_lost(struct nic_pair *pair)
+{
+	h_init(pair);
+	pair->drop_ack[pair->ndrop_ack++] = 0;
+	h_start(pair);
+	ck_assert_int_eq(
+		uet_nic_post_message(pair->nic[0], h_ip(1), 4096, 0, 7), 0);
+	h_run(pair, 2000000);
+	ck_assert_uint_eq(pair->count[1][H_ACK], 1);
+	return h_nth_frame(pair, 0, H_DATA, 0);
+}
+
+/*
+ * An ACK whose cumulative ACK lies 5 PSNs beyond the one packet sent
+ * retires nothing and is counted stale; it draws no probe. Before, it
+ * drew the PDC's probe at once, with destination PDC 0 and no SYN
+ * (nothing learnt from the ACK), which no receiver can place. The
+ * packet's timer then sends it again, NIC 1's ACK names its side, and
+ * the probe follows that ACK, without SYN.
+ */
+START_TEST(test_ack_beyond_sent_draws_no_probe)
+{
+	const struct h_frame *d, *probe;
+	struct uet_nic_stats s0, s;
+	struct nic_pair pair;
+
+	d = one_packet_ack_lost(&pair);
+	s0 = h_stats(&pair, 0);
+	h_deliver(&pair, 0, ack_frame(&pair, 9, d->spdcid, d->psn + 5),
+		  3000000);
+	h_run(&pair, 4000000);
+	s = h_stats(&pair, 0);
+	ck_assert_uint_eq(s.stale_packets, s0.stale_packets + 1);
+	ck_assert_uint_eq(pair.count[0][H_PROBE], 0);
+	ck_assert_uint_eq(pair.completed[0], 0);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(pair.count[0][H_DATA], 2);
+	ck_assert_uint_eq(pair.count[0][H_PROBE], 1);
+	probe = h_nth_frame(&pair, 0, H_PROBE, 0);
+	ck_assert_uint_eq(probe->flags & UET_PDS_CP_F_SYN, 0);
+	h_fini(&pair);
+}
+END_TEST
+
+/*
+ * An ACK that names PDC 0 as the receiver's side (a stack that writes 0
+ * there) teaches nothing: the PDC's probe goes with SYN and the PSN
+ * offset, as its data did, so that a receiver can place it. Before, it
+ * went with destination PDC 0 and no SYN.
+ */
+START_TEST(test_probe_with_syn_when_side_unknown)
+{
+	const struct h_frame *d, *probe;
+	struct nic_pair pair;
+
+	d = one_packet_ack_lost(&pair);
+	h_deliver(&pair, 0, ack_frame(&pair, 0, d->spdcid, d->psn), 3000000);
+	h_run(&pair, RUN_END_PS);
+	ck_assert_uint_eq(pair.completed[0], 1);
+	ck_assert_uint_eq(pair.count[0][H_PROBE], 1);
+	probe = h_nth_frame(&pair, 0, H_PROBE, 0);
+	ck_assert_uint_eq(probe->flags & UET_PDS_CP_F_SYN, UET_PDS_CP_F_SYN);
+	h_fini(&pair);
+}
+END_TEST
+
 static void start(struct nic_pair *pair)
 {
 	h_init(pair);
@@ -332,6 +433,8 @@ static Suite *nic_interop_suite(void)
 	tcase_add_test(tc, test_close_with_syn_finds_side);
 	tcase_add_test(tc, test_external_messages_recorded);
 	tcase_add_test(tc, test_fault_names_round_trip);
+	tcase_add_test(tc, test_ack_beyond_sent_draws_no_probe);
+	tcase_add_test(tc, test_probe_with_syn_when_side_unknown);
 	suite_add_tcase(s, tc);
 	return s;
 }
