@@ -68,7 +68,8 @@ int run_mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 		memcpy(p + 8, &t, sizeof(t));
 		p += 16;
 	}
-	memcpy(p, m->relay, (size_t)m->n_relay * 16u);
+	if (m->n_relay > 0)
+		memcpy(p, m->relay, (size_t)m->n_relay * 16u);
 	p += (size_t)m->n_relay * 16u;
 	m->arrivals_sent = n;
 	m->n_relay = 0;
