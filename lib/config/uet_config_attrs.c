@@ -91,10 +91,13 @@ static const struct uet_attr attrs[] = {
 	 "long runs should show they are alive", NULL, 0, FIELD(run.progress)},
 	{"run", "lcores", UET_ATTR_UINT, "0", 0, UET_CONFIG_LCORES_MAX, "",
 	 "worker lcores the NICs and the switches run on (uet-emu, "
-	 "uet-nic); 0: one per CPU the process may use that other "
-	 "processes do not keep busy (their runnable tasks at start; the "
-	 "summary says how many and why); never more than the NICs the "
-	 "process runs (each NIC has one lcore)",
+	 "uet-nic, uet-switch in lockstep); 0: one per CPU the process "
+	 "may use that other processes do not keep busy (their runnable "
+	 "tasks at start; the summary says how many and why), one for a "
+	 "fabric of 16 hosts or fewer (uet-emu, uet-switch); never more "
+	 "than the NICs the process runs (each NIC has one lcore); "
+	 "uet-switch runs its fabric's parts on them (one lcore in "
+	 "realtime)",
 	 "every CPU busy; results are the same for any count", NULL, 0,
 	 FIELD(run.lcores)},
 	{"run", "mbufs", UET_ATTR_UINT, "0", 0, UET_CONFIG_MBUFS_MAX, "",
