@@ -3,9 +3,13 @@
  * The CPU and node folders of sysfs, read once (uet_cpu_topology.h says
  * why). Each answer is the one the EAL's own probe would give: a path is
  * still tested with access(), as the EAL does, but only the paths that a
- * directory listing shows (a CPU or a node the listing lacks has no folder
- * for the EAL's path to go through), so the calls made are one per CPU
- * and node that exist rather than one per CPU and node that could.
+ * directory listing says can exist (a CPU or a node the listing lacks has
+ * no folder for the EAL's path to go through), so the calls made are one
+ * per CPU that exists, and for its node one per node that exists up to
+ * the CPU's, rather than one per CPU and node that could. A node's own
+ * folder is not listed: it holds an entry for every memory block besides
+ * its CPUs (209 entries on the 2-CPU VM, 77 us to list, against 8 us for
+ * one access()).
  */
 #include "uet_cpu_topology.h"
 
@@ -48,8 +52,10 @@ static bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* The CPUs of ROOT/cpu whose topology/core_id exists. */
-static int read_cpus(struct uet_cpu_topology *topo, const char *root)
+/* The CPUs of ROOT/cpu: those whose topology/core_id exists in
+ * topo->detected, every one listed in *present. */
+static int read_cpus(struct uet_cpu_topology *topo, uint64_t *present,
+		     const char *root)
 {
 	char path[PATH_MAX];
 	struct dirent *ent;
@@ -67,6 +73,7 @@ static int read_cpus(struct uet_cpu_topology *topo, const char *root)
 
 		if (cpu < 0)
 			continue;
+		present[cpu / 64] |= UINT64_C(1) << (cpu % 64);
 		len = snprintf(path, sizeof(path),
 			       "%s/cpu/cpu%ld/topology/core_id", root, cpu);
 		if (len > 0 && (size_t)len < sizeof(path) && path_exists(path))
@@ -76,66 +83,76 @@ static int read_cpus(struct uet_cpu_topology *topo, const char *root)
 	return 0;
 }
 
-/* The CPUs listed in ROOT/node/nodeN: each keeps the lowest such N. */
-static void read_node(struct uet_cpu_topology *topo, bool *placed,
-		      const char *root, long node)
+/* The nodes ROOT/node lists below max_nodes, the lowest
+ * UET_CPU_TOPOLOGY_NODES_MAX of them in *nodes, lowest first; their count,
+ * or -1 when there is no node folder. */
+#define UET_CPU_TOPOLOGY_NODES_MAX 1024u
+
+static int list_nodes(const char *root, unsigned int max_nodes, uint16_t *nodes)
 {
 	char path[PATH_MAX];
 	struct dirent *ent;
+	unsigned int n = 0, i;
 	DIR *dir;
 
-	if (snprintf(path, sizeof(path), "%s/node/node%ld", root, node) >=
-	    (int)sizeof(path))
-		return;
-	dir = opendir(path);
-	if (dir == NULL)
-		return;
-	while ((ent = readdir(dir)) != NULL) {
-		long cpu =
-			entry_number(ent->d_name, "cpu", UET_CPU_TOPOLOGY_CPUS);
-		int len;
-
-		if (cpu < 0 || (placed[cpu] && topo->node[cpu] < node))
-			continue;
-		/* The entry is a link to the CPU's folder: access() follows
-		 * it, as the EAL's does. */
-		len = snprintf(path, sizeof(path), "%s/node/node%ld/cpu%ld",
-			       root, node, cpu);
-		if (len > 0 && (size_t)len < sizeof(path) &&
-		    path_exists(path)) {
-			topo->node[cpu] = (uint16_t)node;
-			placed[cpu] = true;
-		}
-	}
-	closedir(dir);
-}
-
-int uet_cpu_topology_read(struct uet_cpu_topology *topo, const char *root,
-			  unsigned int max_nodes)
-{
-	bool placed[UET_CPU_TOPOLOGY_CPUS] = {false};
-	char path[PATH_MAX];
-	struct dirent *ent;
-	DIR *dir;
-	int rc;
-
-	memset(topo, 0, sizeof(*topo));
-	rc = read_cpus(topo, root);
-	if (rc < 0)
-		return rc;
 	if (snprintf(path, sizeof(path), "%s/node", root) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
+		return -1;
 	dir = opendir(path);
 	if (dir == NULL)
-		return 0; /* no NUMA: every CPU on node 0, as the EAL finds */
+		return -1;
 	while ((ent = readdir(dir)) != NULL) {
 		long node = entry_number(ent->d_name, "node",
 					 max_nodes < UINT16_MAX ? max_nodes
 								: UINT16_MAX);
 
-		if (node >= 0)
-			read_node(topo, placed, root, node);
+		if (node < 0 ||
+		    (n == UET_CPU_TOPOLOGY_NODES_MAX && node >= nodes[n - 1]))
+			continue;
+		if (n < UET_CPU_TOPOLOGY_NODES_MAX)
+			n++;
+		/* Kept in order (a listing's is the file system's): the
+		 * last place, if the table was full, gives way. */
+		for (i = n - 1; i > 0 && nodes[i - 1] > node; i--)
+			nodes[i] = nodes[i - 1];
+		nodes[i] = (uint16_t)node;
 	}
 	closedir(dir);
+	return (int)n;
+}
+
+int uet_cpu_topology_read(struct uet_cpu_topology *topo, const char *root,
+			  unsigned int max_nodes)
+{
+	uint64_t present[UET_CPU_TOPOLOGY_CPUS / 64] = {0};
+	uint16_t nodes[UET_CPU_TOPOLOGY_NODES_MAX];
+	char path[PATH_MAX];
+	int rc, n_nodes, i;
+	long cpu;
+
+	memset(topo, 0, sizeof(*topo));
+	rc = read_cpus(topo, present, root);
+	if (rc < 0)
+		return rc;
+	n_nodes = list_nodes(root, max_nodes, nodes);
+	if (n_nodes < 0)
+		return 0; /* no NUMA: every CPU on node 0, as the EAL finds */
+	/* The EAL's question for each CPU with a folder (a link to a CPU
+	 * without one leads nowhere): the lowest node whose folder holds
+	 * cpuC, access() following the link as the EAL's does. */
+	for (cpu = 0; cpu < (long)UET_CPU_TOPOLOGY_CPUS; cpu++) {
+		if (!(present[cpu / 64] & (UINT64_C(1) << (cpu % 64))))
+			continue;
+		for (i = 0; i < n_nodes; i++) {
+			int len = snprintf(path, sizeof(path),
+					   "%s/node/node%u/cpu%ld", root,
+					   (unsigned int)nodes[i], cpu);
+
+			if (len > 0 && (size_t)len < sizeof(path) &&
+			    path_exists(path)) {
+				topo->node[cpu] = nodes[i];
+				break;
+			}
+		}
+	}
 	return 0;
 }
