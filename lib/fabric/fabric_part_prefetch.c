@@ -101,11 +101,17 @@ static void part_pf_port(const struct uet_fabric *fab,
 	rte_prefetch0(&r->out->queue_bytes);
 }
 
-/* Step 3: with the port come, its class queue. */
+/* Step 3: with the port come, its class queue: both its lines, since a
+ * frame joining it reads its ring and queue bytes in the first and
+ * counts itself in the second (enq_frames, enq_bytes). */
 static void part_pf_tcq(const struct fabric_route_pf *r)
 {
-	if (r->out != NULL)
-		rte_prefetch0(r->out->tcq[r->tc]);
+	if (r->out != NULL) {
+		const struct fabric_tcq *cq = r->out->tcq[r->tc];
+
+		rte_prefetch0(cq);
+		rte_prefetch0(RTE_PTR_ADD(cq, RTE_CACHE_LINE_SIZE));
+	}
 }
 
 /* Step 4: with the class queue come, the slot the frame will take. */
