@@ -30,6 +30,7 @@ static const char *const fault_names[UET_NIC_FAULT_COUNT] = {
 	[UET_NIC_FAULT_DUP_NO_ACK] = "dup-no-ack",
 	[UET_NIC_FAULT_MALFORMED_DEAF] = "malformed-deaf",
 	[UET_NIC_FAULT_NO_BACKOFF] = "no-backoff",
+	[UET_NIC_FAULT_ACK_UNREQUESTED] = "ack-unrequested",
 };
 
 const char *uet_nic_fault_name(enum uet_nic_fault f)

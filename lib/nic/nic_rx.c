@@ -545,7 +545,10 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		return;
 	if (NIC_FAULT(nic, UET_NIC_FAULT_DUP_NO_ACK) && rc != 1)
 		return;
-	if (uet_pds_rx_acknowledges((f->pds.flags & UET_PDS_REQ_F_AR) != 0,
+	/* The fault ack-unrequested answers a packet without AR too, which
+	 * only a sender at AckRequestEveryNthPacket > 1 can tell. */
+	if (NIC_FAULT(nic, UET_NIC_FAULT_ACK_UNREQUESTED) ||
+	    uet_pds_rx_acknowledges((f->pds.flags & UET_PDS_REQ_F_AR) != 0,
 				    pdc->rmsg.eom_seen))
 		receive_acknowledge(nic, pdc, f, hold_bytes);
 }

@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Usage: the list, an unknown case, both DUT kinds at once.
 n=$("$conform" --list | wc -l)
-[ "$n" -eq 13 ] || fail "--list names $n cases, want 13"
+[ "$n" -eq 14 ] || fail "--list names $n cases, want 14"
 rc=0; "$conform" --case no-such-case >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "an unknown --case exited $rc, want 2"
 rc=0; "$conform" --external true --fault no-sack >/dev/null 2>&1 || rc=$?
@@ -42,30 +42,37 @@ for want in ("link_rate: 1000Mbps, link_delay: 200000ns",
     assert want in t, want
 PY
 
-# The correct DUT, attached by command.
-dut="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out '$dir/dut' --start-at \"\$UET_START_AT\" --linger-ms 60000 '$dir/ok/dut.yaml'"
-mkdir -p "$dir/ok"
-# The DUT's scenario: the battery without the external_hosts key, as
-# uet-conform writes it for its own DUT.
-python3 - "$src" "$dir/ok" <<'PY'
+# The cadence battery: every sender at AckRequestEveryNthPacket 4, two
+# 256 KiB messages at 50 us, the run's end 1 ms later.
+python3 - "$src" <<'PY'
 import sys
 from importlib.machinery import SourceFileLoader
 m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
-with open(sys.argv[2] + "/dut.yaml", "w") as f:
-    f.write(m.scenario_text(m.DEFAULT_DILATION, sys.argv[2] + "/dut"))
+t = m.cadence_text(1000, "/x")
+for want in ("AckRequestEveryNthPacket: 4}",
+             "{src: 0, dst: 2, size: 256KiB, at: 50000ns}",
+             "{src: 2, dst: 0, size: 256KiB, at: 50000ns}",
+             "end: 1000000ns"):
+    assert want in t, want
 PY
+
+# The correct DUT, attached by command: it plays each battery from the
+# DUT's scenario uet-conform writes in the battery's folder.
+dut="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out \"\$UET_CONFORM_DIR/dut\" --start-at \"\$UET_START_AT\" --linger-ms 60000 \"\$UET_CONFORM_DIR/dut.yaml\""
 rc=0
 timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \
 	--external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
 cat "$dir/ok.log"
 [ "$rc" -eq 0 ] || fail "the correct DUT: exit $rc, want 0"
-grep -q '^uet-conform: 13 of 13 cases passed; ' "$dir/ok.log" || fail "not every case passed"
-[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 13 ] || fail "JUnit: not 13 test cases"
-grep -q 'tests="13" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+grep -q '^uet-conform: 14 of 14 cases passed; ' "$dir/ok.log" || fail "not every case passed"
+[ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 14 ] || fail "JUnit: not 14 test cases"
+grep -q 'tests="14" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+# The DUT played the cadence battery at N = 4: its scenario says so.
+grep -q 'AckRequestEveryNthPacket: 4' "$dir/ok/cadence/dut.yaml" || fail "the cadence battery's DUT scenario is not at N = 4"
 # The timeout-backoff case's loss: the switch lost the DUT's first data
 # packet exactly three times, and said so.
 grep -qx 'switch.lost_frames,3' "$dir/ok/run/summary.csv" || fail "summary.csv: no switch.lost_frames,3"
-echo "ok: the correct DUT passes all 13 cases"
+echo "ok: the correct DUT passes all 14 cases"
 
 [ "$faults" = 1 ] || exit 0
 # The diagonal: fault -> the one case that must fail.
@@ -74,7 +81,7 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 	no-sack:sack-bitmap nack-code:nack-trimmed no-retx-flag:retransmit-flag \
 	no-ecn-echo:ecn-echo probe-ignored:probe close-ignored:close \
 	pdc-zero:pdc-setup dup-no-ack:duplicates malformed-deaf:malformed \
-	no-backoff:timeout-backoff; do
+	no-backoff:timeout-backoff ack-unrequested:ack-cadence-n4; do
 	fault=${pair%%:*} want=${pair#*:}
 	[ "$fault" = cumulative ] && fault=cack-ahead
 	rc=0
@@ -86,4 +93,4 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 		cat "$dir/$fault.log"; fail "fault $fault: exit $rc, cases failed '$failed', want exactly '$want'"; }
 done
 printf '%s' "$table"
-echo "ok: each of 12 faults fails exactly its case"
+echo "ok: each of 13 faults fails exactly its case"

@@ -40,40 +40,44 @@ ip link set "$peer" netns "$ns"
 ip -n "$ns" link set "$peer" mtu 9000 up
 ip link set "$dev" mtu 9000
 
+stop_dut() {
+	[ -z "$dut_pid" ] || kill -TERM "$dut_pid" 2>/dev/null || true
+	[ -z "$dut_pid" ] || wait "$dut_pid" 2>/dev/null || true
+	dut_pid=''
+}
+
 # run NAME FAULT WANT_RC: uet-conform --iface with our uet-nic (with
-# UET_NIC_FAULT=FAULT when not empty) as the DUT on the peer end.
+# UET_NIC_FAULT=FAULT when not empty) as the DUT on the peer end, one
+# uet-nic for each battery (the main one in OUT, the cadence one in
+# OUT/cadence): started on that battery's clock (its start-at, written
+# when its link is up, 5 s before its start) with the DUT's scenario
+# uet-conform wrote beside it, the previous battery's stopped first.
 run() {
-	local name=$1 fault=$2 want=$3 out=$dir/$1 conf_pid start='' rc=0
+	local name=$1 fault=$2 want=$3 out=$dir/$1 conf_pid bat start='' rc=0
 	mkdir -p "$out"
-	python3 - "$src" "$out" <<'PY'
-import sys
-from importlib.machinery import SourceFileLoader
-m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
-with open(sys.argv[2] + "/dut.yaml", "w") as f:
-    f.write(m.scenario_text(m.DEFAULT_DILATION, sys.argv[2] + "/dut"))
-PY
 	timeout 300 "$conform" --build "$build" --out "$out" --junit "$out.xml" \
 		--iface "$dev" >"$out.log" 2>&1 &
 	conf_pid=$!
-	for _ in $(seq 600); do
-		[ -s "$out/start-at" ] && break
-		kill -0 "$conf_pid" 2>/dev/null || break
-		sleep 0.1
+	for bat in "$out" "$out/cadence"; do
+		for _ in $(seq 600); do
+			[ -s "$bat/start-at" ] && break
+			kill -0 "$conf_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		[ -s "$bat/start-at" ] || { wait "$conf_pid" || true; cat "$out.log"; fail "$name: no $bat/start-at"; }
+		start=$(cat "$bat/start-at")
+		stop_dut
+		ip netns exec "$ns" env ${fault:+UET_NIC_FAULT=$fault} timeout 200 \
+			"$build/app/uet-nic/uet-nic" --nic 2 \
+			--port "net_af_packet2,iface=$peer,framesz=8192,blocksz=8192,framecnt=4096,qpairs=1" \
+			--out "$bat/dut" --start-at "$start" --linger-ms 60000 "$bat/dut.yaml" \
+			>"$bat/dut.log" 2>&1 &
+		dut_pid=$!
 	done
-	[ -s "$out/start-at" ] || { wait "$conf_pid" || true; cat "$out.log"; fail "$name: no $out/start-at"; }
-	start=$(cat "$out/start-at")
-	ip netns exec "$ns" env ${fault:+UET_NIC_FAULT=$fault} timeout 200 \
-		"$build/app/uet-nic/uet-nic" --nic 2 \
-		--port "net_af_packet2,iface=$peer,framesz=8192,blocksz=8192,framecnt=4096,qpairs=1" \
-		--out "$out/dut" --start-at "$start" --linger-ms 60000 "$out/dut.yaml" \
-		>"$out/dut.log" 2>&1 &
-	dut_pid=$!
 	wait "$conf_pid" || rc=$?
-	kill -TERM "$dut_pid" 2>/dev/null || true
-	wait "$dut_pid" 2>/dev/null || true
-	dut_pid=''
+	stop_dut
 	cat "$out.log"
-	[ "$rc" -eq "$want" ] || { cat "$out/dut.log"; fail "$name: exit $rc, want $want"; }
+	[ "$rc" -eq "$want" ] || { cat "$out/dut.log" "$out/cadence/dut.log"; fail "$name: exit $rc, want $want"; }
 	ip link show "$dev" >/dev/null 2>&1 || fail "$name: $dev is not back in our namespace"
 }
 
