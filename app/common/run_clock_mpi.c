@@ -10,7 +10,9 @@
  * (docs/lockstep.md, "Over ranks"). This file sets the role up (the
  * scenario's hash, what runs on one rank only, each rank's share);
  * run_mpi_window.c is the wiring's part of each window's message,
- * run_mpi_end.c what the ranks add up at the end. The MPI calls are the
+ * run_mpi_end.c what the ranks add up at the end. A program workload's
+ * engine runs whole on every rank, each window's completions shared
+ * between all ranks (run_workload.c). The MPI calls are the
  * program's (app/uet-emu-mpi); these files make none.
  */
 #include <errno.h>
@@ -90,7 +92,6 @@ int run_clock_mpi_check(struct run *run, uint64_t hash)
 /* What only one process can run (every rank finds it; rank 0 says it). */
 static int mpi_refuse(const struct run *run)
 {
-	const uint32_t ranks = run->conf->ranks->ranks;
 	const bool say = run->conf->ranks->rank == 0;
 
 	if (run->sc->run.clock == UET_CLOCK_REALTIME) {
@@ -101,17 +102,6 @@ static int mpi_refuse(const struct run *run)
 				"ranks a run is in lockstep (run.clock: "
 				"lockstep)\n",
 				run->prog);
-		return -ENOTSUP;
-	}
-	if (run->wl != NULL && ranks > 1) {
-		if (say)
-			fprintf(stderr,
-				"%s: %s runs on one rank only: its triggers "
-				"tie "
-				"hosts together through one workload engine "
-				"(run "
-				"it with -np 1, or in uet-emu)\n",
-				run->prog, run_wl_source(run->sc));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -240,6 +230,9 @@ static int mpi_open(struct run *run, uint64_t scenario_hash)
 	 * lcores take theirs; the occupancy samples are the whole
 	 * switch's, taken where it runs: on rank 0. */
 	m->rk.switch_on_rank0 = run->sc->sw.occupancy_ports[0] != '\0';
+	/* A program's engine runs whole on every rank: each hears every
+	 * rank's completions of a window before its flush (run_workload.c). */
+	m->rk.all_peers = run->wl != NULL;
 	(void)scenario_hash; /* compared already (run_clock_mpi_check) */
 	ok = uet_sync_rank_shares(uet_fabric_component(run->fabric), run->count,
 				  &m->rk);
@@ -253,6 +246,9 @@ static int mpi_open(struct run *run, uint64_t scenario_hash)
 	}
 	if (ok == 0)
 		ok = mpi_refuse(run);
+	if (ok == 0 && run->wl != NULL)
+		run_wl_set_share(run->wl, m->rk.nic_first, m->rk.nic_count,
+				 m->rk.ranks > 1);
 	if (ok == 0 && m->rk.ranks > 1)
 		mpi_share_line(run);
 	if (ok == 0)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The MPI clock role's part of each window's message (uet_sync_ranks'
- * pack, pack_root and unpack): the arrivals a rank's NICs saw, beyond
- * rank 0 its NICs' record rows of the window and the captures of its
+ * pack, pack_root and unpack): the arrivals a rank's NICs saw, a
+ * program's completions of the window (run_workload.h), beyond rank 0
+ * its NICs' record rows of the window and the captures of its
  * parts' host ports, which rank 0 writes into the run's files in one
  * process's order (docs/lockstep.md, "Over ranks").
  */
@@ -16,6 +17,7 @@
 #include "uet_record.h"
 #include "uet_ses.h"
 #include "run_mpi.h"
+#include "run_workload.h"
 
 /* Room for more bytes at *buf (len used of cap). */
 static int mpi_room(uint8_t **buf, size_t len, size_t *cap, size_t more)
@@ -33,6 +35,22 @@ static int mpi_room(uint8_t **buf, size_t len, size_t *cap, size_t more)
 	*buf = p;
 	*cap = c;
 	return 0;
+}
+
+/* A program's completions of the window (run_workload.h): every rank
+ * replays them into its engine before its flush. */
+static int mpi_pack_wl(struct run *run, uint8_t **buf, size_t *len, size_t *cap)
+{
+	const size_t need = run_wl_log_bytes(run->wl);
+	size_t used;
+	int rc;
+
+	if (mpi_room(buf, *len, cap, need) < 0)
+		return -ENOMEM;
+	rc = run_wl_pack_log(run->wl, *buf + *len, need, &used);
+	if (rc == 0)
+		*len += used;
+	return rc;
 }
 
 /*
@@ -74,7 +92,7 @@ int run_mpi_pack(void *warg, uint8_t **buf, size_t *len, size_t *cap)
 	m->arrivals_sent = n;
 	m->n_relay = 0;
 	*len = (size_t)(p - *buf);
-	return 0;
+	return run->wl != NULL ? mpi_pack_wl(run, buf, len, cap) : 0;
 }
 
 /* Beyond rank 0, its NICs' record rows of the window, for rank 0: a
@@ -306,7 +324,8 @@ int run_mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 {
 	struct run *run = warg;
 	struct run_mpi *m = run->mpi;
-	const bool relay = m->rk.rank == 0 && m->rk.ranks > 2;
+	const bool relay =
+		m->rk.rank == 0 && m->rk.ranks > 2 && !m->rk.all_peers;
 	uint32_t k, i;
 	size_t at = sizeof(k);
 	int rc;
@@ -329,6 +348,15 @@ int run_mpi_unpack(void *warg, uint32_t r, const uint8_t *src, size_t len)
 		uet_ses_arrivals_set(run->arrivals, id, t);
 		if (relay && mpi_relay(m, id, t) < 0)
 			return -ENOMEM;
+	}
+	if (run->wl != NULL) {
+		size_t used;
+
+		rc = run_wl_replay(run->wl, src + at, len - at, &used);
+		if (rc == -EBADMSG)
+			return rc;
+		/* The engine's failure is kept: the window fails on it. */
+		at += used;
 	}
 	if (m->rk.rank != 0 || r == 0)
 		return 0;

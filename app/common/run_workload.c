@@ -4,12 +4,23 @@
  * traces, connection matrix or generator; lib/workload's engine runs it.
  * A post decided by a NIC's own completion (or before the run) goes to
  * that NIC at once, at a time no earlier than the completion: in its
- * present or future. A connection-matrix trigger activated on host A that
- * starts a message of host B is the one post decided elsewhere: the
- * engine starts it the trigger delay (>= the lookahead) after the
- * activation, and it waits here until every NIC has run the window
- * (run_wl_flush()), so that B's reported next event is never stale
- * (docs/workload.md).
+ * present or future. What a completion changes on other hosts (a
+ * connection-matrix trigger's starts, and every activation of a trigger
+ * that several hosts activate) the engine defers to its flush, which
+ * runs here once every NIC has run the window (run_wl_flush()): those
+ * starts are the trigger delay (>= the lookahead) after their
+ * activation, so in every NIC's future (docs/workload.md).
+ *
+ * Over MPI ranks every rank runs the same engine over the whole program.
+ * A rank's NICs' completions are handled here as they come, and logged;
+ * each window's log goes to every other rank (run_mpi_window.c), which
+ * replays it into its engine before its flush. Live and replayed
+ * completions change only their own host's state, the flush applies the
+ * rest in one order, so every engine ends each window the same and makes
+ * the same posts. A rank posts only on its own NICs: the others' owners
+ * post the same messages (a NIC writes a post's rows when it runs it).
+ * The start, before the shares are known, posts on every NIC, as a
+ * message list is posted.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,29 +35,34 @@
 #include "uet_record.h"
 #include "uet_workload.h"
 
-/* A post decided on another host's NIC, held until the window ends. */
-struct run_wl_post {
-	uint32_t src, dst;
-	uint64_t bytes;
-	uet_time_t at_ps;
-	uint64_t msg_id;
+/* A completion in the log, as it crosses ranks: the message with the
+ * kind in its top bit (set: ARRIVED), and the time. */
+struct run_wl_logged {
+	uint64_t id_kind;
+	uet_time_t time_ps;
 };
 
-/* No NIC's completion is being handled (the start, a flush). */
-#define RUN_WL_NO_RANK UINT32_MAX
+#define RUN_WL_ARRIVED_BIT (UINT64_C(1) << 63)
 
 struct run_wl {
 	const struct uet_scenario *sc;
 	struct uet_wl_program prog;
 	struct uet_wl_engine *eng;
 	struct uet_nic *const *nics;
-	uint32_t running_rank;	  /* whose completion is being handled */
-	struct run_wl_post *held; /* posts for run_wl_flush() */
-	uint32_t n_held, cap_held;
+	/* The NICs whose posts this process makes (all but over ranks):
+	 * nic_first .. nic_first + nic_count - 1. */
+	uint32_t nic_first, nic_count;
+	bool flushing;		  /* in run_wl_flush() */
+	uet_time_t first_post_ps; /* the flush's earliest post, any NIC's */
+	/* Over ranks: this rank's completions since the last pack. */
+	bool logging;
+	struct run_wl_logged *log;
+	uint32_t n_log, cap_log;
 	struct uet_event wake; /* in the switch's queue: the next window */
 	/* Completions come from NICs on several lcores (uet-emu): one at a
-	 * time through the engine. A rank's decisions depend on its own
-	 * completions only, so their order across ranks does not matter. */
+	 * time through the engine. A completion changes only its own
+	 * host's state until the flush, so their order across hosts does
+	 * not matter. */
 	pthread_mutex_t lock;
 	int err;
 };
@@ -143,7 +159,7 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 	if (w == NULL)
 		return -ENOMEM;
 	w->sc = sc;
-	w->running_rank = RUN_WL_NO_RANK;
+	w->nic_count = sc->topology.hosts;
 	pthread_mutex_init(&w->lock, NULL);
 	if (sc->workload.chakra[0] != '\0') {
 		rc = algos_from_scenario(sc, &al);
@@ -177,34 +193,17 @@ uint64_t run_wl_messages(const struct run_wl *w)
 	return w->prog.n_messages;
 }
 
-/* Hold a post decided on another NIC until run_wl_flush(). */
-static int hold(struct run_wl *w, uint32_t src, uint32_t dst, uint64_t bytes,
-		uet_time_t at_ps, uint64_t msg_id)
-{
-	if (w->n_held == w->cap_held) {
-		uint32_t cap = w->cap_held ? w->cap_held * 2u : 64u;
-		void *p = realloc(w->held, cap * sizeof(*w->held));
-
-		if (p == NULL)
-			return -ENOMEM;
-		w->held = p;
-		w->cap_held = cap;
-	}
-	w->held[w->n_held++] =
-		(struct run_wl_post){src, dst, bytes, at_ps, msg_id};
-	return 0;
-}
-
-/* The engine's post: the source rank's own NIC, now if that NIC's own
- * completion decided it, else after the window. */
+/* The engine's post: on the source's NIC if this process runs it. */
 static int post(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes,
 		uet_time_t at_ps, uint64_t msg_id)
 {
 	struct run_wl *w = ctx;
 	int rc;
 
-	if (w->running_rank != RUN_WL_NO_RANK && src != w->running_rank)
-		return hold(w, src, dst, bytes, at_ps, msg_id);
+	if (w->flushing && at_ps < w->first_post_ps)
+		w->first_post_ps = at_ps;
+	if (src < w->nic_first || src - w->nic_first >= w->nic_count)
+		return 0; /* another rank's NIC: its owner posts it */
 	rc = uet_nic_post_message(w->nics[src], uet_host_ipv4(dst), bytes,
 				  at_ps, msg_id);
 	if (rc < 0)
@@ -240,35 +239,71 @@ int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
 	return rc;
 }
 
+void run_wl_set_share(struct run_wl *w, uint32_t nic_first, uint32_t nic_count,
+		      bool log)
+{
+	w->nic_first = nic_first;
+	w->nic_count = nic_count;
+	w->logging = log;
+}
+
 int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q)
 {
-	uet_time_t first = UET_TIME_NEVER;
-	uint32_t i;
-	int rc = 0;
+	int rc;
 
-	if (w->n_held == 0 || w->err != 0)
+	if (w->err != 0 || w->eng == NULL)
 		return w->err;
-	for (i = 0; i < w->n_held && rc == 0; i++) {
-		const struct run_wl_post *p = &w->held[i];
-
-		rc = post(w, p->src, p->dst, p->bytes, p->at_ps, p->msg_id);
-		if (p->at_ps < first)
-			first = p->at_ps;
-	}
-	w->n_held = 0;
-	if (rc == 0 &&
-	    (!uet_event_pending(&w->wake) || w->wake.time_ps > first))
-		rc = uet_evq_schedule(wake_q, &w->wake, first);
+	w->flushing = true;
+	w->first_post_ps = UET_TIME_NEVER;
+	rc = uet_wl_engine_flush(w->eng);
+	w->flushing = false;
+	/* Every process schedules the same wake-up (the switch's own queue
+	 * runs alike on every rank), whichever NICs it posted on. */
+	if (rc == 0 && w->first_post_ps != UET_TIME_NEVER &&
+	    (!uet_event_pending(&w->wake) ||
+	     w->wake.time_ps > w->first_post_ps))
+		rc = uet_evq_schedule(wake_q, &w->wake, w->first_post_ps);
 	if (rc < 0)
 		w->err = rc;
 	return rc;
 }
 
+/* The engine takes a completion (the lock held); a failure is kept. */
+static void take(struct run_wl *w, uint64_t msg_id, bool arrived,
+		 uet_time_t time_ps, const char *whose)
+{
+	int rc = arrived ? uet_wl_engine_arrived(w->eng, msg_id, time_ps)
+			 : uet_wl_engine_sent(w->eng, msg_id, time_ps);
+
+	if (rc < 0) {
+		fprintf(stderr,
+			"uet-emu: workload message %" PRIu64 ": the engine "
+			"failed on its %s %s: %s\n",
+			msg_id, whose, arrived ? "arrival" : "send completion",
+			strerror(-rc));
+		w->err = rc;
+	}
+}
+
+/* Room for one more logged completion. */
+static int log_room(struct run_wl *w)
+{
+	uint32_t cap;
+	void *p;
+
+	if (w->n_log < w->cap_log)
+		return 0;
+	cap = w->cap_log != 0 ? 2u * w->cap_log : 256u;
+	p = realloc(w->log, (size_t)cap * sizeof(*w->log));
+	if (p == NULL)
+		return -ENOMEM;
+	w->log = p;
+	w->cap_log = cap;
+	return 0;
+}
+
 void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 {
-	struct uet_wl_msg_info info;
-	int rc;
-
 	if (c->kind != UET_SES_SENT && c->kind != UET_SES_ARRIVED)
 		return;
 	pthread_mutex_lock(&w->lock);
@@ -276,26 +311,67 @@ void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c)
 		pthread_mutex_unlock(&w->lock);
 		return;
 	}
-	/* SENT comes from the source's NIC, ARRIVED from the
-	 * destination's: posts for any other NIC wait for the flush. */
-	rc = uet_wl_engine_msg_info(w->eng, c->msg_id, &info);
-	if (rc == 0) {
-		w->running_rank = c->kind == UET_SES_SENT ? info.src : info.dst;
-		if (c->kind == UET_SES_SENT)
-			rc = uet_wl_engine_sent(w->eng, c->msg_id, c->time_ps);
-		else
-			rc = uet_wl_engine_arrived(w->eng, c->msg_id,
-						   c->time_ps);
-		w->running_rank = RUN_WL_NO_RANK;
-	}
-	if (rc < 0) {
-		fprintf(stderr,
-			"uet-emu: workload message %" PRIu64 ": the engine "
-			"failed: %s\n",
-			c->msg_id, strerror(-rc));
-		w->err = rc;
+	take(w, c->msg_id, c->kind == UET_SES_ARRIVED, c->time_ps, "own");
+	/* The other ranks replay it in the order this engine took it. */
+	if (w->err == 0 && w->logging) {
+		if (log_room(w) < 0) {
+			w->err = -ENOMEM;
+		} else {
+			w->log[w->n_log++] = (struct run_wl_logged){
+				.id_kind = c->msg_id |
+					   (c->kind == UET_SES_ARRIVED
+						    ? RUN_WL_ARRIVED_BIT
+						    : 0),
+				.time_ps = c->time_ps,
+			};
+		}
 	}
 	pthread_mutex_unlock(&w->lock);
+}
+
+int run_wl_pack_log(struct run_wl *w, uint8_t *dst, size_t room, size_t *used)
+{
+	const uint32_t n = w->n_log;
+	const size_t need = sizeof(n) + (size_t)n * sizeof(*w->log);
+
+	if (room < need)
+		return -ENOSPC;
+	memcpy(dst, &n, sizeof(n));
+	if (n > 0)
+		memcpy(dst + sizeof(n), w->log, (size_t)n * sizeof(*w->log));
+	w->n_log = 0;
+	*used = need;
+	return 0;
+}
+
+size_t run_wl_log_bytes(const struct run_wl *w)
+{
+	return sizeof(uint32_t) + (size_t)w->n_log * sizeof(*w->log);
+}
+
+int run_wl_replay(struct run_wl *w, const uint8_t *src, size_t len,
+		  size_t *used)
+{
+	struct run_wl_logged c;
+	uint32_t n, i;
+
+	if (len < sizeof(n))
+		return -EBADMSG;
+	memcpy(&n, src, sizeof(n));
+	if ((len - sizeof(n)) / sizeof(c) < n)
+		return -EBADMSG;
+	for (i = 0; i < n && w->err == 0 && w->eng != NULL; i++) {
+		uint64_t id;
+
+		memcpy(&c, src + sizeof(n) + (size_t)i * sizeof(c), sizeof(c));
+		id = c.id_kind & ~RUN_WL_ARRIVED_BIT;
+		if (id >= w->prog.n_messages)
+			return -EBADMSG;
+		take(w, id, (c.id_kind & RUN_WL_ARRIVED_BIT) != 0, c.time_ps,
+		     "replayed");
+	}
+	*used = sizeof(n) + (size_t)n * sizeof(c);
+	return w->err;
 }
 
 uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank)
@@ -481,6 +557,6 @@ void run_wl_free(struct run_wl *w)
 	pthread_mutex_destroy(&w->lock);
 	uet_wl_engine_free(w->eng);
 	uet_wl_program_free(&w->prog);
-	free(w->held);
+	free(w->log);
 	free(w);
 }

@@ -57,11 +57,23 @@ int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
 		 uet_time_t trigger_delay_ps);
 
 /**
- * After every NIC has run a window (the switch's window hook): post what
- * one host's completion started on another host during the window, and
- * keep a wake-up event in wake_q no later than the earliest such post, so
- * that the next window reaches it. A NIC whose own completion decides a
- * post posts at once; only cross-host triggers wait for this.
+ * Over MPI ranks: the NICs this rank runs (its posts go to them only;
+ * the start's went to every NIC) and whether to log its completions for the
+ * other ranks. Without a call, every NIC is this process's and nothing is
+ * logged.
+ */
+void run_wl_set_share(struct run_wl *w, uint32_t nic_first, uint32_t nic_count,
+		      bool log);
+
+/**
+ * After every NIC has run a window (the switch's window hook), and over
+ * ranks every rank's completions of the window are in: apply what the
+ * window's completions changed on other hosts (the engine's flush: the
+ * starts of cross-host triggers, the activations of triggers several
+ * hosts activate), post on this process's NICs, and keep a wake-up event
+ * in wake_q (the same on every rank)
+ * no later than the earliest such post, so that the next window reaches
+ * it. A NIC whose own completion decides a post posts at once.
  *
  * @param wake_q
  *   The switch's event queue (it decides the next window).
@@ -73,9 +85,35 @@ int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q);
 /**
  * Forward a NIC completion: SENT from the source NIC, ARRIVED from the
  * destination NIC; others are ignored. A failure is kept for
- * run_wl_error().
+ * run_wl_error(). Logged for the other ranks when run_wl_set_share()
+ * said so.
  */
 void run_wl_completion(struct run_wl *w, const struct uet_ses_completion *c);
+
+/** Bytes run_wl_pack_log() writes now. */
+size_t run_wl_log_bytes(const struct run_wl *w);
+
+/**
+ * This rank's completions since the last pack, in the order its engine
+ * took them (a count, then (message | ARRIVED bit, time) pairs), into
+ * dst; the log is emptied. A window without completions is its count.
+ *
+ * @return
+ *   0; -ENOSPC (room below run_wl_log_bytes()).
+ */
+int run_wl_pack_log(struct run_wl *w, uint8_t *dst, size_t room, size_t *used);
+
+/**
+ * Another rank's packed completions into this engine, in their order
+ * (its posts are skipped: their NICs' owner made them).
+ *
+ * @param used
+ *   Set to the bytes read.
+ * @return
+ *   0; -EBADMSG (not a log); the engine's error (kept).
+ */
+int run_wl_replay(struct run_wl *w, const uint8_t *src, size_t len,
+		  size_t *used);
 
 /** 0, or the first error of the engine (a run should stop on it). */
 /** Distinct ranks rank sends to over the program (its windows that can
@@ -84,8 +122,8 @@ uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank);
 
 /**
  * Whether one rank's completions can change another rank's state (a
- * connection matrix's triggers): then the NICs must run in host order on
- * one lcore for the run to be the same whatever the lcores.
+ * connection matrix's triggers): uet-emu then runs its NICs on one lcore
+ * (run_clock_local.c; the engine's flush makes it the same on several).
  */
 bool run_wl_ties_ranks(const struct run_wl *w);
 

@@ -83,7 +83,8 @@ static void peer_mark(uint8_t *peers, uint32_t me, uint32_t a, uint32_t b)
  * past two, those that hold the other end of a link of its NICs or
  * parts (frames cross only there), and rank 0, which writes the run's
  * files from every rank's rows and passes the arrivals on
- * (app/common/run_mpi_window.c). The same relation seen from either
+ * (app/common/run_mpi_window.c); every rank, when the run asks for all
+ * (a program workload's completions). The same relation seen from either
  * end: each rank finds it from every rank's shares.
  */
 static void find_peers(struct uet_sync_local *local)
@@ -94,8 +95,8 @@ static void find_peers(struct uet_sync_local *local)
 	uint32_t r, i, q, s;
 
 	for (r = 0; r < rk->ranks; r++)
-		local->peers[r] =
-			r != me && (rk->ranks <= 2 || me == 0 || r == 0);
+		local->peers[r] = r != me && (rk->ranks <= 2 || rk->all_peers ||
+					      me == 0 || r == 0);
 	for (i = 0; i < local->conf.n_nics; i++)
 		peer_mark(local->peers, me, local->nic_rank[i],
 			  local->unit_rank[local->nic_unit[i]]);

@@ -64,6 +64,11 @@ struct uet_sync_ranks {
 	 * ranks: a switch's occupancy samples); uet_sync_rank_shares()
 	 * reads it. */
 	bool switch_on_rank0;
+	/** Every rank exchanges with every other each window, linked or
+	 * not (a workload engine that must hear every rank's completions
+	 * of the window before the window ends); else only ranks with
+	 * links between their shares, and rank 0. */
+	bool all_peers;
 	const struct uet_sync_ranks_ops *ops;
 	void *arg; /**< the ops' */
 	/** Where the frames of other ranks are rebuilt: their bytes in

@@ -514,13 +514,30 @@ int uet_wl_engine_sent(struct uet_wl_engine *e, uint64_t msg_id,
 
 /**
  * Delay of a trigger activated on one rank starting a node of another:
- * the node starts delay_ps after the activation (same rank: at once).
+ * the node starts delay_ps after the activation (same rank: at once,
+ * unless nodes of several ranks activate the trigger).
  * A host learns of another host's completion no sooner than a frame could
  * tell it; the wiring sets at least the lockstep lookahead, so a post
  * never lands in a NIC's past (docs/workload.md). Default 0.
  */
 void uet_wl_engine_set_trigger_delay(struct uet_wl_engine *e,
 				     uet_time_t delay_ps);
+
+/**
+ * Apply what the completions handled since the last flush changed beyond
+ * their own ranks: the starts of other ranks' WAIT nodes (at the
+ * activation + the trigger delay), and the activations of triggers that
+ * nodes of several ranks activate (each of their starts, on any rank, at
+ * the activation + the trigger delay), in the order (activation time,
+ * activating rank, that rank's own order). The posts they make go to the
+ * post function. A run in windows calls it once every completion of the
+ * window is in; its result is then the same whatever order the ranks'
+ * completions came in.
+ *
+ * @return
+ *   0, or the first post error.
+ */
+int uet_wl_engine_flush(struct uet_wl_engine *e);
 
 /** What the engine knows of one message, for the records. */
 struct uet_wl_msg_info {

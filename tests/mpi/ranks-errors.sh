@@ -5,8 +5,7 @@
 #    collective: it names itself and aborts the others (exit status 2,
 #    the scenario's own);
 #  - ranks that loaded different scenarios: rank 0 names the first that
-#    differs, every rank exits 1, and run.out keeps the last run's files;
-#  - a program workload over 2 ranks is refused, once, naming why.
+#    differs, every rank exits 1, and run.out keeps the last run's files.
 # usage: ranks-errors.sh MPIRUN UET-EMU-MPI UET-EMU EXAMPLES-DIR
 set -euo pipefail
 mpirun=$1 emu_mpi=$2 emu=$3 examples=$4
@@ -49,12 +48,5 @@ diff -r "$dir/b.before" "$dir/b" >/dev/null ||
 	fail "a run refused for mismatched scenarios changed run.out"
 echo "ok: mismatched scenarios refused in ${secs} s, rank 2 named, run.out kept"
 
-# 3. A program workload on 2 ranks.
-run_ranks "$dir/program.log" -np 2 "$emu_mpi" --out "$dir/c" \
-	"$examples/generate-incast.yaml"
-[ "$rc" -eq 1 ] || { cat "$dir/program.log"; fail "a program over 2 ranks: exit $rc, not 1"; }
-[ "$(grep -c "runs on one rank only: its triggers tie hosts together through one workload engine" \
-	"$dir/program.log")" -eq 1 ] || { cat "$dir/program.log"; fail "not one message refusing the program"; }
-echo "ok: a program workload over 2 ranks refused in ${secs} s"
 left=$(find "$dir" -maxdepth 1 -name 'uet-emu-mpi-rank*' | wc -l)
 [ "$left" -eq 0 ] || fail "$left rank folders left behind"

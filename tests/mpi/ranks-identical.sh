@@ -15,13 +15,19 @@
 # own folders are gone when they end. fat-tree-16 also runs on 4 ranks,
 # two of which (1 and 2: pods 1 and 2) have no link between them, so
 # exchange no message: what one's NICs must know of the other's (the
-# arrivals of their messages, in flows.csv) goes by rank 0.
-# usage: ranks-identical.sh MPIRUN UET-EMU-MPI UET-EMU EXAMPLES-DIR
+# arrivals of their messages, in flows.csv) goes by rank 0. Then every
+# program-workload example (generators, connection matrices, the Chakra
+# all-reduce), and triggers-shared here, whose triggers count
+# completions of hosts on several ranks in one window: every rank runs
+# the whole workload engine, and workload.csv and workload-messages.csv
+# are the same too. SET picks which: fabrics (the first five) or
+# programs (the rest), two tests that meson runs side by side.
+# usage: ranks-identical.sh MPIRUN UET-EMU-MPI UET-EMU EXAMPLES-DIR SET
 set -euo pipefail
-mpirun=$1 emu_mpi=$2 emu=$3 examples=$4
+mpirun=$1 emu_mpi=$2 emu=$3 examples=$4 set=$5
 # shellcheck source=SCRIPTDIR/../common/emu.sh
 . "$(dirname "$0")/../common/emu.sh"
-emu_tmpdir mpi-ranks-identical
+emu_tmpdir "mpi-ranks-identical-$set"
 # Open MPI refuses root unless told; the ranks' folders go under $dir.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export TMPDIR=$dir
@@ -33,10 +39,19 @@ export TMPDIR=$dir
 sed 's/^run:/run:\n  mbufs: 1500/' "$examples/datapath-8.yaml" >"$dir/datapath-8-mbufs.yaml"
 grep -q '^  mbufs: 1500$' "$dir/datapath-8-mbufs.yaml" || fail "run.mbufs not set"
 
-for ex in datapath-8 fat-tree-16 datapath-8-mbufs cc-fat-tree-degraded \
-	leaf-spine-perm-degraded; do
+here=$(cd "$(dirname "$0")" && pwd)
+case $set in
+fabrics) list="datapath-8 fat-tree-16 datapath-8-mbufs cc-fat-tree-degraded
+	leaf-spine-perm-degraded" ;;
+programs) list="generate-incast generate-permutation matrix-triggers
+	workloads/all-reduce-8 workloads/fat-tree-one workloads/fat-tree-incast
+	workloads/fat-tree-permutation triggers-shared" ;;
+*) fail "SET is fabrics or programs, not '$set'" ;;
+esac
+for ex in $list; do
 	yaml=$examples/$ex.yaml
 	[ -f "$yaml" ] || yaml=$dir/$ex.yaml
+	[ -f "$yaml" ] || yaml=$here/$ex.yaml
 	rc=0
 	"$emu" --out "$dir/ref" "$yaml" 2>"$dir/ref.log" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$dir/ref.log"; fail "$ex: uet-emu exited $rc"; }
@@ -93,6 +108,11 @@ for ex in datapath-8 fat-tree-16 datapath-8-mbufs cc-fat-tree-degraded \
 		[ "$left" -eq 0 ] || fail "$ex: $left rank folders left behind"
 	done
 	[ -s "$dir/ref/flows.csv" ] || fail "$ex: no flows.csv"
+	case $ex in
+	generate-*|matrix-*|workloads/*|triggers-*)
+		[ -s "$dir/ref/workload-messages.csv" ] ||
+			fail "$ex: no workload-messages.csv" ;;
+	esac
 	echo "ok: $ex: $(ls "$dir/ref" | wc -l) files identical on ${ns// /, } ranks"
 	rm -rf "$dir/ref" "$dir"/np?
 done

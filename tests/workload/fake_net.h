@@ -2,7 +2,8 @@
 /*
  * A stand-in network for the engine's unit tests: a message posted at t
  * is sent at t + bytes * FAKE_PS_PER_BYTE and arrives FAKE_LATENCY_PS
- * after that. Events run in (time, post order) order.
+ * after that. Events run in (time, post order) order, each one a window
+ * of its own: the engine's deferred trigger work is flushed after it.
  */
 #ifndef FAKE_NET_H
 #define FAKE_NET_H
@@ -58,11 +59,16 @@ static inline int fake_post(void *ctx, uint32_t src, uint32_t dst,
 /* Run every event; returns the first engine error or 0. */
 static inline int fake_run(struct fake_net *f)
 {
-	while (f->n > 0) {
+	for (;;) {
 		uint32_t i, best = 0;
 		struct fake_ev ev;
-		int rc;
+		/* A window per event: what the last one deferred, first. */
+		int rc = uet_wl_engine_flush(f->e);
 
+		if (rc < 0)
+			return rc;
+		if (f->n == 0)
+			break;
 		for (i = 1; i < f->n; i++)
 			if (f->ev[i].t < f->ev[best].t ||
 			    (f->ev[i].t == f->ev[best].t &&

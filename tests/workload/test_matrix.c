@@ -186,6 +186,119 @@ START_TEST(test_multishot_ignores_activations_past_its_targets)
 }
 END_TEST
 
+/*
+ * A barrier that two hosts activate starts its target one delay after
+ * the last activation, even on that host itself: its count is shared, so
+ * it is taken in the engine's flush, not on the activating NIC. Before,
+ * line 6 was posted at host 2's own arrival (1020000 ps).
+ */
+START_TEST(test_trigger_of_several_hosts_starts_its_own_host_after_the_delay)
+{
+	struct uet_wl_program p;
+	struct fake_net *f;
+
+	f = run(&p,
+		"Nodes 3\n"
+		"Connections 3\n"
+		"Triggers 1\n"
+		"0->2 id 1 start 0 size 1000 recv_done_trigger 1\n"
+		"1->0 id 2 start 0 size 2000 send_done_trigger 1\n"
+		"2->1 id 3 trigger 1 size 100\n"
+		"trigger id 1 barrier count 2\n",
+		3);
+	expect_msg(f, 4, 0, 20000, 1020000);
+	expect_msg(f, 5, 0, 40000, 1040000);
+	expect_msg(f, 6, 1020000 + DELAY_PS, 1522000, 2522000);
+	done(f, &p);
+}
+END_TEST
+
+/* Posts in the order an engine made them. */
+struct post_log {
+	uint32_t n;
+	uint32_t src[8];
+	uint64_t msg[8];
+	uet_time_t at_ps[8];
+};
+
+static int log_post(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes,
+		    uet_time_t at_ps, uint64_t msg_id)
+{
+	struct post_log *l = ctx;
+
+	(void)dst;
+	(void)bytes;
+	if (l->n == 8)
+		return -ENOSPC;
+	l->src[l->n] = src;
+	l->msg[l->n] = msg_id;
+	l->at_ps[l->n++] = at_ps;
+	return 0;
+}
+
+/*
+ * One window's completions of two ranks' hosts, taken in either order
+ * (a one-process run takes host 0's first; rank 1 of two takes its host
+ * 1's live and host 0's when rank 0's message comes), then the flush:
+ * the same posts, in the same order, the earlier activation (host 1's,
+ * 20 ns) starting the multishot's first target (line 6, host 2).
+ */
+START_TEST(test_flush_orders_two_ranks_completions_as_one_process)
+{
+	static const char text[] =
+		"Nodes 4\n"
+		"Connections 4\n"
+		"Triggers 1\n"
+		"0->2 id 1 start 0 size 1000 send_done_trigger 1\n"
+		"1->3 id 2 start 0 size 1000 send_done_trigger 1\n"
+		"2->0 id 3 trigger 1 size 100\n"
+		"3->1 id 4 trigger 1 size 100\n"
+		"trigger id 1 multishot\n";
+	/* Host 0's send completion at 30 ns, host 1's at 20 ns. */
+	static const uint64_t msg_of_host[2] = {0, 1};
+	static const uet_time_t sent_ps[2] = {30000, 20000};
+	struct uet_wl_error err = {{0}};
+	struct post_log logs[2];
+	struct uet_wl_program p;
+	uint32_t order, i;
+
+	ck_assert_msg(parse(&p, text, 4, &err) == 0, "%s", err.message);
+	for (order = 0; order < 2; order++) {
+		struct post_log *l = &logs[order];
+		struct uet_wl_engine *e;
+
+		memset(l, 0, sizeof(*l));
+		ck_assert_int_eq(uet_wl_engine_create(&e, &p, log_post, l), 0);
+		uet_wl_engine_set_trigger_delay(e, DELAY_PS);
+		ck_assert_int_eq(uet_wl_engine_start(e), 0);
+		ck_assert_uint_eq(l->n, 2); /* lines 4 and 5 at 0 */
+		for (i = 0; i < 2; i++) {
+			const uint32_t h = order == 0 ? i : 1u - i;
+
+			ck_assert_int_eq(uet_wl_engine_sent(e, msg_of_host[h],
+							    sent_ps[h]),
+					 0);
+		}
+		/* Nothing crosses hosts before the flush. */
+		ck_assert_uint_eq(l->n, 2);
+		ck_assert_int_eq(uet_wl_engine_flush(e), 0);
+		uet_wl_engine_free(e);
+	}
+	for (order = 0; order < 2; order++) {
+		const struct post_log *l = &logs[order];
+
+		ck_assert_uint_eq(l->n, 4);
+		ck_assert_uint_eq(l->src[2], 2);
+		ck_assert_uint_eq(l->msg[2], 2);
+		ck_assert_uint_eq(l->at_ps[2], 20000 + DELAY_PS);
+		ck_assert_uint_eq(l->src[3], 3);
+		ck_assert_uint_eq(l->msg[3], 3);
+		ck_assert_uint_eq(l->at_ps[3], 30000 + DELAY_PS);
+	}
+	uet_wl_program_free(&p);
+}
+END_TEST
+
 /* A bad file and the message it gives (the whole text). */
 struct bad {
 	const char *text;
@@ -384,6 +497,11 @@ Suite *matrix_suite(void)
 		tc,
 		test_barrier_counts_and_multishot_starts_one_per_activation);
 	tcase_add_test(tc, test_multishot_ignores_activations_past_its_targets);
+	tcase_add_test(
+		tc,
+		test_trigger_of_several_hosts_starts_its_own_host_after_the_delay);
+	tcase_add_test(tc,
+		       test_flush_orders_two_ranks_completions_as_one_process);
 	tcase_add_test(tc, test_bad_matrices_name_the_line_and_the_fault);
 	tcase_add_test(tc, test_missing_file_says_so);
 	tcase_add_test(tc, test_path_that_is_no_regular_file_says_what_it_is);
