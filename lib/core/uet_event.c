@@ -35,15 +35,38 @@ static inline bool slot_before(const struct uet_evq_slot *a,
 	       (a->time_ps == b->time_ps && a->seq < b->seq);
 }
 
+/* The bit of a slot's event pointer that marks a fixed event (events
+ * are 8-byte aligned). */
+#define EVQ_FIXED_TAG ((uintptr_t)1)
+
+/* Where the slot index of the (tagged) event goes: its heap_index, or for
+ * a fixed event the queue's spare word, chosen without a branch (fixed
+ * and not are mixed at random in a fabric part's heap) and without
+ * touching the fixed event's line. */
+static inline uint32_t *index_home(struct uet_evq *q, struct uet_event *tagged)
+{
+	const uintptr_t e = (uintptr_t)tagged;
+	struct uet_event *ev = (struct uet_event *)(e & ~EVQ_FIXED_TAG);
+
+	return (e & EVQ_FIXED_TAG) ? &q->fixed_index : &ev->heap_index;
+}
+
+/* ev as its slots hold it. */
+static inline struct uet_event *tag_of(struct uet_event *ev)
+{
+	return (struct uet_event *)((uintptr_t)ev |
+				    (ev->fixed ? EVQ_FIXED_TAG : 0));
+}
+
 static inline void slot_put(struct uet_evq *q, uint32_t i,
 			    const struct uet_evq_slot *s)
 {
 	q->heap[i] = *s;
-	s->ev->heap_index = i;
+	*index_home(q, s->ev) = i;
 }
 
 /*
- * Put the slot (time_ps, seq, ev) at hole i, or above it: move it towards
+ * Put the slot (time_ps, seq, ev; ev tagged) at hole i, or above it: move it towards
  * the root until its parent is before it. The slot comes as three scalars
  * in registers, neither read back from the array nor passed as a struct:
  * a slot just stored with a few narrower writes and loaded again cannot be
@@ -69,7 +92,7 @@ static inline void sift_up_from(struct uet_evq *q, uint32_t i,
 	q->heap[i].time_ps = time_ps;
 	q->heap[i].seq = seq;
 	q->heap[i].ev = ev;
-	ev->heap_index = i;
+	*index_home(q, ev) = i;
 }
 
 /* Move the slot at i towards the root until its parent is before it. */
@@ -144,7 +167,7 @@ static void sift_down(struct uet_evq *q, uint32_t i)
  */
 static void heap_pop_root(struct uet_evq *q)
 {
-	struct uet_event *ev = q->heap[0].ev;
+	struct uet_event *ev = uet_evq_slot_event(&q->heap[0]);
 	const uint32_t n = --q->len;
 	uint32_t i = 0;
 
@@ -165,7 +188,7 @@ static void heap_pop_root(struct uet_evq *q)
 /* Take the slot at i out of the heap; the event becomes not pending. */
 static void heap_remove(struct uet_evq *q, uint32_t i)
 {
-	struct uet_event *ev = q->heap[i].ev;
+	struct uet_event *ev = uet_evq_slot_event(&q->heap[i]);
 
 	q->len--;
 	if (i != q->len) {
@@ -194,7 +217,7 @@ void uet_evq_fini(struct uet_evq *q)
 	if (q == NULL)
 		return;
 	for (i = 0; i < q->len; i++)
-		q->heap[i].ev->q = NULL;
+		uet_evq_slot_event(&q->heap[i])->q = NULL;
 	free(q->heap);
 	*q = (struct uet_evq){0};
 }
@@ -233,6 +256,11 @@ void uet_event_init(struct uet_event *ev, uet_event_fn fn, void *arg)
 	*ev = (struct uet_event){.fn = fn, .arg = arg};
 }
 
+void uet_event_init_fixed(struct uet_event *ev, uet_event_fn fn, void *arg)
+{
+	*ev = (struct uet_event){.fn = fn, .arg = arg, .fixed = true};
+}
+
 /* Put a not pending event in the heap with the key (time_ps, seq). */
 static int heap_insert(struct uet_evq *q, struct uet_event *ev,
 		       uet_time_t time_ps, uint64_t seq)
@@ -246,7 +274,7 @@ static int heap_insert(struct uet_evq *q, struct uet_event *ev,
 	ev->time_ps = time_ps;
 	ev->seq = seq;
 	ev->q = q;
-	sift_up_from(q, q->len++, time_ps, seq, ev);
+	sift_up_from(q, q->len++, time_ps, seq, tag_of(ev));
 	return 0;
 }
 
@@ -261,6 +289,8 @@ int uet_evq_schedule(struct uet_evq *q, struct uet_event *ev,
 		return -EBUSY;
 
 	if (ev->q == q) {
+		if (ev->fixed)
+			return -EPERM;
 		/* Move in place: a new key, then restore the heap order. */
 		struct uet_evq_slot *s = &q->heap[ev->heap_index];
 		uet_time_t old_ps = s->time_ps;
@@ -300,6 +330,8 @@ int uet_evq_cancel(struct uet_evq *q, struct uet_event *ev)
 		return -ENOENT;
 	if (ev->q != q)
 		return -EINVAL;
+	if (ev->fixed)
+		return -EPERM;
 	heap_remove(q, ev->heap_index);
 	q->n_cancelled++;
 	return 0;
@@ -311,12 +343,12 @@ int uet_evq_run_one(struct uet_evq *q)
 
 	if (q->len == 0)
 		return 0;
-	ev = q->heap[0].ev;
+	ev = uet_evq_slot_event(&q->heap[0]);
 	heap_pop_root(q);
 	/* On a large run the next event's owner (a port, a packet) was last
 	 * touched long ago: start fetching it while this event runs. */
 	if (q->len > 0)
-		__builtin_prefetch(q->heap[0].ev);
+		__builtin_prefetch(uet_evq_slot_event(&q->heap[0]));
 	q->now_ps = ev->time_ps;
 	q->n_run++;
 	ev->fn(q, ev, ev->arg);

@@ -62,7 +62,9 @@ int fabric_port_init(struct fabric_port *p, struct uet_fabric *fab, uint32_t id)
 	fabric_port_nominal_limits(&fabric_port_fab(p)->conf, p->rate_bps,
 				   &p->limit_bytes, &p->ecn_kmin_applied,
 				   &p->ecn_kmax_applied);
-	uet_event_init(&p->arrival_ev, fabric_port_on_arrival, p);
+	/* Scheduled when its ring fills and run when the head arrives,
+	 * never moved or cancelled in between: fixed. */
+	uet_event_init_fixed(&p->arrival_ev, fabric_port_on_arrival, p);
 	uet_event_init(&p->tx_end_ev, fabric_port_on_tx_end, p);
 	/* Rings take slots with their first frame: a port that never
 	 * receives costs none (at 1,024 hosts the eager class rings were a

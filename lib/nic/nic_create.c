@@ -248,9 +248,12 @@ static void cancel_pending_posts(struct uet_nic *nic)
 	evs = malloc(q->len * sizeof(*evs));
 	if (evs == NULL)
 		return; /* left to the process's exit */
-	for (i = 0; i < q->len; i++)
-		if (q->heap[i].ev->fn == post || q->heap[i].ev->fn == doorbell)
-			evs[n++] = q->heap[i].ev;
+	for (i = 0; i < q->len; i++) {
+		struct uet_event *ev = uet_evq_slot_event(&q->heap[i]);
+
+		if (ev->fn == post || ev->fn == doorbell)
+			evs[n++] = ev;
+	}
 	for (i = 0; i < n; i++) {
 		uet_evq_cancel(q, evs[i]);
 		free(evs[i]->arg);

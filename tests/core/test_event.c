@@ -537,6 +537,72 @@ START_TEST(test_mixed_operations_keep_the_order)
 }
 END_TEST
 
+START_TEST(test_fixed_events_mixed_with_ordinary)
+{
+	/*
+	 * Every third event fixed, the rest moved and cancelled at random:
+	 * each run is still the least pending (time, seq); a fixed event
+	 * refuses a move or a cancel while pending (-EPERM) and stays where
+	 * it was; the queue never writes its heap_index (the point of it:
+	 * its line is not touched when the heap moves its slot).
+	 */
+	enum { N = 240, STEPS = 150000 };
+	static const uint32_t untouched = 0xdeadbeefu;
+	static struct timer t[N];
+	struct uet_event *ran = NULL, *want;
+	struct uet_evq q;
+	struct uet_rng rng;
+	uint32_t step, i, faults = 0, runs = 0, refused = 0, fixed_runs = 0;
+
+	uet_evq_init(&q);
+	uet_rng_seed(&rng, 11, 5);
+	for (i = 0; i < N; i++) {
+		if (i % 3 == 0) {
+			uet_event_init_fixed(&t[i].ev, timer_note, &ran);
+			t[i].ev.heap_index = untouched;
+		} else {
+			uet_event_init(&t[i].ev, timer_note, &ran);
+		}
+	}
+	for (step = 0; step < STEPS; step++) {
+		const uint64_t op = uet_rng_bounded(&rng, 10);
+		struct uet_event *ev = &t[uet_rng_bounded(&rng, N)].ev;
+		const uet_time_t at =
+			uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
+
+		if (op < 5) {
+			if (ev->fixed && uet_event_pending(ev)) {
+				const uet_time_t was = ev->time_ps;
+
+				faults += uet_evq_schedule(&q, ev, at) != -EPERM;
+				faults += ev->time_ps != was;
+				refused++;
+			} else {
+				faults += uet_evq_schedule(&q, ev, at) != 0;
+			}
+		} else if (op < 6) {
+			if (uet_event_pending(ev))
+				faults += uet_evq_cancel(&q, ev) !=
+					  (ev->fixed ? -EPERM : 0);
+		} else {
+			want = least_pending(t, N);
+			ran = NULL;
+			faults += uet_evq_run_one(&q) != (want != NULL);
+			faults += ran != want;
+			runs += want != NULL;
+			fixed_runs += want != NULL && want->fixed;
+		}
+	}
+	for (i = 0; i < N; i += 3)
+		faults += t[i].ev.heap_index != untouched;
+	ck_assert_uint_eq(faults, 0);
+	ck_assert_uint_gt(runs, 40000);
+	ck_assert_uint_gt(fixed_runs, 10000);
+	ck_assert_uint_gt(refused, 3000);
+	uet_evq_fini(&q);
+}
+END_TEST
+
 static Suite *event_suite(void)
 {
 	Suite *s = suite_create("core-event");
@@ -559,6 +625,7 @@ static Suite *event_suite(void)
 	tcase_set_timeout(tc, 100);
 	tcase_add_test(tc, test_million_timers_cancel_a_third);
 	tcase_add_test(tc, test_mixed_operations_keep_the_order);
+	tcase_add_test(tc, test_fixed_events_mixed_with_ordinary);
 	suite_add_tcase(s, tc);
 	return s;
 }
