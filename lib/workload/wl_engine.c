@@ -18,21 +18,7 @@
  * FIFO order, so a run is deterministic.
  *
  * Triggers (connection matrices) are the one way a rank's completion
- * changes another rank: a trigger activated at t on rank r starts a WAIT
- * node of rank q at t + trigger_delay_ps (q != r) or at t (q == r). The
- * wiring picks a delay of at least its lookahead, so that what q then
- * posts is in q's future whatever q has run meanwhile.
- *
- * What a completion changes beyond its own rank is deferred: the starts
- * of other ranks' nodes, and every activation of a trigger that nodes of
- * several ranks activate (its count and its multishot turn are shared, so
- * a start on the activating rank itself waits the delay too). The wiring
- * applies them with uet_wl_engine_flush() once every completion of its
- * window is in, sorted by (time, rank, the rank's own order): the engine
- * then ends each window in the same state whatever order the ranks'
- * completions came in, which is what lets every process of a run over
- * several (lcores or MPI ranks) keep the same engine (docs/workload.md,
- * "Triggers across hosts").
+ * changes another rank: wl_trigger.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,89 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl_private.h"
-
-#define NO_NODE UINT32_MAX
-
-/* A (peer, tag) channel of a rank: its sends (source side) or its
- * receives (destination side). */
-struct wl_chan {
-	uint32_t peer;
-	uint64_t tag;
-	uint32_t count;	     /* messages over the run */
-	uint32_t next;	     /* next sequence number to hand out */
-	uet_time_t *arr_ps;  /* receive side: arrival by seq, or NEVER */
-	uint32_t *wait_node; /* receive side: RECV waiting for seq */
-};
-
-struct wl_rank_state {
-	uint32_t *pending;     /* dependencies not finished, by node */
-	uet_time_t *ready_ps;  /* latest dependency finish, by node */
-	uet_time_t *finish_ps; /* NEVER until finished, by node */
-	uint32_t *succ_off; /* successors of node i: succ[off[i]..off[i+1]) */
-	uint32_t *succ;
-	uint32_t *chan;	      /* SEND/RECV: index in send/recv channels */
-	struct wl_chan *send; /* sorted by (peer, tag) */
-	uint32_t n_send;
-	struct wl_chan *recv; /* sorted by (peer, tag) */
-	uint32_t n_recv;
-	uint32_t n_finished;
-	uint32_t n_posted; /* messages posted so far */
-	uet_time_t end_ps; /* latest finish so far */
-};
-
-/* A posted message. */
-struct wl_msg {
-	uint32_t src, dst;
-	uint32_t node;	    /* the SEND node at src */
-	uint32_t recv_chan; /* channel index at dst */
-	uint32_t seq;	    /* sequence on its channel */
-	uint8_t arrived, sent, posted;
-	uet_time_t posted_ps, sent_ps, arrived_ps;
-};
-
-/* Run state of a trigger. */
-struct wl_trig_state {
-	uint32_t activations; /* so far */
-	uint32_t next;	      /* multishot: next target to start */
-	uint8_t fired;	      /* oneshot, barrier: targets started */
-};
-
-struct wl_work {
-	uint32_t rank, node;
-};
-
-/* Activated by nodes of no rank yet, or of several ranks. */
-#define TRIG_NO_RANK UINT32_MAX
-#define TRIG_SHARED (UINT32_MAX - 1u)
-/* A deferred item that activates its trigger (not one target's start). */
-#define DEFER_ACTIVATE UINT32_MAX
-
-/* What a completion changed beyond its rank, for uet_wl_engine_flush(). */
-struct wl_deferred {
-	uet_time_t t_ps; /* the activation's time */
-	uint32_t rank;	 /* the activating rank */
-	uint32_t seq;	 /* the rank's own order of its deferred items */
-	uint32_t trig;	 /* trigger index */
-	uint32_t target; /* index in its targets, or DEFER_ACTIVATE */
-};
-
-struct uet_wl_engine {
-	const struct uet_wl_program *prog;
-	uet_wl_post_fn post;
-	void *ctx;
-	struct wl_rank_state *rs;
-	struct wl_msg *msgs;
-	struct wl_trig_state *trig;
-	uint32_t *trig_rank; /* the one rank activating it, or TRIG_SHARED */
-	uet_time_t trigger_delay_ps;
-	struct wl_deferred *deferred; /* for uet_wl_engine_flush() */
-	uint32_t n_deferred, cap_deferred;
-	uint32_t *defer_seq;   /* by rank: deferred items made so far */
-	struct wl_work *queue; /* finished nodes to propagate (FIFO ring) */
-	uint32_t q_cap, q_head, q_len;
-	int err;
-};
+#include "wl_engine_private.h"
 
 static int chan_cmp(const void *a, const void *b)
 {
@@ -274,30 +178,6 @@ void uet_wl_engine_free(struct uet_wl_engine *e)
 	free(e);
 }
 
-/* Which rank activates each trigger: one, or several (TRIG_SHARED). */
-static void find_trigger_ranks(struct uet_wl_engine *e)
-{
-	const struct uet_wl_program *prog = e->prog;
-	uint32_t r, n, k;
-
-	for (k = 0; k < prog->n_triggers; k++)
-		e->trig_rank[k] = TRIG_NO_RANK;
-	for (r = 0; r < prog->n_ranks; r++)
-		for (n = 0; n < prog->ranks[r].n_nodes; n++) {
-			const struct uet_wl_node *nd = &prog->ranks[r].nodes[n];
-			uint32_t *tr;
-
-			if ((nd->op != UET_WL_SEND && nd->op != UET_WL_RECV) ||
-			    nd->trigger == 0 || nd->trigger > prog->n_triggers)
-				continue;
-			tr = &e->trig_rank[nd->trigger - 1];
-			if (*tr == TRIG_NO_RANK)
-				*tr = r;
-			else if (*tr != r)
-				*tr = TRIG_SHARED;
-		}
-}
-
 int uet_wl_engine_create(struct uet_wl_engine **ep,
 			 const struct uet_wl_program *prog, uet_wl_post_fn post,
 			 void *ctx)
@@ -324,7 +204,7 @@ int uet_wl_engine_create(struct uet_wl_engine **ep,
 	    e->trig_rank == NULL || e->defer_seq == NULL)
 		rc = -ENOMEM;
 	else
-		find_trigger_ranks(e);
+		wl_trigger_ranks(e);
 	for (r = 0; r < prog->n_ranks && rc == 0; r++) {
 		rc = rank_init(&e->rs[r], &prog->ranks[r]);
 		max_nodes += prog->ranks[r].n_nodes;
@@ -354,7 +234,7 @@ static void node_finish(struct uet_wl_engine *e, uint32_t r, uint32_t n,
 	e->queue[(e->q_head + e->q_len++) % e->q_cap] = (struct wl_work){r, n};
 }
 
-static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
+void wl_node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
 {
 	const struct uet_wl_node *nd = &e->prog->ranks[r].nodes[n];
 	struct wl_rank_state *s = &e->rs[r];
@@ -406,102 +286,8 @@ static void node_start(struct uet_wl_engine *e, uint32_t r, uint32_t n)
 	}
 }
 
-/* A trigger starts one of its WAIT nodes: another rank's after the
- * trigger delay (from_rank TRIG_SHARED: whatever rank it is on). */
-static void target_start(struct uet_wl_engine *e,
-			 const struct uet_wl_target *tg, uint32_t from_rank,
-			 uet_time_t t)
-{
-	struct wl_rank_state *s = &e->rs[tg->rank];
-	uet_time_t at = tg->rank == from_rank ? t : t + e->trigger_delay_ps;
-
-	if (at > s->ready_ps[tg->node])
-		s->ready_ps[tg->node] = at;
-	if (--s->pending[tg->node] == 0)
-		node_start(e, tg->rank, tg->node);
-}
-
-/* Keep what rank r's activation of trigger k at t changes beyond r. */
-static void defer(struct uet_wl_engine *e, uint32_t k, uint32_t target,
-		  uint32_t r, uet_time_t t)
-{
-	if (e->n_deferred == e->cap_deferred) {
-		const uint32_t cap =
-			e->cap_deferred != 0 ? 2u * e->cap_deferred : 64u;
-		void *p = realloc(e->deferred, cap * sizeof(*e->deferred));
-
-		if (p == NULL) {
-			if (e->err == 0)
-				e->err = -ENOMEM;
-			return;
-		}
-		e->deferred = p;
-		e->cap_deferred = cap;
-	}
-	e->deferred[e->n_deferred++] = (struct wl_deferred){
-		.t_ps = t,
-		.rank = r,
-		.seq = e->defer_seq[r]++,
-		.trig = k,
-		.target = target,
-	};
-}
-
-/* Start target i of trigger k, activated on rank r (TRIG_SHARED: in a
- * flush) at t: at once on r itself, else deferred to the flush. */
-static void target_reach(struct uet_wl_engine *e, uint32_t k, uint32_t i,
-			 uint32_t r, uet_time_t t)
-{
-	const struct uet_wl_target *tg = &e->prog->triggers[k].targets[i];
-
-	if (r == TRIG_SHARED || tg->rank == r)
-		target_start(e, tg, r, t);
-	else
-		defer(e, k, i, r, t);
-}
-
-/* Trigger k activated at t, on rank r (TRIG_SHARED: in a flush). */
-static void trigger_apply(struct uet_wl_engine *e, uint32_t k, uint32_t r,
-			  uet_time_t t)
-{
-	const struct uet_wl_trigger *tr = &e->prog->triggers[k];
-	struct wl_trig_state *st = &e->trig[k];
-	uint32_t i;
-
-	st->activations++;
-	switch (tr->kind) {
-	case UET_WL_TRIG_MULTISHOT:
-		/* Activations past the last target are ignored. */
-		if (st->next < tr->n_targets)
-			target_reach(e, k, st->next++, r, t);
-		return;
-	case UET_WL_TRIG_BARRIER:
-		if (st->activations < tr->count)
-			return;
-		break;
-	case UET_WL_TRIG_ONESHOT:
-		break;
-	}
-	if (st->fired)
-		return;
-	st->fired = 1;
-	for (i = 0; i < tr->n_targets; i++)
-		target_reach(e, k, i, r, t);
-}
-
-/* A node naming trigger k finished on rank r at t: the trigger's state
- * is r's alone when only r activates it, else the flush takes it. */
-static void trigger_activate(struct uet_wl_engine *e, uint32_t k, uint32_t r,
-			     uet_time_t t)
-{
-	if (e->trig_rank[k] == r)
-		trigger_apply(e, k, r, t);
-	else
-		defer(e, k, DEFER_ACTIVATE, r, t);
-}
-
 /* Propagate every queued finish to the successors, FIFO. */
-static int drain(struct uet_wl_engine *e)
+int wl_drain(struct uet_wl_engine *e)
 {
 	while (e->q_len > 0 && e->err == 0) {
 		struct wl_work w = e->queue[e->q_head];
@@ -520,11 +306,11 @@ static int drain(struct uet_wl_engine *e)
 			if (t > s->ready_ps[m])
 				s->ready_ps[m] = t;
 			if (--s->pending[m] == 0)
-				node_start(e, w.rank, m);
+				wl_node_start(e, w.rank, m);
 		}
 		if ((nd->op == UET_WL_SEND || nd->op == UET_WL_RECV) &&
 		    nd->trigger != 0)
-			trigger_activate(e, nd->trigger - 1, w.rank, t);
+			wl_trigger_activate(e, nd->trigger - 1, w.rank, t);
 	}
 	return e->err;
 }
@@ -536,9 +322,9 @@ int uet_wl_engine_start(struct uet_wl_engine *e)
 	for (r = 0; r < e->prog->n_ranks; r++) {
 		for (n = 0; n < e->prog->ranks[r].n_nodes; n++)
 			if (e->rs[r].pending[n] == 0)
-				node_start(e, r, n);
+				wl_node_start(e, r, n);
 		/* Rank by rank: each rank's start only touches itself. */
-		if (drain(e) < 0)
+		if (wl_drain(e) < 0)
 			return e->err;
 	}
 	return e->err;
@@ -565,7 +351,7 @@ int uet_wl_engine_arrived(struct uet_wl_engine *e, uint64_t msg_id,
 
 		node_finish(e, m->dst, n, time_ps > ready ? time_ps : ready);
 	}
-	return drain(e);
+	return wl_drain(e);
 }
 
 int uet_wl_engine_sent(struct uet_wl_engine *e, uint64_t msg_id,
@@ -580,58 +366,7 @@ int uet_wl_engine_sent(struct uet_wl_engine *e, uint64_t msg_id,
 	m->sent = 1;
 	m->sent_ps = time_ps;
 	node_finish(e, m->src, m->node, time_ps);
-	return drain(e);
-}
-
-/* The flush's order: by time, then rank, then the rank's own order. */
-static int deferred_cmp(const void *a, const void *b)
-{
-	const struct wl_deferred *x = a, *y = b;
-
-	if (x->t_ps != y->t_ps)
-		return x->t_ps < y->t_ps ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return 0;
-}
-
-int uet_wl_engine_flush(struct uet_wl_engine *e)
-{
-	struct wl_deferred *batch = NULL;
-	uint32_t cap = 0;
-
-	/* What the flush itself defers (a RECV that a start finishes at
-	 * once) goes in the next round of the same flush. */
-	while (e->n_deferred > 0 && e->err == 0) {
-		const uint32_t n = e->n_deferred, batch_cap = e->cap_deferred;
-		struct wl_deferred *swap = e->deferred;
-		uint32_t i;
-
-		/* The two arrays swap: the engine's fills while the batch
-		 * is applied. */
-		e->deferred = batch;
-		e->cap_deferred = cap;
-		e->n_deferred = 0;
-		batch = swap;
-		cap = batch_cap;
-		qsort(batch, n, sizeof(*batch), deferred_cmp);
-		for (i = 0; i < n && e->err == 0; i++) {
-			const struct wl_deferred *d = &batch[i];
-
-			if (d->target == DEFER_ACTIVATE)
-				trigger_apply(e, d->trig, TRIG_SHARED, d->t_ps);
-			else
-				target_start(e,
-					     &e->prog->triggers[d->trig]
-						      .targets[d->target],
-					     TRIG_SHARED, d->t_ps);
-			(void)drain(e);
-		}
-	}
-	free(batch);
-	return e->err;
+	return wl_drain(e);
 }
 
 bool uet_wl_engine_done(const struct uet_wl_engine *e)
@@ -715,12 +450,6 @@ void uet_wl_engine_describe_rank(const struct uet_wl_engine *e, uint32_t rank,
 	}
 	snprintf(buf, len, "rank %u: %u of %u nodes finished", rank,
 		 e->rs[rank].n_finished, rk->n_nodes);
-}
-
-void uet_wl_engine_set_trigger_delay(struct uet_wl_engine *e,
-				     uet_time_t delay_ps)
-{
-	e->trigger_delay_ps = delay_ps;
 }
 
 int uet_wl_engine_msg_info(const struct uet_wl_engine *e, uint64_t msg_id,
