@@ -7,7 +7,10 @@
 # failure. Then, with FAULTS=1 (a build configured with -Dnic_faults=true),
 # the fault x case diagonal: our uet-nic with each fault of its switch
 # (UET_NIC_FAULT) fails exactly the case that checks the rule it breaks,
-# exit 1, every other case passing. The usage errors exit 2.
+# exit 1, every other case passing. The usage errors exit 2. A DUT that
+# never answers, judged with a tolerance of 1 ns (our side ran later):
+# inconclusive, exit 3, a JUnit error. Every run at a dilation of 1000
+# and 400 Gbps, the pace this host keeps (the default is realtime).
 # usage: conform.sh SOURCE_ROOT BUILD_DIR [FAULTS]
 set -euo pipefail
 src=$1 build=$2 faults=${3:-0}
@@ -40,7 +43,22 @@ for want in ("link_rate: 1000Mbps, link_delay: 200000ns",
              "{src: 2, dst: 1, size: 0, at: 20000000ns}",
              "end: 1600000000ns"):
     assert want in t, want
+# The default pace is realtime at 1 Gbps; a failure there is
+# inconclusive once our side ran two retransmission timeouts late (8 ms
+# at 1 Gbps), five for timeout-backoff, fifty for delivery.
+a = m.parse_args([])
+assert (a["dilation"], a["rate"]) == (1, 1000), (a["dilation"], a["rate"])
+assert [m.tolerance_ns(a, c) for c in ("sack-bitmap", "timeout-backoff",
+                                       "delivery")] == \
+    [16000000, 40000000, 400000000]
+a = m.parse_args(["--dilation", "1000", "--rate", "400Gbps"])
+assert m.tolerance_ns(a, "ack-per-request") == 40000
+a = m.parse_args(["--tolerance", "3us"])
+assert m.tolerance_ns(a, "delivery") == 3000
 PY
+rc=0; "$conform" --tolerance 3 >"$dir/tol.log" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "--tolerance 3 exited $rc, want 2"
+grep -q -- '--tolerance 3: want a virtual duration with its unit' "$dir/tol.log" || fail "--tolerance 3: no message naming the rule"
 
 # The cadence battery: every sender at AckRequestEveryNthPacket 4, two
 # 256 KiB messages at 50 us, the run's end 1 ms later.
@@ -56,17 +74,38 @@ for want in ("AckRequestEveryNthPacket: 4}",
     assert want in t, want
 PY
 
+# Every run below at the pace this loaded 2-CPU host keeps (not the
+# default realtime): a dilation of 1000 at 400 Gbps.
+pace=(--dilation 1000 --rate 400Gbps)
+
+# A DUT that never answers, judged with a tolerance of 1 ns: our side
+# always runs later than that, so the delivery case's failure is not
+# blamed on the DUT: INCONCLUSIVE naming the lateness, exit 3, and a
+# JUnit error, not a failure.
+rc=0
+timeout 300 "$conform" --build "$build" --out "$dir/silent" "${pace[@]}" \
+	--case delivery --tolerance 1ns --junit "$dir/silent.xml" \
+	--external 'exec sleep 600' >"$dir/silent.log" 2>&1 || rc=$?
+cat "$dir/silent.log"
+[ "$rc" -eq 3 ] || fail "a silent DUT at --tolerance 1ns: exit $rc, want 3"
+grep -Eq '^INCONCLUSIVE delivery ' "$dir/silent.log" || fail "no INCONCLUSIVE delivery line"
+grep -Eq '^       inconclusive: the emulator ran [0-9.]+ (ns|us|ms|s) late \((switch|198\.18\.0\.[0-9]+); this case tolerates 1 ns\)' "$dir/silent.log" || fail "the inconclusive verdict does not name the lateness"
+grep -q 'not acknowledged' "$dir/silent.log" || fail "the inconclusive verdict hides its evidence"
+grep -q '^uet-conform: 0 of 1 cases passed (inconclusive: delivery); ' "$dir/silent.log" || fail "the summary does not say inconclusive"
+grep -q 'tests="1" failures="0" errors="1"' "$dir/silent.xml" || fail "JUnit: the inconclusive case is not one error"
+grep -q '<error message="inconclusive: the emulator ran ' "$dir/silent.xml" || fail "JUnit: no <error> naming the lateness"
+
 # The correct DUT, attached by command: it plays each battery from the
 # DUT's scenario uet-conform writes in the battery's folder.
 dut="exec '$build/app/uet-nic/uet-nic' --nic 2 --port \"\$UET_EXT_DEV\" --out \"\$UET_CONFORM_DIR/dut\" --start-at \"\$UET_START_AT\" --linger-ms 60000 \"\$UET_CONFORM_DIR/dut.yaml\""
 rc=0
 timeout 300 "$conform" --build "$build" --out "$dir/ok" --junit "$dir/ok.xml" \
-	--external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
+	"${pace[@]}" --external "$dut" >"$dir/ok.log" 2>&1 || rc=$?
 cat "$dir/ok.log"
 [ "$rc" -eq 0 ] || fail "the correct DUT: exit $rc, want 0"
 grep -q '^uet-conform: 14 of 14 cases passed; ' "$dir/ok.log" || fail "not every case passed"
 [ "$(grep -c '<testcase ' "$dir/ok.xml")" -eq 14 ] || fail "JUnit: not 14 test cases"
-grep -q 'tests="14" failures="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
+grep -q 'tests="14" failures="0" errors="0"' "$dir/ok.xml" || fail "JUnit: failures reported"
 # The DUT played the cadence battery at N = 4: its scenario says so.
 grep -q 'AckRequestEveryNthPacket: 4' "$dir/ok/cadence/dut.yaml" || fail "the cadence battery's DUT scenario is not at N = 4"
 # The timeout-backoff case's loss: the switch lost the DUT's first data
@@ -85,7 +124,7 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 	fault=${pair%%:*} want=${pair#*:}
 	[ "$fault" = cumulative ] && fault=cack-ahead
 	rc=0
-	timeout 300 "$conform" --build "$build" --out "$dir/$fault" \
+	timeout 300 "$conform" --build "$build" --out "$dir/$fault" "${pace[@]}" \
 		--fault "$fault" >"$dir/$fault.log" 2>&1 || rc=$?
 	failed=$(awk '$1 == "FAIL" { print $2 }' "$dir/$fault.log" | tr '\n' ' ')
 	table+="$fault: exit $rc, failed: $failed"$'\n'
