@@ -163,6 +163,13 @@ static const struct uet_sync_ranks_ops fw_ops = {
 	.error = fw_error,
 };
 
+/* The wiring's hook after each window (a workload engine's flush runs
+ * there): where fails is set, it fails its second. */
+struct window_hook {
+	bool fails;
+	uint32_t windows;
+};
+
 /* One rank's run: its env, its lockstep, what it returned. */
 struct rank_run {
 	struct env e;
@@ -170,6 +177,7 @@ struct rank_run {
 	struct uet_sync_ranks rk;
 	struct uet_sync_local *l;
 	volatile sig_atomic_t stop;
+	struct window_hook hook;
 	int rc;
 	char error[UET_SYNC_ERROR_BYTES];
 	struct uet_sync_stats st;
@@ -185,9 +193,17 @@ static void open_env(struct env *e, struct rte_mempool *mp, const char *tag)
 	fake_ping_at(&e->nic[1], 3 * US);
 }
 
+static int window_hook(void *arg, uet_time_t window_end_ps)
+{
+	struct window_hook *h = arg;
+
+	(void)window_end_ps;
+	return h->fails && ++h->windows == 2 ? -EPROTO : 0;
+}
+
 static int make_local(struct env *e, const struct uet_sync_ranks *rk,
 		      const volatile sig_atomic_t *stop,
-		      struct uet_sync_local **lp)
+		      struct window_hook *hook, struct uet_sync_local **lp)
 {
 	struct uet_component *nics[2] = {&e->nic[0].c, &e->nic[1].c};
 	struct uet_sync_local_conf lc = {
@@ -197,6 +213,8 @@ static int make_local(struct env *e, const struct uet_sync_ranks *rk,
 		.lookahead_ps = 1 * US,
 		.start_ps = 0,
 		.end_ps = UET_TIME_NEVER,
+		.window_fn = hook != NULL ? window_hook : NULL,
+		.window_arg = hook,
 		.stop = stop,
 		.ranks = rk,
 	};
@@ -222,9 +240,10 @@ static void same_log(const struct fake *a, const struct fake *b)
 			 0);
 }
 
-/* Both ranks, each in its thread; rank `stopped` has its stop set. */
+/* Both ranks, each in its thread; rank `stopped` has its stop set, rank
+ * `failing` its window hook failing its second window. */
 static void run_ranks(struct rte_mempool *mp, struct rank_run *rr,
-		      struct fake_world *w, int stopped)
+		      struct fake_world *w, int stopped, int failing)
 {
 	pthread_t t[RANKS];
 	uint32_t r;
@@ -234,7 +253,7 @@ static void run_ranks(struct rte_mempool *mp, struct rank_run *rr,
 	for (r = 0; r < RANKS; r++) {
 		char tag[8];
 
-		snprintf(tag, sizeof(tag), "r%u%d", r, stopped);
+		snprintf(tag, sizeof(tag), "r%u%d%d", r, stopped, failing);
 		open_env(&rr[r].e, mp, tag);
 		rr[r].fr = (struct fake_rank){.w = w, .rank = r};
 		rr[r].rk = (struct uet_sync_ranks){
@@ -252,9 +271,10 @@ static void run_ranks(struct rte_mempool *mp, struct rank_run *rr,
 		ck_assert_uint_eq(rr[r].rk.part_first, 0);
 		ck_assert_uint_eq(rr[r].rk.part_count, r == 0 ? 1 : 0);
 		rr[r].stop = (int)r == stopped;
-		ck_assert_int_eq(
-			make_local(&rr[r].e, &rr[r].rk, &rr[r].stop, &rr[r].l),
-			0);
+		rr[r].hook = (struct window_hook){.fails = (int)r == failing};
+		ck_assert_int_eq(make_local(&rr[r].e, &rr[r].rk, &rr[r].stop,
+					    &rr[r].hook, &rr[r].l),
+				 0);
 	}
 	for (r = 0; r < RANKS; r++)
 		ck_assert_int_eq(pthread_create(&t[r], NULL, rank_main, &rr[r]),
@@ -285,7 +305,7 @@ START_TEST(test_two_ranks_run_as_one_process)
 	mp = uet_test_pool("sync_pool", POOL_MBUFS);
 	/* The reference: both NICs in one process. */
 	open_env(&ref, mp, "ref");
-	ck_assert_int_eq(make_local(&ref, NULL, NULL, &one), 0);
+	ck_assert_int_eq(make_local(&ref, NULL, NULL, NULL, &one), 0);
 	ck_assert_int_eq(uet_sync_local_run(one), 0);
 	uet_sync_local_stats(one, &st);
 	/* Each ping out, through the reflector, to the other NIC. */
@@ -295,7 +315,7 @@ START_TEST(test_two_ranks_run_as_one_process)
 	check_log(&ref.nic[1], 0, 3 * US, LOG_SEND, 0, 1, 0);
 	check_log(&ref.nic[1], 1, 4 * US, LOG_RECV, 0, 0, 0);
 
-	run_ranks(mp, rr, &w, -1);
+	run_ranks(mp, rr, &w, -1, -1);
 	for (r = 0; r < RANKS; r++) {
 		ck_assert_int_eq(rr[r].rc, 0);
 		ck_assert_str_eq(rr[r].error, "");
@@ -336,12 +356,40 @@ START_TEST(test_a_stop_on_one_rank_stops_both)
 
 	uet_test_eal("uetsync", "ranks");
 	mp = uet_test_pool("sync_pool", POOL_MBUFS);
-	run_ranks(mp, rr, &w, 1);
+	run_ranks(mp, rr, &w, 1, -1);
 	for (r = 0; r < RANKS; r++) {
 		ck_assert_int_eq(rr[r].rc, -EINTR);
 		ck_assert_str_eq(rr[r].error, "stopped by a signal at 1000000 "
 					      "ps of virtual time");
 		ck_assert_uint_eq(rr[r].st.windows, 1);
+		uet_sync_local_free(rr[r].l);
+		env_close(&rr[r].e);
+	}
+}
+END_TEST
+
+/*
+ * Rank 1's window hook fails its second window (as a workload engine
+ * whose post its NIC refuses fails the flush there): both ranks stop at
+ * that window's agreement with rank 1's error and its text, rank 1 named.
+ */
+START_TEST(test_a_window_hook_failing_on_one_rank_stops_both)
+{
+	static struct rank_run rr[RANKS];
+	static struct fake_world w;
+	struct rte_mempool *mp;
+	uint32_t r;
+
+	uet_test_eal("uetsync", "ranks");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	run_ranks(mp, rr, &w, -1, 1);
+	for (r = 0; r < RANKS; r++) {
+		ck_assert_int_eq(rr[r].rc, -EPROTO);
+		ck_assert_str_eq(rr[r].error,
+				 "rank 1 of 2 failed in window [1000000, "
+				 "3000000) ps: the run failed in window "
+				 "[1000000, 3000000) ps: Protocol error");
+		ck_assert_uint_eq(rr[r].st.windows, 2);
 		uet_sync_local_free(rr[r].l);
 		env_close(&rr[r].e);
 	}
@@ -356,6 +404,7 @@ static Suite *sync_ranks_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_two_ranks_run_as_one_process);
 	tcase_add_test(tc, test_a_stop_on_one_rank_stops_both);
+	tcase_add_test(tc, test_a_window_hook_failing_on_one_rank_stops_both);
 	suite_add_tcase(s, tc);
 	return s;
 }
