@@ -13,7 +13,9 @@ static int reject(enum uet_wire_reason *reason, enum uet_wire_reason why)
 	return -EBADMSG;
 }
 
-static int body_bytes(unsigned int type, uint16_t text_len)
+/* Bytes of body of a type; var_len is an ABORT's text_len or a NOTES'
+ * len, ignored for the others. */
+static int body_bytes(unsigned int type, uint16_t var_len)
 {
 	switch (type) {
 	case UET_LS_HELLO:
@@ -25,9 +27,13 @@ static int body_bytes(unsigned int type, uint16_t text_len)
 	case UET_LS_BYE:
 		return 8;
 	case UET_LS_ABORT:
-		if (text_len > UET_LS_ABORT_TEXT_MAX)
+		if (var_len > UET_LS_ABORT_TEXT_MAX)
 			return -EINVAL;
-		return 8 + text_len;
+		return 8 + var_len;
+	case UET_LS_NOTES:
+		if (var_len > UET_LS_NOTES_MAX_BYTES)
+			return -EINVAL;
+		return UET_LS_NOTES_FIXED_BYTES + var_len;
 	default:
 		return -EINVAL;
 	}
@@ -35,8 +41,14 @@ static int body_bytes(unsigned int type, uint16_t text_len)
 
 int uet_ls_body_bytes(const struct uet_ls_ctrl *c)
 {
-	return body_bytes(c->type,
-			  c->type == UET_LS_ABORT ? c->u.abort.text_len : 0);
+	switch (c->type) {
+	case UET_LS_ABORT:
+		return body_bytes(c->type, c->u.abort.text_len);
+	case UET_LS_NOTES:
+		return body_bytes(c->type, c->u.notes.len);
+	default:
+		return body_bytes(c->type, 0);
+	}
 }
 
 int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
@@ -50,6 +62,9 @@ int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
 
 	if (body < 0)
 		return body;
+	if (c->type == UET_LS_NOTES && c->u.notes.len > 0 &&
+	    c->u.notes.bytes == NULL)
+		return -EINVAL;
 	len = UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES + (size_t)body;
 	framed = len < UET_ETH_MIN_FRAME_BYTES ? UET_ETH_MIN_FRAME_BYTES : len;
 	if (cap < framed)
@@ -73,6 +88,7 @@ int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
 		uet_be64_store(b, c->u.hello.scenario_hash);
 		uet_be32_store(b + 8, c->u.hello.ipv4);
 		memcpy(b + 12, c->u.hello.mac, UET_ETH_ADDR_LEN);
+		uet_be16_store(b + 18, c->u.hello.flags);
 		break;
 	case UET_LS_WELCOME:
 		uet_be64_store(b, c->u.welcome.scenario_hash);
@@ -97,6 +113,13 @@ int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
 		uet_be16_store(b + 4, c->u.abort.text_len);
 		memcpy(b + 8, c->u.abort.text, c->u.abort.text_len);
 		break;
+	case UET_LS_NOTES:
+		uet_be64_store(b, c->u.notes.window_end_ps);
+		uet_be16_store(b + 8, c->u.notes.len);
+		if (c->u.notes.len > 0)
+			memcpy(b + UET_LS_NOTES_FIXED_BYTES, c->u.notes.bytes,
+			       c->u.notes.len);
+		break;
 	}
 	return (int)framed;
 }
@@ -105,7 +128,7 @@ int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 		      enum uet_wire_reason *reason)
 {
 	const uint8_t *h, *b;
-	uint16_t body_len, text_len = 0;
+	uint16_t body_len, var_len = 0;
 	int want;
 
 	if (len < UET_ETH_HDR_BYTES)
@@ -120,7 +143,7 @@ int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 		return reject(reason, UET_WIRE_LS_MAGIC);
 	if (h[4] != UET_LS_VERSION)
 		return reject(reason, UET_WIRE_LS_VERSION);
-	if (h[5] < UET_LS_HELLO || h[5] > UET_LS_ABORT)
+	if (h[5] < UET_LS_HELLO || h[5] > UET_LS_NOTES)
 		return reject(reason, UET_WIRE_LS_TYPE);
 	body_len = uet_be16_load(h + 28);
 	if (h[5] == UET_LS_ABORT) {
@@ -130,11 +153,22 @@ int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 			return reject(reason, UET_WIRE_LS_BODY_LEN);
 		if (len < UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES + 8u)
 			return reject(reason, UET_WIRE_LS_TRUNC);
-		text_len = uet_be16_load(b + 4);
-		if (text_len > UET_LS_ABORT_TEXT_MAX)
+		var_len = uet_be16_load(b + 4);
+		if (var_len > UET_LS_ABORT_TEXT_MAX)
 			return reject(reason, UET_WIRE_LS_TEXT_LEN);
 	}
-	want = body_bytes(h[5], text_len);
+	if (h[5] == UET_LS_NOTES) {
+		/* len sits in the body too, after window_end_ps. */
+		if (body_len < UET_LS_NOTES_FIXED_BYTES)
+			return reject(reason, UET_WIRE_LS_BODY_LEN);
+		if (len < UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES +
+				  UET_LS_NOTES_FIXED_BYTES)
+			return reject(reason, UET_WIRE_LS_TRUNC);
+		var_len = uet_be16_load(b + 8);
+		if (var_len > UET_LS_NOTES_MAX_BYTES)
+			return reject(reason, UET_WIRE_LS_NOTES_LEN);
+	}
+	want = body_bytes(h[5], var_len);
 	if (want != body_len)
 		return reject(reason, UET_WIRE_LS_BODY_LEN);
 	if (len < UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES + (size_t)body_len)
@@ -151,6 +185,7 @@ int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 		c->u.hello.scenario_hash = uet_be64_load(b);
 		c->u.hello.ipv4 = uet_be32_load(b + 8);
 		memcpy(c->u.hello.mac, b + 12, UET_ETH_ADDR_LEN);
+		c->u.hello.flags = uet_be16_load(b + 18);
 		break;
 	case UET_LS_WELCOME:
 		c->u.welcome.scenario_hash = uet_be64_load(b);
@@ -172,8 +207,13 @@ int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 		break;
 	case UET_LS_ABORT:
 		c->u.abort.code = uet_be32_load(b);
-		c->u.abort.text_len = text_len;
-		memcpy(c->u.abort.text, b + 8, text_len);
+		c->u.abort.text_len = var_len;
+		memcpy(c->u.abort.text, b + 8, var_len);
+		break;
+	case UET_LS_NOTES:
+		c->u.notes.window_end_ps = uet_be64_load(b);
+		c->u.notes.len = var_len;
+		c->u.notes.bytes = b + UET_LS_NOTES_FIXED_BYTES;
 		break;
 	}
 	return 0;
@@ -250,7 +290,8 @@ int uet_ls_trailer_strip(const uint8_t *buf, size_t len, uet_time_t *arrival_ps)
 const char *uet_ls_type_name(unsigned int type)
 {
 	static const char *const names[] = {
-		"UNKNOWN", "HELLO", "WELCOME", "GRANT", "DONE", "BYE", "ABORT",
+		"UNKNOWN", "HELLO", "WELCOME", "GRANT",
+		"DONE",	   "BYE",   "ABORT",   "NOTES",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]))

@@ -20,6 +20,18 @@
 #define UET_LS_VERSION 1
 #define UET_LS_HDR_BYTES 32 /**< common control header */
 #define UET_LS_ABORT_TEXT_MAX 200
+/** The largest control frame: a 1,500-byte Ethernet payload, no FCS. */
+#define UET_LS_FRAME_MAX_BYTES 1514
+/** Fixed part of a NOTES body: window_end_ps, len, reserved. */
+#define UET_LS_NOTES_FIXED_BYTES 16
+/** Opaque bytes one NOTES frame carries at most, so that it stays within
+ * UET_LS_FRAME_MAX_BYTES: 1514 - 14 - 32 - 16. */
+#define UET_LS_NOTES_MAX_BYTES                                                 \
+	(UET_LS_FRAME_MAX_BYTES - UET_ETH_HDR_BYTES - UET_LS_HDR_BYTES -       \
+	 UET_LS_NOTES_FIXED_BYTES)
+/** HELLO flags bit 0: this port takes the window notes (docs/lockstep.md,
+ * "Window notes"). */
+#define UET_LS_HELLO_WANTS_NOTES 0x0001u
 
 /** Control frame types. */
 enum uet_ls_type {
@@ -29,6 +41,7 @@ enum uet_ls_type {
 	UET_LS_DONE = 4,
 	UET_LS_BYE = 5,
 	UET_LS_ABORT = 6,
+	UET_LS_NOTES = 7,
 };
 
 /** ABORT codes. */
@@ -54,6 +67,7 @@ struct uet_ls_ctrl {
 			uint64_t scenario_hash;
 			uint32_t ipv4; /**< host order */
 			uint8_t mac[UET_ETH_ADDR_LEN];
+			uint16_t flags; /**< UET_LS_HELLO_WANTS_NOTES */
 		} hello;
 		struct {
 			uint64_t scenario_hash;
@@ -79,6 +93,19 @@ struct uet_ls_ctrl {
 			uint16_t text_len; /**< <= UET_LS_ABORT_TEXT_MAX */
 			char text[UET_LS_ABORT_TEXT_MAX]; /**< UTF-8, no NUL */
 		} abort;
+		struct {
+			/** T' of the window whose notes these are. */
+			uet_time_t window_end_ps;
+			uint16_t len; /**< <= UET_LS_NOTES_MAX_BYTES */
+			/**
+			 * The len opaque bytes. To build: the caller's. On
+			 * parse: a pointer into the parsed frame, valid only
+			 * while the frame's buffer is (copy them out before
+			 * freeing it). Kept out of the struct so that it
+			 * does not grow by a frame's worth.
+			 */
+			const uint8_t *bytes;
+		} notes;
 	} u;
 };
 
@@ -86,9 +113,10 @@ struct uet_ls_ctrl {
  * Body size of a control frame type.
  *
  * @param c
- *   Control frame (type, and text_len for ABORT).
+ *   Control frame (type, and text_len for ABORT, len for NOTES).
  * @return
- *   Bytes of body, or -EINVAL for an unknown type or too long a text.
+ *   Bytes of body, or -EINVAL for an unknown type, too long a text or
+ *   too many notes.
  */
 int uet_ls_body_bytes(const struct uet_ls_ctrl *c);
 
@@ -107,7 +135,8 @@ int uet_ls_body_bytes(const struct uet_ls_ctrl *c);
  * @param c
  *   Frame contents.
  * @return
- *   The frame length, -ENOSPC, or -EINVAL (unknown type, text too long).
+ *   The frame length, -ENOSPC, or -EINVAL (unknown type, text too long,
+ *   NOTES over UET_LS_NOTES_MAX_BYTES or with len > 0 and no bytes).
  */
 int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
 		      const uint8_t dst[UET_ETH_ADDR_LEN],
@@ -122,13 +151,13 @@ int uet_ls_ctrl_build(uint8_t *buf, size_t cap,
  * @param len
  *   Frame length.
  * @param c
- *   Filled on success.
+ *   Filled on success; a NOTES frame's c->u.notes.bytes points into buf.
  * @param reason
  *   Set to the reject reason (may be NULL).
  * @return
  *   0, or -EBADMSG (bad EtherType, magic or version, unknown type, body_len
- *   not matching the type, text_len over 200, frame shorter than
- *   14 + 32 + body_len).
+ *   not matching the type, text_len over 200, a NOTES len over
+ *   UET_LS_NOTES_MAX_BYTES, frame shorter than 14 + 32 + body_len).
  */
 int uet_ls_ctrl_parse(const uint8_t *buf, size_t len, struct uet_ls_ctrl *c,
 		      enum uet_wire_reason *reason);

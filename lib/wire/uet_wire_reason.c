@@ -47,6 +47,7 @@ const char *uet_wire_reason_str(enum uet_wire_reason reason)
 			"lockstep body length does not match its type",
 		[UET_WIRE_LS_TEXT_LEN] = "lockstep ABORT text over 200 bytes",
 		[UET_WIRE_LS_TRUNC] = "lockstep control body truncated",
+		[UET_WIRE_LS_NOTES_LEN] = "lockstep NOTES over 1452 bytes",
 	};
 
 	if ((unsigned int)reason >= UET_WIRE_REASON_COUNT ||

@@ -52,15 +52,18 @@ local uetlock = Proto("uetlock", "uetemu lockstep")
 
 local LOCK_TYPES = {
 	[1] = "HELLO", [2] = "WELCOME", [3] = "GRANT", [4] = "DONE",
-	[5] = "BYE", [6] = "ABORT",
+	[5] = "BYE", [6] = "ABORT", [7] = "NOTES",
 }
--- Body length each type must carry (ABORT: 8 + text_len, checked apart).
+-- Body length each type must carry (ABORT: 8 + text_len, NOTES: 16 + len,
+-- checked apart).
 local LOCK_BODY_LEN = { [1] = 20, [2] = 24, [3] = 24, [4] = 24, [5] = 8 }
 local ABORT_CODES = {
 	[1] = "SCENARIO_MISMATCH", [2] = "STALE_RUN", [3] = "PEER_TIMEOUT",
 	[4] = "FRAME_LOSS", [5] = "PROTOCOL", [6] = "USER", [7] = "INTERNAL",
 }
 local LOCK_HDR_LEN = 32
+-- Opaque bytes a NOTES frame carries at most: 1514 - 14 - 32 - 16.
+local NOTES_MAX = 1452
 local TRAILER_LEN = 12
 
 local lf = {
@@ -101,6 +104,13 @@ local lf = {
 	abort_text = ProtoField.string("uetlock.abort.text", "Text",
 		base.UNICODE),
 	padding = ProtoField.bytes("uetlock.padding", "Padding"),
+	hello_flags = ProtoField.uint16("uetlock.hello.flags", "Flags",
+		base.HEX),
+	wants_notes = ProtoField.bool("uetlock.hello.wants_notes",
+		"Takes the window notes", 16, nil, 0x0001),
+	notes_len = ProtoField.uint16("uetlock.notes.len", "Notes length",
+		base.DEC),
+	notes = ProtoField.bytes("uetlock.notes", "Notes (opaque)"),
 }
 uetlock.fields = lf
 
@@ -139,7 +149,8 @@ local function lock_body(tvb, tree, ltype, off, blen)
 		tree:add(lf.scenario_hash, tvb(off, 8))
 		tree:add(lf.ipv4, tvb(off + 8, 4))
 		tree:add(lf.mac, tvb(off + 12, 6))
-		tree:add(lf.reserved, tvb(off + 18, 2))
+		local fl = tree:add(lf.hello_flags, tvb(off + 18, 2))
+		fl:add(lf.wants_notes, tvb(off + 18, 2))
 	elseif ltype == 2 then
 		tree:add(lf.scenario_hash, tvb(off, 8))
 		tree:add(lf.lookahead, tvb(off + 8, 8))
@@ -165,6 +176,13 @@ local function lock_body(tvb, tree, ltype, off, blen)
 		tree:add(lf.reserved, tvb(off + 6, 2))
 		if blen > 8 then
 			tree:add(lf.abort_text, tvb(off + 8, blen - 8))
+		end
+	elseif ltype == 7 then
+		tree:add(lf.window_end, tvb(off, 8))
+		tree:add(lf.notes_len, tvb(off + 8, 2))
+		tree:add(lf.reserved, tvb(off + 10, 6))
+		if blen > 16 then
+			tree:add(lf.notes, tvb(off + 16, blen - 16))
 		end
 	end
 end
@@ -215,6 +233,13 @@ function uetlock.dissector(tvb, pinfo, tree)
 		want = 8 + text_len
 		if text_len > 200 then
 			t:add_proto_expert_info(le.bad, "ABORT text longer than 200 bytes")
+		end
+	elseif ltype == 7 and blen >= 16 and len >= LOCK_HDR_LEN + 10 then
+		local notes_len = tvb(LOCK_HDR_LEN + 8, 2):uint()
+		want = 16 + notes_len
+		if notes_len > NOTES_MAX then
+			t:add_proto_expert_info(le.bad, string.format(
+				"NOTES longer than %u bytes", NOTES_MAX))
 		end
 	end
 	local valid = LOCK_TYPES[ltype] ~= nil and want ~= nil and blen == want

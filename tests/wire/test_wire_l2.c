@@ -154,12 +154,82 @@ START_TEST(test_lockstep_grant_bytes)
 }
 END_TEST
 
+/* NOTES of the window ending at 2 us, 5 opaque bytes: 16 + 5 = 21 bytes of
+ * body, 67 bytes in all (over the 60-byte minimum: no padding). */
+START_TEST(test_lockstep_notes_bytes)
+{
+	static const uint8_t notes[5] = {0xde, 0xad, 0xbe, 0xef, 0x01};
+	struct uet_ls_ctrl c;
+	uint8_t buf[128];
+
+	memset(&c, 0, sizeof(c));
+	c.type = UET_LS_NOTES;
+	c.nic_id = 3;
+	c.run_id = 2;
+	c.nonce = 3;
+	c.seq = 9;
+	c.u.notes.window_end_ps = 2000000;
+	c.u.notes.len = sizeof(notes);
+	c.u.notes.bytes = notes;
+	ck_assert_int_eq(uet_ls_body_bytes(&c), 21);
+	ck_assert_int_eq(uet_ls_ctrl_build(buf, 66, mac_nic, mac_sw, &c),
+			 -ENOSPC);
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_nic, mac_sw, &c), 67);
+	ck_assert_bytes_hex(buf, 67,
+			    "020000000001 020000000002 88b5 | 55454354 01 07 "
+			    "0003 0000000000000002 0000000000000003 00000009 "
+			    "0015 0000 | 00000000001e8480 0005 000000000000 "
+			    "| deadbeef01");
+	/* Bytes promised and not given. */
+	c.u.notes.bytes = NULL;
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_nic, mac_sw, &c),
+		-EINVAL);
+	c.u.notes.len = UET_LS_NOTES_MAX_BYTES + 1;
+	c.u.notes.bytes = buf;
+	ck_assert_int_eq(uet_ls_body_bytes(&c), -EINVAL);
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_nic, mac_sw, &c),
+		-EINVAL);
+	ck_assert_str_eq(uet_ls_type_name(UET_LS_NOTES), "NOTES");
+}
+END_TEST
+
+/* HELLO's last two bytes are its flags: bit 0 asks for the notes. */
+START_TEST(test_lockstep_hello_flags_bytes)
+{
+	struct uet_ls_ctrl c;
+	uint8_t buf[128];
+
+	memset(&c, 0, sizeof(c));
+	c.type = UET_LS_HELLO;
+	c.nic_id = 1;
+	c.u.hello.scenario_hash = 0x0123456789abcdefull;
+	c.u.hello.ipv4 = 0xc6120002u;
+	memcpy(c.u.hello.mac, mac_nic, 6);
+	c.u.hello.flags = UET_LS_HELLO_WANTS_NOTES;
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_sw, mac_nic, &c), 66);
+	ck_assert_bytes_hex(buf, 66,
+			    "020000000002 020000000001 88b5 | 55454354 01 01 "
+			    "0001 0000000000000000 0000000000000000 00000000 "
+			    "0014 0000 | 0123456789abcdef c6120002 "
+			    "020000000001 0001");
+	/* Without the flag, the bytes of a HELLO before the notes. */
+	c.u.hello.flags = 0;
+	ck_assert_int_eq(
+		uet_ls_ctrl_build(buf, sizeof(buf), mac_sw, mac_nic, &c), 66);
+	ck_assert_bytes_hex(buf + 58, 8, "020000000001 0000");
+}
+END_TEST
+
 static void ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
 {
 	struct uet_ls_ctrl o;
 	struct uet_frame f;
 	enum uet_wire_reason why;
-	uint8_t buf[300];
+	uint8_t buf[UET_LS_FRAME_MAX_BYTES];
 	int len;
 
 	len = uet_ls_ctrl_build(buf, sizeof(buf), mac_sw, mac_nic, c);
@@ -176,6 +246,7 @@ static void ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
 				  c->u.hello.scenario_hash);
 		ck_assert_uint_eq(o.u.hello.ipv4, c->u.hello.ipv4);
 		ck_assert_int_eq(memcmp(o.u.hello.mac, c->u.hello.mac, 6), 0);
+		ck_assert_uint_eq(o.u.hello.flags, c->u.hello.flags);
 		break;
 	case UET_LS_WELCOME:
 		ck_assert_uint_eq(o.u.welcome.scenario_hash,
@@ -209,6 +280,17 @@ static void ls_round_trip(const struct uet_ls_ctrl *c, int want_len)
 					c->u.abort.text_len),
 				 0);
 		break;
+	case UET_LS_NOTES:
+		ck_assert_uint_eq(o.u.notes.window_end_ps,
+				  c->u.notes.window_end_ps);
+		ck_assert_uint_eq(o.u.notes.len, c->u.notes.len);
+		/* The bytes are read in place, in the frame. */
+		ck_assert_ptr_eq(o.u.notes.bytes,
+				 buf + 14 + 32 + UET_LS_NOTES_FIXED_BYTES);
+		ck_assert_int_eq(memcmp(o.u.notes.bytes, c->u.notes.bytes,
+					c->u.notes.len),
+				 0);
+		break;
 	}
 	ck_assert_int_eq(uet_frame_parse(buf, (size_t)len, &f, &why), 0);
 	ck_assert_uint_eq(f.kind, UET_FRAME_LOCKSTEP);
@@ -227,6 +309,8 @@ START_TEST(test_lockstep_every_type_round_trips)
 	c.u.hello.scenario_hash = 0x0123456789abcdefull;
 	c.u.hello.ipv4 = TEST_IP_A;
 	memcpy(c.u.hello.mac, mac_nic, 6);
+	ls_round_trip(&c, 14 + 32 + 20);
+	c.u.hello.flags = UET_LS_HELLO_WANTS_NOTES;
 	ls_round_trip(&c, 14 + 32 + 20);
 
 	memset(&c, 0, sizeof(c));
@@ -275,8 +359,29 @@ START_TEST(test_lockstep_every_type_round_trips)
 	ls_round_trip(&c, 60);
 	c.u.abort.text_len = 201;
 	ck_assert_int_eq(uet_ls_body_bytes(&c), -EINVAL);
-	c.type = 7;
+	c.type = 8;
 	ck_assert_int_eq(uet_ls_body_bytes(&c), -EINVAL);
+
+	{
+		static uint8_t notes[UET_LS_NOTES_MAX_BYTES];
+		uint32_t i;
+
+		for (i = 0; i < UET_LS_NOTES_MAX_BYTES; i++)
+			notes[i] = (uint8_t)(i * 7 + 1);
+		memset(&c.u, 0, sizeof(c.u));
+		c.type = UET_LS_NOTES;
+		c.seq = 6;
+		c.u.notes.window_end_ps = 0x0102030405060708ull;
+		c.u.notes.bytes = notes;
+		c.u.notes.len = 0;
+		ls_round_trip(&c, 14 + 32 + 16);
+		c.u.notes.len = 1;
+		ls_round_trip(&c, 14 + 32 + 16 + 1);
+		/* The largest fills a 1,514-byte Ethernet frame. */
+		c.u.notes.len = UET_LS_NOTES_MAX_BYTES;
+		ck_assert_uint_eq(UET_LS_NOTES_MAX_BYTES, 1452);
+		ls_round_trip(&c, 1514);
+	}
 
 	ck_assert_str_eq(uet_ls_type_name(UET_LS_DONE), "DONE");
 	ck_assert_str_eq(uet_ls_type_name(0), "UNKNOWN");
@@ -322,7 +427,7 @@ START_TEST(test_lockstep_rejects_with_reason)
 	EXPECT(74, UET_WIRE_LS_VERSION);
 	buf[19] = 0;
 	EXPECT(74, UET_WIRE_LS_TYPE);
-	buf[19] = 7;
+	buf[19] = 8;
 	EXPECT(74, UET_WIRE_LS_TYPE);
 	buf[43] = 27; /* body_len 27, not 8 + 20 */
 	EXPECT(74, UET_WIRE_LS_BODY_LEN);
@@ -335,6 +440,64 @@ START_TEST(test_lockstep_rejects_with_reason)
 	EXPECT(74, UET_WIRE_LS_BODY_LEN);
 	ck_assert_int_eq(uet_ls_ctrl_parse(buf, 74, &o, &why), 0);
 	ck_assert_uint_eq(o.u.abort.text_len, 20);
+#undef EXPECT
+}
+END_TEST
+
+/* NOTES: body_len must be 16 + len, len at most 1452, and the whole body
+ * in the frame. */
+START_TEST(test_lockstep_notes_rejects_with_reason)
+{
+	static const uint8_t notes[10] = "0123456789";
+	struct uet_ls_ctrl c, o;
+	enum uet_wire_reason why;
+	uint8_t good[UET_LS_FRAME_MAX_BYTES + 8], buf[sizeof(good)];
+	int len;
+
+	memset(&c, 0, sizeof(c));
+	c.type = UET_LS_NOTES;
+	c.u.notes.window_end_ps = 5;
+	c.u.notes.len = sizeof(notes);
+	c.u.notes.bytes = notes;
+	memset(good, 0, sizeof(good));
+	len = uet_ls_ctrl_build(good, sizeof(good), mac_sw, mac_nic, &c);
+	ck_assert_int_eq(len, 72);
+
+#define EXPECT(n, r)                                                           \
+	do {                                                                   \
+		ck_assert_int_eq(uet_ls_ctrl_parse(buf, (n), &o, &why),        \
+				 -EBADMSG);                                    \
+		ck_assert_int_eq(why, (r));                                    \
+		memcpy(buf, good, sizeof(good));                               \
+	} while (0)
+
+	memcpy(buf, good, sizeof(good));
+	ck_assert_int_eq(uet_ls_ctrl_parse(buf, 72, &o, &why), 0);
+	EXPECT(71, UET_WIRE_LS_TRUNC); /* a byte of the notes missing */
+	EXPECT(61, UET_WIRE_LS_TRUNC); /* len itself cut */
+	buf[43] = 25;		       /* body_len 25, not 16 + 10 */
+	EXPECT(72, UET_WIRE_LS_BODY_LEN);
+	buf[43] = 27;
+	EXPECT(72, UET_WIRE_LS_BODY_LEN);
+	buf[43] = 15; /* under the fixed part */
+	EXPECT(72, UET_WIRE_LS_BODY_LEN);
+	buf[54] = 0x05; /* len 1453 (0x05ad) */
+	buf[55] = 0xad;
+	EXPECT(sizeof(buf), UET_WIRE_LS_NOTES_LEN);
+	/* len 1452 with body_len 1468: a whole 1,514-byte frame parses. */
+	buf[54] = 0x05;
+	buf[55] = 0xac;
+	buf[42] = 0x05;
+	buf[43] = 0xbc;
+	ck_assert_int_eq(uet_ls_ctrl_parse(buf, 1514, &o, &why), 0);
+	ck_assert_uint_eq(o.u.notes.len, 1452);
+	buf[54] = 0x05;
+	buf[55] = 0xac;
+	buf[42] = 0x05;
+	buf[43] = 0xbc;
+	EXPECT(1513, UET_WIRE_LS_TRUNC);
+	ck_assert_str_eq(uet_wire_reason_str(UET_WIRE_LS_NOTES_LEN),
+			 "lockstep NOTES over 1452 bytes");
 #undef EXPECT
 }
 END_TEST
@@ -407,8 +570,11 @@ static Suite *wire_l2_suite(void)
 	tcase_add_test(tc, test_pfc_quanta_to_ps);
 	tcase_add_test(tc, test_pfc_pause_refresh_and_end);
 	tcase_add_test(tc, test_lockstep_grant_bytes);
+	tcase_add_test(tc, test_lockstep_notes_bytes);
+	tcase_add_test(tc, test_lockstep_hello_flags_bytes);
 	tcase_add_test(tc, test_lockstep_every_type_round_trips);
 	tcase_add_test(tc, test_lockstep_rejects_with_reason);
+	tcase_add_test(tc, test_lockstep_notes_rejects_with_reason);
 	tcase_add_test(tc, test_trailer_append_strip_and_parse);
 	suite_add_tcase(s, tc);
 	return s;

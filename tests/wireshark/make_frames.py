@@ -17,6 +17,8 @@ describes field by field:
   15 UUD_REQ cut short by the capture's snap length (a really truncated frame)
   16 PFC pause as lockstep sends it: class 0 XOFF, padded to 60, then the
      trailer
+  17 lockstep HELLO with flags bit 0 set (the port takes the window notes)
+  18 lockstep NOTES of the window ending at 800000 ps, 11 opaque bytes
 
 Everything is built with struct; the pcap uses the nanosecond magic, as the
 emulator's captures do. Usage: make_frames.py [--odd] OUTPUT.pcap
@@ -207,6 +209,17 @@ def build():
     pfc0 = struct.pack(">HH8H", 0x0101, 0x0001, 0xFFFF, 0, 0, 0, 0, 0, 0, 0)
     frames.append(eth(MAC_PFC, MAC_SW, 0x8808, pfc0) +
                   trailer(123_457_400_000))
+    # 17: HELLO of NIC 2 asking for the window notes (flags bit 0)
+    frames.append(control_frame(
+        1, 2, 0, 0, 0,
+        struct.pack(">Q4s6sH", scen, IP_NIC1, MAC_NIC1, 0x0001), MAC_SW,
+        MAC_NIC1))
+    # 18: NOTES of the window ending at 800000 ps: window_end, len,
+    # reserved 6, then the bytes (opaque to the protocol)
+    notes = b"nic1 w800ns"
+    frames.append(control_frame(
+        7, 1, run_id, nonce, 2,
+        struct.pack(">QH6x", 800_000, len(notes)) + notes, MAC_SW, MAC_NIC0))
     return frames
 
 
