@@ -47,6 +47,9 @@
 /** Longest port name kept (ethdev names are at most RTE_ETH_NAME_MAX_LEN). */
 #define UET_PORT_NAME_BYTES 64u
 
+/** Most queue pairs of one device behind queue ports (uet_port_open). */
+#define UET_PORT_QUEUES_MAX 256u
+
 /** What uet_port_id returns for a port with no ethdev behind it. */
 #define UET_PORT_ID_NONE UINT16_MAX
 
@@ -213,6 +216,16 @@ size_t uet_port_pool_attach_obj_bytes(void);
  * from its probe but turns clients away until its port has started, and a
  * client turned away never connects again (DPDK 22.11); such a client is
  * closed after 1 s of wall time and -ENOTCONN returned: open it again.
+ *
+ * A queue port, "DEV@K/N", is queue pair K (from 0) of N of one memif
+ * device: the device is opened and started with N queue pairs when its
+ * first queue port is, with that port's pool for every queue, and closed
+ * with its last; each queue pair is a link of its own (memif's rings), so
+ * N hosts share one ethdev (Debian's DPDK has 32, RTE_MAX_ETHPORTS). Both
+ * ends must say the same N. Only net_memif: af_packet's and AF_XDP's
+ * queues split one link's frames, not links. Its name is "DEV#K".
+ * -EINVAL for K >= N, N over UET_PORT_QUEUES_MAX, another PMD, or an N
+ * other than the device's; -EBUSY for a queue already open.
  *
  * @param portp
  *   Set to the new port on success.

@@ -52,8 +52,10 @@ static const int *const port_pmds[] __attribute__((used)) = {
 /* Ethernet header and FCS: what ethdev adds to the MTU for a frame length. */
 #define UET_PORT_L2_OVERHEAD_BYTES (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
 
-/* Configure one rx and one tx queue, MTU, promiscuous mode; start. */
-static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
+/* Configure queues rx and tx queues (one but for the device of queue
+ * ports), MTU, promiscuous mode; start. */
+static int port_setup(struct uet_port *p, const struct uet_port_conf *conf,
+		      uint16_t queues)
 {
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf eth_conf;
@@ -104,7 +106,7 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	if (cfg_mtu < info.min_mtu)
 		cfg_mtu = info.min_mtu;
 	eth_conf.rxmode.mtu = cfg_mtu;
-	ret = rte_eth_dev_configure(p->port_id, 1, 1, &eth_conf);
+	ret = rte_eth_dev_configure(p->port_id, queues, queues, &eth_conf);
 	if (ret < 0) {
 		UET_LOG(ERROR, DRIVERS, "port %s: configure failed: %s",
 			p->name, rte_strerror(-ret));
@@ -133,19 +135,23 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	rx_pool = uet_port_xdp_rx_pool(p, conf->pool, socket);
 	if (rx_pool == NULL)
 		return -ENOMEM;
-	ret = rte_eth_rx_queue_setup(p->port_id, 0, nb_rxd, (unsigned)socket,
-				     NULL, rx_pool);
-	if (ret < 0) {
-		UET_LOG(ERROR, DRIVERS, "port %s: rx queue setup failed: %s",
-			p->name, rte_strerror(-ret));
-		return ret;
-	}
-	ret = rte_eth_tx_queue_setup(p->port_id, 0, nb_txd, (unsigned)socket,
-				     NULL);
-	if (ret < 0) {
-		UET_LOG(ERROR, DRIVERS, "port %s: tx queue setup failed: %s",
-			p->name, rte_strerror(-ret));
-		return ret;
+	for (uint16_t q = 0; q < queues; q++) {
+		ret = rte_eth_rx_queue_setup(p->port_id, q, nb_rxd,
+					     (unsigned)socket, NULL, rx_pool);
+		if (ret < 0) {
+			UET_LOG(ERROR, DRIVERS,
+				"port %s: rx queue %u setup failed: %s",
+				p->name, q, rte_strerror(-ret));
+			return ret;
+		}
+		ret = rte_eth_tx_queue_setup(p->port_id, q, nb_txd,
+					     (unsigned)socket, NULL);
+		if (ret < 0) {
+			UET_LOG(ERROR, DRIVERS,
+				"port %s: tx queue %u setup failed: %s",
+				p->name, q, rte_strerror(-ret));
+			return ret;
+		}
 	}
 	/* A memif client refuses to start until its server has made the
 	 * socket; processes started together race for it, so wait a while
@@ -191,11 +197,16 @@ static int port_setup(struct uet_port *p, const struct uet_port_conf *conf)
 	return 0;
 }
 
-/* Undo port_setup and the device creation; does not free p. */
+/* Undo port_setup and the device creation; does not free p. A queue
+ * port lets go of its queue, and the last one of the device. */
 static void ethdev_close(struct uet_port *p)
 {
 	int ret;
 
+	if (p->shared != NULL) {
+		uet_port_shared_put(p);
+		return;
+	}
 	/* Stop may fail on a port that never started; close anyway. */
 	(void)rte_eth_dev_stop(p->port_id);
 	ret = rte_eth_dev_close(p->port_id);
@@ -218,7 +229,7 @@ static void ethdev_close(struct uet_port *p)
 static uint16_t ethdev_rx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 				uint16_t n)
 {
-	return rte_eth_rx_burst(p->port_id, 0, pkts, n);
+	return rte_eth_rx_burst(p->port_id, p->queue, pkts, n);
 }
 
 /*
@@ -295,7 +306,7 @@ static uint16_t ethdev_tx_burst(struct uet_port *p, struct rte_mbuf **pkts,
 	}
 	if (p->tx_linearize)
 		n = ethdev_linearize(p, pkts, n);
-	return rte_eth_tx_burst(p->port_id, 0, pkts, n);
+	return rte_eth_tx_burst(p->port_id, p->queue, pkts, n);
 }
 
 static int ethdev_link(const struct uet_port *p, struct uet_port_link *link)
@@ -327,6 +338,16 @@ static int ethdev_stats(const struct uet_port *p, struct uet_port_stats *stats)
 	struct rte_eth_stats s;
 	int ret;
 
+	if (p->shared != NULL) {
+		/* The device's counters are its queues' together: a queue
+		 * port gives its own frames (uet_port_stats adds nothing
+		 * the PMD would count apart from them). */
+		stats->rx_packets = p->rx_frames;
+		stats->tx_packets = p->tx_frames;
+		stats->rx_bytes = p->rx_frame_bytes;
+		stats->tx_bytes = p->tx_frame_bytes;
+		return 0;
+	}
 	ret = rte_eth_stats_get(p->port_id, &s);
 	if (ret < 0)
 		return ret;
@@ -351,7 +372,7 @@ static int ethdev_stats(const struct uet_port *p, struct uet_port_stats *stats)
 	return 0;
 }
 
-static const struct uet_port_ops ethdev_ops = {
+const struct uet_port_ops uet_port_ethdev_ops = {
 	.rx_burst = ethdev_rx_burst,
 	.tx_burst = ethdev_tx_burst,
 	.link = ethdev_link,
@@ -408,13 +429,28 @@ static int memif_client_wait_up(struct uet_port *p)
 int uet_port_open(struct uet_port **portp, const char *devargs,
 		  const struct uet_port_conf *conf)
 {
-	struct uet_port *p;
-	size_t name_len;
+	size_t dev_len;
+	uint16_t k, n;
 	int ret;
 
 	if (portp == NULL || devargs == NULL || conf == NULL ||
 	    conf->pool == NULL)
 		return -EINVAL;
+	ret = uet_port_queue_spec(devargs, &dev_len, &k, &n);
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		return uet_port_queue_open(portp, devargs, dev_len, k, n, conf);
+	return uet_port_ethdev_open(portp, devargs, conf, 1);
+}
+
+int uet_port_ethdev_open(struct uet_port **portp, const char *devargs,
+			 const struct uet_port_conf *conf, uint16_t queues)
+{
+	struct uet_port *p;
+	size_t name_len;
+	int ret;
+
 	/* The device name is the device string up to its first comma. */
 	name_len = strcspn(devargs, ",");
 	if (name_len == 0 || name_len >= UET_PORT_NAME_BYTES)
@@ -423,7 +459,7 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
-	p->ops = &ethdev_ops;
+	p->ops = &uet_port_ethdev_ops;
 	memcpy(p->name, devargs, name_len);
 	p->name[name_len] = '\0';
 
@@ -462,7 +498,7 @@ int uet_port_open(struct uet_port **portp, const char *devargs,
 		}
 	}
 
-	ret = port_setup(p, conf);
+	ret = port_setup(p, conf, queues);
 	if (ret == 0 && is_memif_client(p, devargs))
 		ret = memif_client_wait_up(p);
 	if (ret < 0) {
@@ -494,14 +530,14 @@ static int ethdev_ring_port_create(struct uet_port **portp, const char *name,
 		free(p);
 		return ret;
 	}
-	p->ops = &ethdev_ops;
+	p->ops = &uet_port_ethdev_ops;
 	p->port_id = (uint16_t)id;
 	p->remove_on_close = true;
 	p->pair = rp;
 	uet_ring_pair_get(rp);
 	if (rte_eth_dev_get_name_by_port(p->port_id, p->name) != 0)
 		snprintf(p->name, sizeof(p->name), "%s", name);
-	ret = port_setup(p, conf);
+	ret = port_setup(p, conf, 1);
 	if (ret < 0) {
 		uet_port_close(p);
 		return ret;

@@ -52,6 +52,11 @@ struct uet_port {
 	struct uet_ring_pair *pair;
 
 	/* ethdev-backed ports only. */
+	/** The queue pair it uses (0 but for a queue port). */
+	uint16_t queue;
+	/** A queue port's device, shared with its other queues; NULL: the
+	 * device is the port's own. */
+	struct uet_port_shared *shared;
 	/** Remove the device on close (we hot-plugged or created it). */
 	bool remove_on_close;
 	/** Device to remove on close; valid while the port is open. */
@@ -137,5 +142,35 @@ struct rte_mempool *uet_port_xdp_rx_pool(struct uet_port *p,
  *   The descriptor, or -1.
  */
 int uet_port_afp_socket_find(int ifindex);
+
+/** The ethdev ports' operations (uet_port_ethdev.c). */
+extern const struct uet_port_ops uet_port_ethdev_ops;
+
+/**
+ * Open the device of devargs (no queue suffix) as one port with queues
+ * rx and tx queues (uet_port_open's work; queue 0 is the port's).
+ */
+int uet_port_ethdev_open(struct uet_port **portp, const char *devargs,
+			 const struct uet_port_conf *conf, uint16_t queues);
+
+/**
+ * Read a queue port's suffix "@K/N" (uet_port_queues.c).
+ *
+ * @return
+ *   1 with *dev_len (the device string's length before '@'), *k and *n
+ *   set; 0 when devargs has no '@'; -EINVAL (logged) when the suffix is
+ *   not K/N with K < N <= UET_PORT_QUEUES_MAX.
+ */
+int uet_port_queue_spec(const char *devargs, size_t *dev_len, uint16_t *k,
+			uint16_t *n);
+
+/** Open queue k of n of the device devargs[0..dev_len) (uet_port_open). */
+int uet_port_queue_open(struct uet_port **portp, const char *devargs,
+			size_t dev_len, uint16_t k, uint16_t n,
+			const struct uet_port_conf *conf);
+
+/** A queue port closes: its queue is free, and the device goes with its
+ * last queue. */
+void uet_port_shared_put(struct uet_port *p);
 
 #endif /* UET_PORT_PRIV_H */

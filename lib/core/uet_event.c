@@ -66,14 +66,14 @@ static inline void slot_put(struct uet_evq *q, uint32_t i,
 }
 
 /*
- * Put the slot (time_ps, seq, ev; ev tagged) at hole i, or above it: move it towards
- * the root until its parent is before it. The slot comes as three scalars
- * in registers, neither read back from the array nor passed as a struct:
- * a slot just stored with a few narrower writes and loaded again cannot be
- * forwarded from the store buffer, and the load waits for every store
- * before it, among them heap_insert's stores into the event, whose line is
- * often cold on a large run (read back from the array this was 16% of the
- * 1,024-host run; passed as a struct on the stack, 10%).
+ * Put the slot (time_ps, seq, ev; ev tagged) at hole i, or above it: move it
+ * towards the root until its parent is before it. The slot comes as three
+ * scalars in registers, neither read back from the array nor passed as a
+ * struct: a slot just stored with a few narrower writes and loaded again cannot
+ * be forwarded from the store buffer, and the load waits for every store before
+ * it, among them heap_insert's stores into the event, whose line is often cold
+ * on a large run (read back from the array this was 16% of the 1,024-host run;
+ * passed as a struct on the stack, 10%).
  */
 static inline void sift_up_from(struct uet_evq *q, uint32_t i,
 				uet_time_t time_ps, uint64_t seq,

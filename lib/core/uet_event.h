@@ -60,8 +60,7 @@ struct uet_evq_slot {
 };
 
 /** The event of a heap slot. */
-static inline struct uet_event *
-uet_evq_slot_event(const struct uet_evq_slot *s)
+static inline struct uet_event *uet_evq_slot_event(const struct uet_evq_slot *s)
 {
 	return (struct uet_event *)((uintptr_t)s->ev & ~(uintptr_t)1);
 }

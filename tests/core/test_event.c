@@ -574,7 +574,8 @@ START_TEST(test_fixed_events_mixed_with_ordinary)
 			if (ev->fixed && uet_event_pending(ev)) {
 				const uet_time_t was = ev->time_ps;
 
-				faults += uet_evq_schedule(&q, ev, at) != -EPERM;
+				faults +=
+					uet_evq_schedule(&q, ev, at) != -EPERM;
 				faults += ev->time_ps != was;
 				refused++;
 			} else {
