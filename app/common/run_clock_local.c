@@ -65,11 +65,6 @@ static int local_open(struct run *run, uint64_t scenario_hash)
 	{
 		ids[n++] = id;
 	}
-	/* A connection matrix's triggers tie ranks together through the
-	 * workload engine: such runs take their NICs in host order on one
-	 * lcore, so that trigger counts build up in the same order. */
-	if (run->wl != NULL && run_wl_ties_ranks(run->wl))
-		n = 1;
 	lc.nics = comps;
 	lc.lcore_ids = ids;
 	lc.n_lcores = n;

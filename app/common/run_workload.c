@@ -399,11 +399,6 @@ uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank)
 	return n;
 }
 
-bool run_wl_ties_ranks(const struct run_wl *w)
-{
-	return w->prog.n_triggers > 0;
-}
-
 int run_wl_error(const struct run_wl *w)
 {
 	return w->err;

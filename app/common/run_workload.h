@@ -120,13 +120,6 @@ int run_wl_replay(struct run_wl *w, const uint8_t *src, size_t len,
  * be open at once). */
 uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank);
 
-/**
- * Whether one rank's completions can change another rank's state (a
- * connection matrix's triggers): uet-emu then runs its NICs on one lcore
- * (run_clock_local.c; the engine's flush makes it the same on several).
- */
-bool run_wl_ties_ranks(const struct run_wl *w);
-
 int run_wl_error(const struct run_wl *w);
 
 /** Whether every rank's graph has finished. */
