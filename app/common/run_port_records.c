@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * uet-ports.csv (docs/records.md): one row per lockstep port this process
- * drove, with the frames it carried and those it dropped before the model,
- * by kind (foreign, broken, stale: docs/lockstep.md). A port over veth
- * faces whatever else is on the link; a run that had such frames says so
- * on stderr too. Written by uet-switch and uet-nic; uet-emu has no ports.
+ * uet-ports.csv (docs/records.md): one row per port this process drove,
+ * with the frames it carried and those it dropped before the model, by
+ * kind (foreign, broken, stale: docs/lockstep.md). A port over veth faces
+ * whatever else is on the link; a run that had such frames says so on
+ * stderr too. Written by uet-switch and uet-nic in lockstep, and by every
+ * program in realtime (uet-emu's ring ports included); the embedded
+ * lockstep run has no ports.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "run_private.h"
+#include "run_realtime.h"
 #include "uet_outfile.h"
 #include "uet_port.h"
 #include "uet_sync_ports.h"
@@ -50,7 +53,7 @@ int run_write_port_records(const struct run *run)
 	uint32_t i, k;
 	FILE *f;
 
-	if (run->co == NULL && run->pa == NULL)
+	if (run->co == NULL && run->pa == NULL && run->rt == NULL)
 		return 0;
 	run_out_path(path, sizeof(path), run->sc->run.out, "uet-ports.csv");
 	if (uet_outfile_open(&out, path) < 0)
@@ -60,16 +63,27 @@ int run_write_port_records(const struct run *run)
 	for (k = 0; k < UET_SYNC_DROP_KINDS; k++)
 		fprintf(f, ",%s", uet_sync_drop_name((enum uet_sync_drop)k));
 	fputc('\n', f);
-	for (i = 0; run->co != NULL && i < run->hosts; i++) {
+	for (i = 0; run->has_switch && run->sw_port != NULL && i < run->hosts;
+	     i++) {
 		if (run->sw_port[i] == NULL)
 			continue;
-		uet_sync_coordinator_port_drops(run->co, i, &d);
+		if (run->rt != NULL)
+			run_rt_port_drops(run->rt, true, i, &d);
+		else if (run->co != NULL)
+			uet_sync_coordinator_port_drops(run->co, i, &d);
+		else
+			continue;
 		port_row(f, run, "switch", i, run->sw_port[i], &d);
 	}
-	for (i = 0; run->pa != NULL && i < run->count; i++) {
-		if (run->pa[i] == NULL || run->nic_port[i] == NULL)
+	for (i = 0; run->nic_port != NULL && i < run->count; i++) {
+		if (run->nic_port[i] == NULL)
 			continue;
-		uet_sync_participant_port_drops(run->pa[i], &d);
+		if (run->rt != NULL)
+			run_rt_port_drops(run->rt, false, i, &d);
+		else if (run->pa != NULL && run->pa[i] != NULL)
+			uet_sync_participant_port_drops(run->pa[i], &d);
+		else
+			continue;
 		port_row(f, run, "nic", run->first + i, run->nic_port[i], &d);
 	}
 	/* Renamed to uet-ports.csv only when whole. */

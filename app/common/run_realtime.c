@@ -18,6 +18,7 @@
 #include "uet_ipv4_text.h"
 #include "uet_port.h"
 #include "uet_record.h"
+#include "uet_sync_ports.h"
 
 /*
  * Wall ns between looks at the ports when nothing is due: a frame waits
@@ -467,6 +468,17 @@ void run_rt_summary_csv(const struct run_rt *rt, FILE *f)
 		uet_ipv4_format(rt->conf.nic_ipv4[i], name);
 		rt_summary_csv_one(rt, rt->nic[i], name, f);
 	}
+}
+
+void run_rt_port_drops(const struct run_rt *rt, bool sw_side, uint32_t i,
+		       struct uet_sync_port_drops *d)
+{
+	if (sw_side && rt->sw != NULL)
+		uet_sync_realtime_port_drops(rt->sw, i, d);
+	else if (!sw_side && i < rt->conf.n_nics && rt->nic[i] != NULL)
+		uet_sync_realtime_port_drops(rt->nic[i], 0, d);
+	else
+		memset(d, 0, sizeof(*d));
 }
 
 void run_rt_free(struct run_rt *rt)

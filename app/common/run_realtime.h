@@ -70,6 +70,13 @@ void run_rt_summary(const struct run_rt *rt, FILE *f);
 /* The same figures as summary.csv rows (figure,value); nothing for NULL. */
 void run_rt_summary_csv(const struct run_rt *rt, FILE *f);
 
+/**
+ * Frames a port dropped before its component, by kind: the switch's port
+ * i (sw_side) or hosted NIC i's port. Zeros for a role that is not there.
+ */
+void run_rt_port_drops(const struct run_rt *rt, bool sw_side, uint32_t i,
+		       struct uet_sync_port_drops *d);
+
 /** Free the roles (NULL accepted). */
 void run_rt_free(struct run_rt *rt);
 

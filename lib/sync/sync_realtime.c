@@ -17,11 +17,15 @@
 #include <rte_prefetch.h>
 
 #include "sync_private.h"
+#include "uet_sync_ports.h"
 #include "uet_sync_realtime.h"
 #include "uet_log.h"
 #include "uet_port.h"
+#include "uet_wire_eth.h"
 #include "uet_wire_mbuf.h"
 
+/* Bytes of the longest IPv4 header: IHL 15 (RFC 791). */
+#define RT_IPV4_HDR_MAX_BYTES 60u
 /* Frames a port's hold starts with; it doubles when full. */
 #define RT_HOLD_CAP0 256u
 /*
@@ -63,6 +67,8 @@ struct uet_sync_realtime {
 	struct uet_sync_realtime_conf conf;
 	struct uet_port **ports; /* conf.ports, copied */
 	struct rt_hold *hold;	 /* one per port */
+	/* Frames each port dropped before the component, by kind. */
+	struct uet_sync_port_drops *drops;
 	bool finished;
 	struct rt_tsc tsc;
 	struct uet_sync_rt_stats stats;
@@ -252,9 +258,11 @@ int uet_sync_realtime_create(struct uet_sync_realtime **rp,
 		r->conf.timeout_ms = UET_SYNC_TIMEOUT_MS_DEFAULT;
 	r->ports = calloc(conf->n_ports, sizeof(*r->ports));
 	r->hold = calloc(conf->n_ports, sizeof(*r->hold));
-	if (r->ports == NULL || r->hold == NULL) {
+	r->drops = calloc(conf->n_ports, sizeof(*r->drops));
+	if (r->ports == NULL || r->hold == NULL || r->drops == NULL) {
 		free(r->ports);
 		free(r->hold);
+		free(r->drops);
 		free(r);
 		return -ENOMEM;
 	}
@@ -270,14 +278,41 @@ int uet_sync_realtime_create(struct uet_sync_realtime **rp,
 	return 0;
 }
 
-/* Only IPv4 and MAC control (PFC pauses) reach the model: the lockstep
- * control frames of a peer in the wrong mode, ARP or IPv6 from a kernel
- * are not its business. */
-static bool rt_is_model_frame(const struct rte_mbuf *m)
+/*
+ * Why a frame received on a realtime port is not the component's business
+ * (docs/lockstep.md, "Realtime"), or UET_SYNC_DROP_KINDS when it is. Only
+ * IPv4 with a sound header and MAC control (PFC pauses) reach the model:
+ * a lockstep control frame comes from a peer in the other mode or an
+ * earlier run (stale: a realtime run sends none), ARP or IPv6 from a
+ * kernel is not the model's, and an IPv4 header cut short, with a total
+ * length past the frame or a bad checksum, would be dropped by the model
+ * anyway but counted there with no port to name. No frame has a lockstep
+ * trailer to miss, so no_trailer stays 0.
+ */
+static enum uet_sync_drop rt_classify(const struct rte_mbuf *m)
 {
+	uint8_t buf[RT_IPV4_HDR_MAX_BYTES];
+	struct uet_ipv4_hdr ip;
+	const uint8_t *hdr;
+	uint32_t rest, n;
 	int type = uet_frame_mbuf_ethertype(m);
 
-	return type == UET_ETHERTYPE_IPV4 || type == UET_ETHERTYPE_MAC_CONTROL;
+	if (type < 0)
+		return UET_SYNC_DROP_TRUNCATED;
+	if (type == UET_ETHERTYPE_MAC_CONTROL)
+		return UET_SYNC_DROP_KINDS;
+	if (type == UET_ETHERTYPE_LOCKSTEP)
+		return UET_SYNC_DROP_STALE;
+	if (type != UET_ETHERTYPE_IPV4)
+		return UET_SYNC_DROP_ETHERTYPE;
+	rest = rte_pktmbuf_pkt_len(m) - UET_ETH_HDR_BYTES;
+	n = rest < sizeof(buf) ? rest : (uint32_t)sizeof(buf);
+	/* The parser reads IHL * 4 bytes at most, and no more than rest:
+	 * n covers both. */
+	hdr = rte_pktmbuf_read(m, UET_ETH_HDR_BYTES, n, buf);
+	if (hdr == NULL || uet_ipv4_parse(hdr, rest, &ip, NULL) < 0)
+		return UET_SYNC_DROP_TRUNCATED;
+	return UET_SYNC_DROP_KINDS;
 }
 
 /* Deliver one burst received on port i; false once the role failed. */
@@ -286,6 +321,7 @@ static bool rt_deliver_burst(struct uet_sync_realtime *r, uint32_t i,
 			     uet_time_t now_ps)
 {
 	struct uet_component *comp = r->conf.component;
+	enum uet_sync_drop why;
 	uint16_t k;
 	int rc;
 
@@ -299,9 +335,16 @@ static bool rt_deliver_burst(struct uet_sync_realtime *r, uint32_t i,
 		if (k + RT_RX_PREFETCH < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[k + RT_RX_PREFETCH],
 						       void *));
-		if (r->error.err != 0 || !rt_is_model_frame(pkts[k])) {
-			if (r->error.err == 0)
-				r->stats.foreign_frames++;
+		why = rt_classify(pkts[k]);
+		if (why != UET_SYNC_DROP_KINDS) {
+			r->drops[i].n[why]++;
+			r->stats.foreign_frames++;
+			rte_pktmbuf_free(pkts[k]);
+			continue;
+		}
+		/* The run has failed: the rest of the burst is not the
+		 * model's any more, and not a drop of the port either. */
+		if (r->error.err != 0) {
 			rte_pktmbuf_free(pkts[k]);
 			continue;
 		}
@@ -484,13 +527,15 @@ int uet_sync_realtime_poll(struct uet_sync_realtime *r, uint64_t *wake_ns)
 	now_ps = uet_sync_rt_virtual_ps(&r->conf.clock, now_ns);
 	r->stats.now_ps = now_ps;
 	if (now_ns < r->conf.clock.epoch_ns) {
-		/* Before the start: what comes is not part of the run. */
+		/* Before the start: what comes is not of the run (no peer
+		 * sends before the epoch), whatever it is: stale. */
 		struct rte_mbuf *pkts[SYNC_RX_BURST];
 		uint32_t i;
 		uint16_t n;
 
 		for (i = 0; i < r->conf.n_ports; i++) {
 			n = uet_port_rx_burst(r->ports[i], pkts, SYNC_RX_BURST);
+			r->drops[i].n[UET_SYNC_DROP_STALE] += n;
 			r->stats.foreign_frames += n;
 			rte_pktmbuf_free_bulk(pkts, n);
 		}
@@ -530,6 +575,15 @@ void uet_sync_realtime_stats(const struct uet_sync_realtime *r,
 	*st = r->stats;
 }
 
+void uet_sync_realtime_port_drops(const struct uet_sync_realtime *r, uint32_t i,
+				  struct uet_sync_port_drops *d)
+{
+	if (i < r->conf.n_ports)
+		*d = r->drops[i];
+	else
+		memset(d, 0, sizeof(*d));
+}
+
 uint64_t uet_sync_realtime_work(const struct uet_sync_realtime *r)
 {
 	return r->stats.frames_rx + r->stats.frames_tx + r->stats.events +
@@ -550,6 +604,7 @@ void uet_sync_realtime_free(struct uet_sync_realtime *r)
 	for (i = 0; i < r->conf.n_ports; i++)
 		rt_hold_fini(&r->hold[i]);
 	free(r->hold);
+	free(r->drops);
 	free(r->ports);
 	free(r);
 }

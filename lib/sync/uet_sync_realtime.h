@@ -14,6 +14,7 @@
 #include "uet_sync.h"
 
 struct uet_port;
+struct uet_sync_port_drops;
 
 /** The virtual clock of a realtime run. */
 struct uet_sync_rt_clock {
@@ -59,11 +60,13 @@ struct uet_sync_realtime_conf {
 
 /** Counters of a realtime role. */
 struct uet_sync_rt_stats {
-	uint64_t frames_rx;	 /**< frames received and delivered */
-	uint64_t frames_tx;	 /**< frames the ports took */
-	uint64_t foreign_frames; /**< not IPv4 (or lockstep control): dropped */
-	uint64_t events;	 /**< events the component ran */
-	uet_time_t now_ps;	 /**< ps, virtual time of the last poll */
+	uint64_t frames_rx; /**< frames received and delivered */
+	uint64_t frames_tx; /**< frames the ports took */
+	/** Frames the ports dropped before the component, all kinds
+	 * (uet_sync_realtime_port_drops() has them by port and kind). */
+	uint64_t foreign_frames;
+	uint64_t events;   /**< events the component ran */
+	uet_time_t now_ps; /**< ps, virtual time of the last poll */
 	/** How late events ran: clock at the start minus the event's time. */
 	struct uet_lateness lateness;
 	/** ps, summed and largest delay of frames leaving after their time. */
@@ -109,6 +112,24 @@ bool uet_sync_realtime_idle(const struct uet_sync_realtime *r);
 /** Counters. */
 void uet_sync_realtime_stats(const struct uet_sync_realtime *r,
 			     struct uet_sync_rt_stats *st);
+
+/**
+ * Frames port i dropped before the component, by kind, as uet-ports.csv
+ * counts them (docs/records.md): truncated (under an Ethernet header, an
+ * IPv4 header that does not parse or a total length past the frame),
+ * ethertype (neither IPv4, MAC control nor lockstep control), stale (a
+ * lockstep control frame, or anything received before the clock's
+ * epoch); no_trailer is always 0 in realtime.
+ *
+ * @param r
+ *   The role.
+ * @param i
+ *   Port index, < n_ports (anything else gives zeros).
+ * @param d
+ *   Filled in.
+ */
+void uet_sync_realtime_port_drops(const struct uet_sync_realtime *r, uint32_t i,
+				  struct uet_sync_port_drops *d);
 
 /**
  * @return

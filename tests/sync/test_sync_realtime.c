@@ -2,8 +2,8 @@
 /*
  * lib/sync: The realtime clock (sync_realtime.c): wall time divided by the
  * dilation, frames held until their arrival and stamped after it, the
- * start, foreign frames dropped, a poll that drains its ports and sends
- * all that is due.
+ * start, foreign frames dropped and counted per port by kind, a poll that
+ * drains its ports and sends all that is due.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -240,6 +240,111 @@ START_TEST(test_realtime_waits_for_its_start_and_drops_foreign_frames)
 }
 END_TEST
 
+/* A copy of the 60-byte ping frame cut to len bytes. */
+static struct rte_mbuf *cut_frame(struct rte_mempool *mp, uint32_t len)
+{
+	struct rte_mbuf *m = ping_frame(mp, 0, 0);
+
+	ck_assert_int_eq(rte_pktmbuf_trim(m, (uint16_t)(m->pkt_len - len)), 0);
+	return m;
+}
+
+/* A ping frame whose EtherType (or, with off >= 14, IPv4 header byte
+ * off) is replaced by v. */
+static struct rte_mbuf *bent_frame(struct rte_mempool *mp, uint32_t off,
+				   uint16_t v)
+{
+	struct rte_mbuf *m = ping_frame(mp, 0, 0);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	uet_be16_store(p + off, v);
+	return m;
+}
+
+/* Send frames on port, then one poll of role r. */
+static void rt_inject(struct uet_sync_realtime *r, struct uet_port *port,
+		      struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t wake;
+
+	ck_assert_int_eq(uet_port_tx_burst(port, pkts, n), n);
+	ck_assert_int_eq(uet_sync_realtime_poll(r, &wake), UET_SYNC_RUNNING);
+}
+
+/* Assert the four kinds of port i of r (no_trailer, truncated,
+ * ethertype, stale). */
+static void check_drops(const struct uet_sync_realtime *r, uint32_t i,
+			uint64_t no_trailer, uint64_t truncated,
+			uint64_t ethertype, uint64_t stale)
+{
+	struct uet_sync_port_drops d;
+
+	uet_sync_realtime_port_drops(r, i, &d);
+	ck_assert_uint_eq(d.n[UET_SYNC_DROP_NO_TRAILER], no_trailer);
+	ck_assert_uint_eq(d.n[UET_SYNC_DROP_TRUNCATED], truncated);
+	ck_assert_uint_eq(d.n[UET_SYNC_DROP_ETHERTYPE], ethertype);
+	ck_assert_uint_eq(d.n[UET_SYNC_DROP_STALE], stale);
+}
+
+/*
+ * Each frame a realtime port drops is counted on that port by its kind
+ * (uet-ports.csv): cut under an Ethernet header, an IPv4 total length past
+ * the frame and a bad header checksum are truncated; ARP and IPv6 are
+ * ethertype; a lockstep control frame, and anything before the epoch, is
+ * stale. A sound IPv4 frame and a PFC pause reach the model; the other
+ * port of the switch counts nothing.
+ */
+START_TEST(test_realtime_counts_port_drops_by_kind)
+{
+	struct rte_mempool *mp;
+	struct uet_sync_realtime *sw, *nic[2];
+	struct uet_sync_rt_clock c;
+	struct uet_sync_rt_stats st;
+	struct rte_mbuf *pkts[8];
+	struct env e;
+
+	uet_test_eal("uetsync", "rtdrops");
+	mp = uet_test_pool("sync_pool", POOL_MBUFS);
+	env_open(&e, mp, "rd", 2, 1 * US, 1 * US, 0);
+
+	/* Before the epoch even a sound frame is not of the run. */
+	c.epoch_ns = test_now_ns() + UINT64_C(3600000000000);
+	c.dilation = 1000;
+	env_rt_roles(&e, &c, UET_TIME_NEVER, &sw, nic);
+	pkts[0] = ping_frame(mp, 0, 0);
+	rt_inject(nic[1], e.sw_port[1], pkts, 1);
+	check_drops(nic[1], 0, 0, 0, 0, 1);
+	check_drops(nic[0], 0, 0, 0, 0, 0);
+	uet_sync_realtime_free(sw);
+	uet_sync_realtime_free(nic[0]);
+	uet_sync_realtime_free(nic[1]);
+
+	c.epoch_ns = test_now_ns();
+	env_rt_roles(&e, &c, UET_TIME_NEVER, &sw, nic);
+	pkts[0] = cut_frame(mp, 10);
+	pkts[1] = bent_frame(mp, 14 + 2, 900);	   /* total length */
+	pkts[2] = bent_frame(mp, 14 + 10, 0x1234); /* header checksum */
+	pkts[3] = bent_frame(mp, 12, 0x0806);
+	pkts[4] = bent_frame(mp, 12, 0x86DD);
+	pkts[5] = bent_frame(mp, 12, UET_ETHERTYPE_LOCKSTEP);
+	pkts[6] = ping_frame(mp, 1, 1);
+	pkts[7] = bent_frame(mp, 12, UET_ETHERTYPE_MAC_CONTROL);
+	rt_inject(sw, e.nic_port[1], pkts, 8);
+	check_drops(sw, 1, 0, 3, 2, 1);
+	check_drops(sw, 0, 0, 0, 0, 0);
+	/* Out of range: zeros. */
+	check_drops(sw, 2, 0, 0, 0, 0);
+	uet_sync_realtime_stats(sw, &st);
+	ck_assert_uint_eq(st.foreign_frames, 6);
+	ck_assert_uint_eq(st.frames_rx, 2);
+	ck_assert_uint_eq(e.sw.n_log, 2);
+	uet_sync_realtime_free(sw);
+	uet_sync_realtime_free(nic[0]);
+	uet_sync_realtime_free(nic[1]);
+	env_close(&e);
+}
+END_TEST
+
 /* Frames of the drain test: more than one rx burst (64), fewer than the
  * fake's pending slots (256). */
 #define RT_DRAIN_FRAMES 200u
@@ -310,6 +415,7 @@ static Suite *sync_realtime_suite(void)
 		tc, test_realtime_waits_for_its_start_and_drops_foreign_frames);
 	tcase_add_test(
 		tc, test_realtime_poll_drains_ports_and_sends_all_that_is_due);
+	tcase_add_test(tc, test_realtime_counts_port_drops_by_kind);
 	suite_add_tcase(s, tc);
 	return s;
 }
