@@ -111,12 +111,14 @@ static void untrusted(const struct run *run, FILE *f)
 	for (i = 0; i < run->count; i++) {
 		uet_nic_stats(run->nic[i], &ns);
 		sum.transport.malformed_frames += ns.transport.malformed_frames;
-		sum.other_frames += ns.other_frames;
-		sum.stale_packets += ns.stale_packets;
-		sum.own_source_frames += ns.own_source_frames;
-		sum.misfit_packets += ns.misfit_packets;
-		sum.pdc_exhausted += ns.pdc_exhausted;
-		sum.external_pdcs_refused += ns.external_pdcs_refused;
+		sum.transport.other_frames += ns.transport.other_frames;
+		sum.transport.stale_packets += ns.transport.stale_packets;
+		sum.transport.own_source_frames +=
+			ns.transport.own_source_frames;
+		sum.transport.misfit_packets += ns.transport.misfit_packets;
+		sum.transport.pdc_exhausted += ns.transport.pdc_exhausted;
+		sum.transport.external_pdcs_refused +=
+			ns.transport.external_pdcs_refused;
 		sum.external_stalls_closed += ns.external_stalls_closed;
 		sum.external_msgs_arrived += ns.external_msgs_arrived;
 	}
@@ -126,12 +128,13 @@ static void untrusted(const struct run *run, FILE *f)
 			lost += ps.drop_lost_frames;
 		}
 	row_u64(f, "nic.malformed_frames", sum.transport.malformed_frames);
-	row_u64(f, "nic.other_frames", sum.other_frames);
-	row_u64(f, "nic.stale_packets", sum.stale_packets);
-	row_u64(f, "nic.own_source_frames", sum.own_source_frames);
-	row_u64(f, "nic.misfit_packets", sum.misfit_packets);
-	row_u64(f, "nic.pdc_exhausted", sum.pdc_exhausted);
-	row_u64(f, "nic.external_pdcs_refused", sum.external_pdcs_refused);
+	row_u64(f, "nic.other_frames", sum.transport.other_frames);
+	row_u64(f, "nic.stale_packets", sum.transport.stale_packets);
+	row_u64(f, "nic.own_source_frames", sum.transport.own_source_frames);
+	row_u64(f, "nic.misfit_packets", sum.transport.misfit_packets);
+	row_u64(f, "nic.pdc_exhausted", sum.transport.pdc_exhausted);
+	row_u64(f, "nic.external_pdcs_refused",
+		sum.transport.external_pdcs_refused);
 	row_u64(f, "nic.external_stalls_closed", sum.external_stalls_closed);
 	row_u64(f, "nic.external_msgs_arrived", sum.external_msgs_arrived);
 	row_u64(f, "switch.spoofed_frames", spoofed);

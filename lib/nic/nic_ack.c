@@ -17,7 +17,7 @@ static struct nic_pdc *sender_pdc(struct uet_nic *nic, uint16_t id, uint32_t ip)
 	struct nic_pdc *pdc = nic_pdc_lookup(nic, id);
 
 	if (pdc == NULL || !pdc->is_tx || pdc->dst_ip != ip) {
-		nic->st.stale_packets++;
+		nic->st.transport.stale_packets++;
 		return NULL;
 	}
 	return pdc;
@@ -84,7 +84,7 @@ static void probe_acked(struct uet_nic *nic, const struct uet_frame *f)
 
 	if (s == NULL || s->group == NULL || s->opaque != opaque ||
 	    s->sent_ps == UET_TIME_NEVER) {
-		nic->st.late_probe_acks++;
+		nic->st.transport.late_probe_acks++;
 		return;
 	}
 	nic->st.transport.probe_acks_received++;
@@ -204,7 +204,7 @@ void nic_rx_ack(struct uet_nic *nic, const struct uet_frame *f)
 	 * It is counted as stale below, and draws no probe: the page's probe
 	 * follows the first data ACK, which this is not. */
 	if (rc == -ERANGE)
-		nic->st.stale_packets++;
+		nic->st.transport.stale_packets++;
 	nic_pdc_sync(nic, pdc);
 	nic_rto_acked(nic);
 	nic_in_flight_sub(nic, g, res.retired_in_flight_bytes);

@@ -29,7 +29,7 @@ static void pdc_start(struct uet_nic *nic, struct nic_pdc *pdc)
 		UET_LOG(ERROR, NIC, "%s: no memory for message %llu: dropped",
 			nic->comp.name, (unsigned long long)pdc->msg.msg_id);
 		uet_pds_tx_fini(&pdc->tx);
-		nic->st.pdc_exhausted++;
+		nic->st.transport.pdc_exhausted++;
 		free(pdc);
 		return;
 	}

@@ -85,7 +85,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 				nic, f->ip.src, req->spdcid, req->dpdcid,
 				req->psn);
 			if (*closed == NULL)
-				nic->st.stale_packets++;
+				nic->st.transport.stale_packets++;
 			return NULL;
 		}
 		return pdc;
@@ -106,7 +106,7 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		return NULL;
 	external = nic->external_count > 0 && nic_peer_external(nic, f->ip.src);
 	if (external && nic->external_rx_open >= NIC_EXTERNAL_RX_PDCS_MAX) {
-		nic->st.external_pdcs_refused++;
+		nic->st.transport.external_pdcs_refused++;
 		return NULL;
 	}
 	pdc = calloc(1, sizeof(*pdc));
@@ -119,12 +119,12 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 	    nic_pdc_open(nic, pdc, f->ip.src) < 0) {
 		uet_pds_rx_fini(&pdc->rx);
 		free(pdc);
-		nic->st.pdc_exhausted++;
+		nic->st.transport.pdc_exhausted++;
 		return NULL;
 	}
 	if (nic_pdc_rx_hash_add(pdc) < 0) {
 		nic_pdc_close(pdc);
-		nic->st.pdc_exhausted++;
+		nic->st.transport.pdc_exhausted++;
 		return NULL;
 	}
 	if (external) {
@@ -513,7 +513,7 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 		pdc->rmsg_known = true;
 	}
 	if (!packet_fits(&pdc->rmsg, f)) {
-		nic->st.misfit_packets++;
+		nic->st.transport.misfit_packets++;
 		ingress_release_now(nic, tc, ip_bytes);
 		return;
 	}
@@ -564,15 +564,15 @@ static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 	 * (the frame is dropped as one of another protocol would be). */
 	if (NIC_FAULT(nic, UET_NIC_FAULT_MALFORMED_DEAF) &&
 	    nic->st.transport.malformed_frames > 0) {
-		nic->st.other_frames++;
+		nic->st.transport.other_frames++;
 	} else if (uet_frame_parse_mbuf(&nic->wire, m, &f, NULL) < 0) {
 		nic->st.transport.malformed_frames++;
 	} else if (f.kind == UET_FRAME_PFC) {
 		nic_pfc_receive(nic, &f.l2.pfc);
 	} else if (f.kind != UET_FRAME_UET || f.ip.dst != nic->ip) {
-		nic->st.other_frames++;
+		nic->st.transport.other_frames++;
 	} else if (f.ip.src == nic->ip) {
-		nic->st.own_source_frames++;
+		nic->st.transport.own_source_frames++;
 	} else {
 		switch (f.pds.type) {
 		case UET_PDS_TYPE_RUD_CC_REQ:
@@ -596,7 +596,7 @@ static void receive_frame(struct uet_nic *nic, struct rte_mbuf *m)
 			nic_rx_control(nic, &f);
 			break;
 		default:
-			nic->st.other_frames++;
+			nic->st.transport.other_frames++;
 			break;
 		}
 	}

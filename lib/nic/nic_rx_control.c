@@ -109,7 +109,7 @@ static void receive_close(struct uet_nic *nic, struct nic_pdc *pdc,
 			info.sack_psn_offset = 1;
 			close_acknowledge(nic, f, &info, closed->id);
 		} else if (ar) {
-			nic->st.stale_packets++;
+			nic->st.transport.stale_packets++;
 		}
 		return;
 	}
@@ -165,7 +165,7 @@ void nic_rx_control(struct uet_nic *nic, const struct uet_frame *f)
 			receive_probe(nic, pdc, f);
 		break;
 	default:
-		nic->st.other_frames++;
+		nic->st.transport.other_frames++;
 		break;
 	}
 }

@@ -74,22 +74,22 @@ struct uet_nic_conf {
 /** Counters the tests and the stats rows read; see struct
  * uet_transport_stats for the page's columns. */
 struct uet_nic_stats {
-	/** The transport-stats columns (gauges filled at read time). */
+	/** The transport-stats columns (gauges filled at read time), the
+	 * frames dropped by kind among them: ingress_drops,
+	 * malformed_frames, other_frames, stale_packets, own_source_frames,
+	 * misfit_packets, pdc_exhausted, external_pdcs_refused,
+	 * late_probe_acks. */
 	struct uet_transport_stats transport;
 	/** Received payload bytes that differed from the pattern (packets). */
 	uint64_t payload_mismatches;
 	/** Times a group's in-flight bytes would have gone negative. */
 	uint64_t in_flight_anomalies;
-	/** Frames that were neither UET, PFC nor malformed, dropped. */
-	uint64_t other_frames;
 	/** PFC frames received that pause (non-zero quanta) or resume. */
 	uint64_t pfc_rx_xoff_frames;
 	uint64_t pfc_rx_xon_frames;
 	/** PFC frames sent for the data ingress pool: pause, resume. */
 	uint64_t pfc_tx_xoff_frames;
 	uint64_t pfc_tx_xon_frames;
-	/** Packets for a PDC that is closed or not theirs, dropped. */
-	uint64_t stale_packets;
 	/** Packets of a message whose receiving side had closed on its
 	 * linger timer, acknowledged from what it remembers. */
 	uint64_t closed_side_acks;
@@ -102,14 +102,9 @@ struct uet_nic_stats {
 	/** Data packets that asked for an ACK because they closed their
 	 * group's window while no request of the group was in flight. */
 	uint64_t window_ack_requests;
-	/** Receiving sides created with no free PDC number (or messages
-	 * with no memory for their PDC), dropped. */
-	uint64_t pdc_exhausted;
 	/** Messages whose doorbell found every PDC number in use: each
 	 * waited, in post order, for the next number a close freed. */
 	uint64_t pdc_waits;
-	/** Probe ACKs whose group had gone. */
-	uint64_t late_probe_acks;
 	/** CP CLOSE frames sent after a message completed. */
 	uint64_t closes_sent;
 	/** ACKs sent for a CP CLOSE with the AR flag (a foreign sender's;
@@ -131,16 +126,6 @@ struct uet_nic_stats {
 	uint64_t prefetch_peak_bytes;
 	/** Timer expiries that did nothing (acknowledged or stale). */
 	uint64_t rto_ignored;
-	/** UET frames whose source address is this NIC's own, dropped: no
-	 * NIC sends to itself, so someone else wrote it. */
-	uint64_t own_source_frames;
-	/** Data packets whose payload lies outside their message (past its
-	 * request_length, or a request_length other than the one its PDC's
-	 * first packet gave), dropped. */
-	uint64_t misfit_packets;
-	/** SYN packets of an external host refused: its receiving sides
-	 * were at NIC_EXTERNAL_RX_PDCS_MAX. */
-	uint64_t external_pdcs_refused;
 	/** Receiving sides of external hosts closed with their message not
 	 * arrived, after a linger time with no packet (stalled). */
 	uint64_t external_stalls_closed;

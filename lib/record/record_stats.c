@@ -46,6 +46,13 @@ static const struct rec_stat_col rec_counters[] = {
 	REC_COL(trimmed_received),
 	REC_COL(ingress_drops),
 	REC_COL(malformed_frames),
+	REC_COL(other_frames),
+	REC_COL(stale_packets),
+	REC_COL(own_source_frames),
+	REC_COL(misfit_packets),
+	REC_COL(pdc_exhausted),
+	REC_COL(external_pdcs_refused),
+	REC_COL(late_probe_acks),
 	REC_COL(pcie_read_bytes),
 	REC_COL(pcie_write_bytes),
 };

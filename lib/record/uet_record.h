@@ -55,6 +55,17 @@ struct uet_transport_stats {
 	uint64_t trimmed_received;
 	uint64_t ingress_drops;	   /**< receive pool full */
 	uint64_t malformed_frames; /**< counted and dropped */
+	/* Frames dropped for the other reasons, one counter per kind
+	 * (docs/records.md): */
+	uint64_t other_frames;	    /**< not UET to this NIC, nor PFC */
+	uint64_t stale_packets;	    /**< for a PDC closed or not theirs */
+	uint64_t own_source_frames; /**< UET frames from this NIC's address */
+	uint64_t misfit_packets;    /**< payload outside their message */
+	uint64_t pdc_exhausted;	    /**< no PDC number or memory for them */
+	/** An external host's SYN packets beyond its bound of receiving
+	 * sides. */
+	uint64_t external_pdcs_refused;
+	uint64_t late_probe_acks;  /**< probe ACKs whose group had gone */
 	uint64_t pcie_read_bytes;  /**< payload fetched from host */
 	uint64_t pcie_write_bytes; /**< payload written to host */
 	/* gauges, printed once (no ivl_ twin): */

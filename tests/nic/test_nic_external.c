@@ -133,7 +133,7 @@ START_TEST(test_syn_flood_bounded_and_reclaimed)
 	s = h_stats(&pair, 1);
 	ck_assert_uint_eq(s.transport.pdcs_created, 1024);
 	ck_assert_uint_eq(s.transport.pdcs_open, 1024);
-	ck_assert_uint_eq(s.external_pdcs_refused, 3000 - 1024);
+	ck_assert_uint_eq(s.transport.external_pdcs_refused, 3000 - 1024);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	ck_assert_uint_eq(s.payload_mismatches, 0);
 	h_run(&pair, RUN_END_PS);
@@ -273,14 +273,14 @@ START_TEST(test_misfit_packets_dropped)
 	h_deliver(&pair, 1, pkt_frame(&pair, &p), 3000);
 	h_run(&pair, 4000);
 	s = h_stats(&pair, 1);
-	ck_assert_uint_eq(s.misfit_packets, 2);
+	ck_assert_uint_eq(s.transport.misfit_packets, 2);
 	ck_assert_uint_eq(s.transport.data_pkts_received, 1);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	p.message_offset = 1024;
 	h_deliver(&pair, 1, pkt_frame(&pair, &p), 5000);
 	h_run(&pair, RUN_END_PS);
 	s = h_stats(&pair, 1);
-	ck_assert_uint_eq(s.misfit_packets, 2);
+	ck_assert_uint_eq(s.transport.misfit_packets, 2);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 1);
 	ck_assert_uint_eq(s.external_msgs_arrived, 1);
 	ck_assert_uint_eq(s.transport.pdcs_open, 0);
@@ -406,7 +406,7 @@ START_TEST(test_own_source_dropped)
 	h_deliver(&pair, 1, pkt_frame(&pair, &p), 1000);
 	h_run(&pair, RUN_END_PS);
 	s = h_stats(&pair, 1);
-	ck_assert_uint_eq(s.own_source_frames, 1);
+	ck_assert_uint_eq(s.transport.own_source_frames, 1);
 	ck_assert_uint_eq(s.transport.pdcs_created, 0);
 	ck_assert_uint_eq(s.transport.msgs_arrived, 0);
 	ck_assert_uint_eq(uet_ses_arrivals_get(arrivals, 4), UET_TIME_NEVER);

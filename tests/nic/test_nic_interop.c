@@ -173,7 +173,8 @@ START_TEST(test_ack_beyond_sent_draws_no_probe)
 		  3000000);
 	h_run(&pair, 4000000);
 	s = h_stats(&pair, 0);
-	ck_assert_uint_eq(s.stale_packets, s0.stale_packets + 1);
+	ck_assert_uint_eq(s.transport.stale_packets,
+			  s0.transport.stale_packets + 1);
 	ck_assert_uint_eq(pair.count[0][H_PROBE], 0);
 	ck_assert_uint_eq(pair.completed[0], 0);
 	h_run(&pair, RUN_END_PS);
@@ -231,7 +232,7 @@ START_TEST(test_rud_request_without_cc_acknowledged)
 		  data_frame(&pair, UET_PDS_TYPE_RUD_REQ, 7, 100, 1024), 1000);
 	h_run(&pair, RUN_END_PS);
 	s = h_stats(&pair, 1);
-	ck_assert_uint_eq(s.other_frames, 0);
+	ck_assert_uint_eq(s.transport.other_frames, 0);
 	ck_assert_uint_eq(s.transport.data_pkts_received, 1);
 	ck_assert_uint_eq(s.external_msgs_arrived, 1);
 	ck_assert_uint_eq(s.transport.data_payload_bytes_delivered, 1024);

@@ -239,7 +239,7 @@ static void closed_side(bool syn)
 	rx = h_stats(&pair, 1);
 	ck_assert_uint_eq(pair.count[0][H_DATA], first + 7);
 	ck_assert_uint_eq(rx.closed_side_acks, 1);
-	ck_assert_uint_eq(rx.stale_packets, 0);
+	ck_assert_uint_eq(rx.transport.stale_packets, 0);
 	ck_assert_uint_eq(rx.transport.pdcs_created, 1);
 	ck_assert_uint_eq(pair.arrived[1], 1);
 	ck_assert_uint_eq(pair.completed[0], 1);

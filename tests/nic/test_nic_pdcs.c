@@ -129,8 +129,8 @@ START_TEST(test_messages_past_65535_pdcs_wait_for_a_closed_number)
 	ck_assert_uint_eq(pair.arrived[1], WAIT_MESSAGES);
 	ck_assert_uint_eq(st.transport.pdcs_created, WAIT_MESSAGES);
 	ck_assert_uint_eq(st.pdc_waits, WAIT_MESSAGES - PDC_NUMBERS);
-	ck_assert_uint_eq(st.pdc_exhausted, 0);
-	ck_assert_uint_eq(h_stats(&pair, 1).pdc_exhausted, 0);
+	ck_assert_uint_eq(st.transport.pdc_exhausted, 0);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.pdc_exhausted, 0);
 	/* Transmit completions in post order. */
 	ck_assert_uint_eq(s->nsent, WAIT_MESSAGES);
 	for (i = 0; i < WAIT_MESSAGES; i++)

@@ -61,7 +61,7 @@ static void run_paused(uint8_t classes, uet_time_t want_start_ps,
 	ck_assert_ptr_nonnull(d);
 	ck_assert_uint_eq(d->arrival_ps, want_start_ps + SER_BIG_PS + DELAY_PS);
 	ck_assert_uint_eq(h_stats(&pair, 0).pfc_rx_xoff_frames, want_rx_xoff);
-	ck_assert_uint_eq(h_stats(&pair, 0).other_frames, 0);
+	ck_assert_uint_eq(h_stats(&pair, 0).transport.other_frames, 0);
 	h_check_invariants(&pair);
 	h_fini(&pair);
 }

@@ -106,7 +106,7 @@ START_TEST(test_malformed_frames_counted_and_dropped)
 	}
 	h_run(&pair, RUN_END_PS);
 	ck_assert_uint_eq(h_stats(&pair, 1).transport.malformed_frames, 2);
-	ck_assert_uint_eq(h_stats(&pair, 1).other_frames, 1);
+	ck_assert_uint_eq(h_stats(&pair, 1).transport.other_frames, 1);
 	h_fini(&pair);
 }
 END_TEST
