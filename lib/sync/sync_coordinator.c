@@ -96,7 +96,8 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	if (cp == NULL || conf == NULL || conf->ports == NULL ||
 	    conf->n_ports == 0 || conf->n_ports > UET_SYNC_PORTS_MAX ||
 	    conf->component == NULL || conf->pool == NULL ||
-	    conf->lookahead_ps == 0 || conf->end_ps <= conf->start_ps)
+	    conf->lookahead_ps == 0 || conf->end_ps <= conf->start_ps ||
+	    conf->notes_window_max_bytes > UET_SYNC_NOTES_WINDOW_MAX_BYTES)
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
@@ -125,6 +126,9 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 	if (c->conf.startup_timeout_ms == 0)
 		c->conf.startup_timeout_ms =
 			UET_SYNC_STARTUP_TIMEOUT_MS_DEFAULT;
+	if (c->conf.notes_window_max_bytes == 0)
+		c->conf.notes_window_max_bytes =
+			UET_SYNC_NOTES_WINDOW_MAX_BYTES;
 	if (c->conf.progress_fn != NULL && c->conf.progress_interval_ms == 0)
 		c->conf.progress_interval_ms = 1000;
 	for (i = 0; i < conf->n_ports; i++) {
@@ -223,6 +227,7 @@ static int co_rx_hello(struct uet_sync_coordinator *c, struct co_port *p,
 				       uet_port_name(c->ports[i].port),
 				       uet_port_name(p->port));
 	p->hello = true;
+	p->wants_notes = (h->u.hello.flags & UET_LS_HELLO_WANTS_NOTES) != 0;
 	p->nic_id = h->nic_id;
 	p->ipv4 = h->u.hello.ipv4;
 	memcpy(p->peer_mac, h->u.hello.mac, UET_ETH_ADDR_LEN);
@@ -284,6 +289,8 @@ static int co_rx_ctrl(struct uet_sync_coordinator *c, struct co_port *p,
 		p->done = true;
 		p->next_event_ps = h.u.done.next_event_ps;
 		return 0;
+	case UET_LS_NOTES:
+		return co_rx_notes(c, p, &h);
 	case UET_LS_BYE:
 		if (c->state != CO_BYE_WAIT || p->bye)
 			break;
@@ -532,6 +539,7 @@ void uet_sync_coordinator_free(struct uet_sync_coordinator *c)
 		rte_pktmbuf_free(c->frames[i].m);
 	for (i = 0; i < c->conf.n_ports; i++)
 		sync_txq_fini(&c->ports[i].txq);
+	co_notes_fini(c);
 	free(c->frames);
 	free(c->frames_tmp);
 	free(c->ports);

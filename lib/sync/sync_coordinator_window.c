@@ -7,7 +7,8 @@
  *   run       GRANT(T, T') to every NIC, on the ports at once, then the
  *             switch's own window while the NICs run theirs;
  *   exchange  every DONE in: the NICs' frames of the window handed to
- *             the switch in the delivery order;
+ *             the switch in the delivery order, the window's notes
+ *             joined, handed over and sent to the ports that asked;
  *   agree     E from the switch, the frames it sent (the NICs take them
  *             after their DONE, so no DONE reports them) and the DONEs;
  *   finish    BYE to every NIC, and every NIC's BYE back.
@@ -199,7 +200,8 @@ static int co_exchange(void *ctx, const struct sync_window *w)
 	}
 	c->n_frames = 0;
 	c->stats.wall_model_ns += sync_wall_ns() - t0_ns;
-	return 0;
+	/* The window's notes, queued ahead of the next GRANT or BYE. */
+	return co_notes_pass(c);
 }
 
 static void co_progress(struct uet_sync_coordinator *c, uint64_t now_ns)

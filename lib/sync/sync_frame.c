@@ -289,13 +289,26 @@ bool sync_is_ctrl(const struct rte_mbuf *m)
 	return uet_frame_mbuf_ethertype(m) == UET_ETHERTYPE_LOCKSTEP;
 }
 
-int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
+int sync_ctrl_parse(struct rte_mbuf *m, struct uet_ls_ctrl *c,
 		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason)
 {
 	enum uet_wire_reason why = UET_WIRE_OK;
+	const uint8_t *type;
 	struct uet_frame f;
+	uint8_t type_copy;
 	int rc;
 
+	/* lib/wire reads a chain's head through a copy of its own, and a
+	 * NOTES frame's bytes must point into the mbuf: such a chain is
+	 * made one segment first (a chain of another type is read as it
+	 * is). */
+	type = rte_pktmbuf_read(m, UET_ETH_HDR_BYTES + 5, 1, &type_copy);
+	if (!rte_pktmbuf_is_contiguous(m) && type != NULL &&
+	    *type == UET_LS_NOTES && rte_pktmbuf_linearize(m) != 0) {
+		if (reason != NULL)
+			*reason = uet_wire_reason_str(UET_WIRE_LS_TRUNC);
+		return -EBADMSG;
+	}
 	rc = uet_frame_parse_mbuf(&sync_wire, m, &f, &why);
 	if (rc == 0 && f.kind != UET_FRAME_LOCKSTEP) {
 		rc = -EBADMSG;

@@ -115,7 +115,8 @@ int uet_sync_participant_create(struct uet_sync_participant **pp,
 	int rc;
 
 	if (pp == NULL || conf == NULL || conf->port == NULL ||
-	    conf->component == NULL || conf->pool == NULL)
+	    conf->component == NULL || conf->pool == NULL ||
+	    conf->wants_notes != (conf->notes_in_fn != NULL))
 		return -EINVAL;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
@@ -150,6 +151,7 @@ static int pa_hello(struct uet_sync_participant *p, uint64_t now_ns)
 	h.u.hello.scenario_hash = p->conf.scenario_hash;
 	h.u.hello.ipv4 = p->conf.ipv4;
 	memcpy(h.u.hello.mac, p->conf.mac, UET_ETH_ADDR_LEN);
+	h.u.hello.flags = p->conf.wants_notes ? UET_LS_HELLO_WANTS_NOTES : 0;
 	rc = pa_send_ctrl(p, &h);
 	if (rc < 0)
 		return pa_fail(p, rc, UET_LS_ABORT_INTERNAL,
@@ -190,6 +192,9 @@ static int pa_grant(struct uet_sync_participant *p, const struct uet_ls_ctrl *g)
 			"%u arrived",
 			p->conf.nic_id, port, g->u.grant.data_frames,
 			p->data_rx_since_grant);
+	/* The notes of the window run last, before the next one runs. */
+	if (pa_notes_in(p) < 0)
+		return p->error.err;
 	p->data_rx_since_grant = 0;
 	p->granted = true;
 	p->grant_start_ps = g->u.grant.window_start_ps;
@@ -268,7 +273,11 @@ static int pa_rx_ctrl(struct uet_sync_participant *p, struct rte_mbuf *m)
 	p->rx_seq = h.seq;
 	if (p->state == PA_RUN && h.type == UET_LS_GRANT)
 		return pa_grant(p, &h);
+	if (p->state == PA_RUN && h.type == UET_LS_NOTES)
+		return pa_rx_notes(p, &h);
 	if (p->state == PA_RUN && h.type == UET_LS_BYE && !p->bye) {
+		if (pa_notes_in(p) < 0)
+			return p->error.err;
 		p->bye = true;
 		rc = sync_engine_poll(&p->eng);
 		return rc < 0 ? rc : 0;
@@ -444,5 +453,6 @@ void uet_sync_participant_free(struct uet_sync_participant *p)
 	if (p == NULL)
 		return;
 	sync_txq_fini(&p->txq);
+	sync_bytes_fini(&p->notes_in);
 	free(p);
 }

@@ -8,8 +8,8 @@
  *   run       the granted window: the NIC's events before T', its frames
  *             out as they come;
  *   exchange  nothing (the link is FIFO: the frames went as they came);
- *   agree     DONE(T', next, frames sent) is the vote, the switch's next
- *             GRANT (or BYE) the agreement;
+ *   agree     the window's NOTES, then DONE(T', next, frames sent) is
+ *             the vote, the switch's next GRANT (or BYE) the agreement;
  *   finish    BYE answered.
  */
 #include <errno.h>
@@ -80,6 +80,11 @@ static int pa_agree(void *ctx, const struct sync_window *w, struct sync_vote *v)
 	int rc;
 
 	if (w->end_ps != w->start_ps && !p->done_sent) {
+		/* The window's notes go first: the switch has them all
+		 * once the DONE is in. */
+		rc = pa_notes_out(p);
+		if (rc < 0)
+			return rc;
 		memset(&d, 0, sizeof(d));
 		d.type = UET_LS_DONE;
 		d.u.done.window_end_ps = p->window_end_ps;

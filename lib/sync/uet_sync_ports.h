@@ -14,6 +14,9 @@
 #ifndef UET_SYNC_PORTS_H
 #define UET_SYNC_PORTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "uet_sync.h"
 #include "uet_wire_lockstep.h"
 
@@ -23,6 +26,49 @@ struct uet_port;
 
 /** How often a participant repeats HELLO until WELCOME comes, ms. */
 #define UET_SYNC_HELLO_INTERVAL_MS 500u
+
+/** Bytes of window notes a window may carry, all NICs together
+ * (docs/lockstep.md, "Window notes"): more is a protocol error. */
+#define UET_SYNC_NOTES_WINDOW_MAX_BYTES (16u * 1024u * 1024u)
+
+/**
+ * A participant's notes of the window it just ran (docs/lockstep.md,
+ * "Window notes"), asked for after the window and before its DONE. The
+ * bytes are opaque to lib/sync; they are sent as NOTES frames at once.
+ *
+ * @param arg
+ *   The conf's notes_arg.
+ * @param window_end_ps
+ *   T' of the window that ran.
+ * @param bytes
+ *   Set to the notes (the caller's; read before the call returns to the
+ *   participant's poll, never kept).
+ * @param len
+ *   Set to their length, 0 for none (then bytes may stay unset).
+ * @return
+ *   0, or a negative errno that stops the run (ABORT INTERNAL).
+ */
+typedef int (*uet_sync_notes_out_fn)(void *arg, uet_time_t window_end_ps,
+				     const void **bytes, size_t *len);
+
+/**
+ * The notes of a whole window: every NIC's, concatenated in port order
+ * (= host order), once all its DONEs are in and before the next window
+ * runs. Called once per window that ran, with len 0 when no NIC had notes.
+ *
+ * @param arg
+ *   The conf's notes_arg.
+ * @param window_end_ps
+ *   T' of the window the notes are of.
+ * @param bytes
+ *   The notes, valid during the call only.
+ * @param len
+ *   Their length.
+ * @return
+ *   0, or a negative errno that stops the run (ABORT INTERNAL).
+ */
+typedef int (*uet_sync_notes_in_fn)(void *arg, uet_time_t window_end_ps,
+				    const void *bytes, size_t len);
 
 /**
  * Why a frame received on a lockstep port was dropped before the model
@@ -94,6 +140,15 @@ struct uet_sync_coordinator_conf {
 	 * EAL's first workers; 0 or 1: the calling one alone. The records
 	 * are the same for any count. */
 	uint32_t lcores;
+	/** Each window's notes, all NICs' in port order, once its DONEs
+	 * are in; NULL: not wanted here (the NICs that asked still get
+	 * them). */
+	uet_sync_notes_in_fn notes_in_fn;
+	/** Its argument. */
+	void *notes_arg;
+	/** Bytes of notes a window may carry, all NICs together; 0:
+	 * UET_SYNC_NOTES_WINDOW_MAX_BYTES (the most it may be). */
+	uint32_t notes_window_max_bytes;
 };
 
 /** How to set a participant up. */
@@ -126,6 +181,19 @@ struct uet_sync_participant_conf {
 	uet_sync_window_fn window_fn;
 	/** Its argument. */
 	void *window_arg;
+	/** The NIC's notes of each window, sent before its DONE; NULL:
+	 * none, no NOTES frame leaves this port. */
+	uet_sync_notes_out_fn notes_out_fn;
+	/** Each window's notes, all NICs' in port order, given when the
+	 * next GRANT (or BYE) comes, before anything of the next window
+	 * runs. Set exactly when wants_notes is. */
+	uet_sync_notes_in_fn notes_in_fn;
+	/** Argument of both. */
+	void *notes_arg;
+	/** This port takes the window notes: HELLO says so (flags bit 0).
+	 * One port per uet-nic process is enough: every port gets the
+	 * same. */
+	bool wants_notes;
 };
 
 struct uet_sync_coordinator;
@@ -140,7 +208,8 @@ struct uet_sync_participant;
  *   Ports, component, times; copied.
  * @return
  *   0, -EINVAL (no port, too many, no component or pool, lookahead 0,
- *   end before start), -ENOMEM.
+ *   end before start, notes_window_max_bytes over
+ *   UET_SYNC_NOTES_WINDOW_MAX_BYTES), -ENOMEM.
  */
 int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
 				const struct uet_sync_coordinator_conf *conf);
@@ -153,7 +222,9 @@ int uet_sync_coordinator_create(struct uet_sync_coordinator **cp,
  *   NIC), or a negative errno, after which the run is over and an ABORT
  *   went to every NIC: -EINVAL scenario hash mismatch, -ETIMEDOUT a NIC
  *   silent too long, -EIO frames lost,
- *   -EPROTO an unexpected frame, -ECONNABORTED a NIC aborted, -ERANGE a
+ *   -EPROTO an unexpected frame (NOTES of another window, after the
+ *   NIC's DONE, or over UET_SYNC_NOTES_WINDOW_MAX_BYTES in a window
+ *   included), -ECONNABORTED a NIC aborted, -ERANGE a
  *   component broke the lookahead, or what failed inside (-ENOMEM).
  *   uet_sync_coordinator_error() says what and names the NIC and port.
  *   Foreign, broken and stale frames never stop the run: they are
@@ -210,7 +281,8 @@ void uet_sync_coordinator_free(struct uet_sync_coordinator *c);
  * Create a participant. HELLO goes out at the first poll.
  *
  * @return
- *   0, -EINVAL (no port, component or pool), -ENOMEM.
+ *   0, -EINVAL (no port, component or pool; wants_notes without
+ *   notes_in_fn or the other way round), -ENOMEM.
  */
 int uet_sync_participant_create(struct uet_sync_participant **pp,
 				const struct uet_sync_participant_conf *conf);

@@ -212,6 +212,9 @@ void env_roles(struct env *e, uet_time_t lookahead_ps, uet_time_t end_ps,
 		.timeout_ms = co_timeout_ms,
 		/* The tests' short bounds hold for the handshake too. */
 		.startup_timeout_ms = co_timeout_ms,
+		.notes_in_fn = e->notes.co_in,
+		.notes_arg = e->notes.co_arg,
+		.notes_window_max_bytes = e->notes.co_max_bytes,
 	};
 	uint32_t i;
 
@@ -228,7 +231,12 @@ void env_roles(struct env *e, uet_time_t lookahead_ps, uet_time_t end_ps,
 				(bad_hash_nic_mask >> i) & 1 ? HASH ^ 1 : HASH,
 			.timeout_ms = pa_timeout_ms,
 			.startup_timeout_ms = pa_timeout_ms,
+			.notes_out_fn = e->notes.out,
+			.notes_arg = e->notes.nic_arg[i],
+			.wants_notes = (e->notes.wants_mask >> i) & 1,
 		};
+		if (pc.wants_notes)
+			pc.notes_in_fn = e->notes.in;
 
 		ck_assert_int_eq(uet_sync_participant_create(&e->pa[i], &pc),
 				 0);

@@ -71,6 +71,18 @@ struct fake {
 	uint32_t n_log;
 };
 
+/* The window notes env_roles() gives the roles; all zero: none (a run
+ * of before the notes). */
+struct env_notes {
+	uet_sync_notes_out_fn out;  /* every NIC's, or NULL */
+	uet_sync_notes_in_fn in;    /* the NICs' of wants_mask */
+	uet_sync_notes_in_fn co_in; /* the coordinator's, or NULL */
+	void *nic_arg[MAX_NICS];
+	void *co_arg;
+	uint32_t wants_mask;   /* NICs whose HELLO asks */
+	uint32_t co_max_bytes; /* the coordinator's bound, 0: default */
+};
+
 /* A whole run: a switch, n NICs, the ports between them, the roles. */
 struct env {
 	struct rte_mempool *mp;
@@ -81,6 +93,7 @@ struct env {
 	struct fake nic[MAX_NICS];
 	struct uet_sync_coordinator *co;
 	struct uet_sync_participant *pa[MAX_NICS];
+	struct env_notes notes;
 };
 
 typedef int (*pair_create_fn)(struct uet_port **, struct uet_port **,

@@ -43,6 +43,8 @@ struct co_port {
 	uet_time_t next_event_ps;	    /**< from the last DONE */
 	uint64_t heard_ns;		    /**< wall ns of the last frame */
 	struct sync_txq txq;
+	bool wants_notes;	 /**< HELLO asked for the window notes */
+	struct sync_bytes notes; /**< its NOTES of the window under way */
 	struct uet_sync_port_drops drops; /**< frames not for this run */
 };
 
@@ -83,6 +85,10 @@ struct uet_sync_coordinator {
 			       * the waits are measured from */
 	uint64_t run_ns;      /**< wall ns of the first GRANT, 0 before */
 	uint64_t progress_ns; /**< wall ns of the last progress call */
+	/** Bytes of NOTES of the window under way, all ports. */
+	size_t notes_window_bytes;
+	/** The window's notes joined in port order (co_notes_pass()). */
+	struct sync_bytes notes_all;
 	struct uet_sync_stats stats;
 	struct sync_error error;
 };
@@ -108,6 +114,19 @@ void co_lanes_reset(struct uet_sync_coordinator *c);
 /** Merge the lanes once the switch's window ran: min_sent_ps, the frames'
  * count, and the first failure (co_fail()), whose error it returns. */
 int co_lanes_merge(struct uet_sync_coordinator *c);
+
+/** A NOTES frame from port p: check it (the window under way, before the
+ * port's DONE, the bound), keep its bytes. 0 or the error. */
+int co_rx_notes(struct uet_sync_coordinator *c, struct co_port *p,
+		const struct uet_ls_ctrl *h);
+
+/** Every DONE of the window is in: join the ports' notes in port order,
+ * hand them to conf.notes_in_fn, queue them as NOTES to every port that
+ * asked (none when the window had none). 0 or the error. */
+int co_notes_pass(struct uet_sync_coordinator *c);
+
+/** Free the notes' buffers. */
+void co_notes_fini(struct uet_sync_coordinator *c);
 
 /** The engine's ops over ports, the coordinator's side. */
 extern const struct sync_transport_ops co_transport_ops;

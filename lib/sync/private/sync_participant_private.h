@@ -46,6 +46,9 @@ struct uet_sync_participant {
 	uint64_t run_ns;   /**< wall ns WELCOME came, 0 before */
 	uint64_t model_ns; /**< wall ns in the component so far */
 	struct sync_txq txq;
+	/** The switch's NOTES of the window run last, joined, until the
+	 * next GRANT (or BYE) hands them over. */
+	struct sync_bytes notes_in;
 	struct uet_sync_port_drops drops; /**< frames not for this run */
 	struct uet_sync_stats stats;
 	struct sync_error error;
@@ -58,6 +61,17 @@ int pa_send_ctrl(struct uet_sync_participant *p, struct uet_ls_ctrl *ctrl);
  * it why. */
 int pa_fail(struct uet_sync_participant *p, int err, uint32_t code,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/** Send the NIC's notes of the window run last (conf.notes_out_fn) as
+ * NOTES frames, ahead of its DONE. 0 or the error (the run stopped). */
+int pa_notes_out(struct uet_sync_participant *p);
+
+/** A NOTES frame from the switch: check it, keep its bytes. */
+int pa_rx_notes(struct uet_sync_participant *p, const struct uet_ls_ctrl *h);
+
+/** Hand the notes of the window run last to conf.notes_in_fn (a port
+ * that asked, once a window ran), as its next GRANT or BYE comes. */
+int pa_notes_in(struct uet_sync_participant *p);
 
 /** The engine's ops over ports, the participant's side. */
 extern const struct sync_transport_ops pa_transport_ops;

@@ -6,15 +6,15 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uet_sync_ports.h"
 
 /** Frames taken from a port per rx burst. */
 #define SYNC_RX_BURST 64u
-/** Bytes read from a received control frame (the largest, ABORT, fits). */
-#define SYNC_CTRL_MAX_BYTES                                                    \
-	(UET_ETH_HDR_BYTES + UET_LS_HDR_BYTES + 8 + UET_LS_ABORT_TEXT_MAX)
+/** Bytes of the largest control frame built (a full NOTES). */
+#define SYNC_CTRL_MAX_BYTES UET_LS_FRAME_MAX_BYTES
 
 /**
  * Frames waiting for a port, in order (data and control frames share it,
@@ -37,6 +37,29 @@ struct sync_error {
 	uint32_t code; /**< enum uet_ls_abort_code */
 	char text[UET_SYNC_ERROR_BYTES];
 };
+
+/** Bytes that grow as they are appended to (a window's notes). */
+struct sync_bytes {
+	uint8_t *b;
+	size_t len; /**< bytes held */
+	size_t cap; /**< bytes allocated */
+};
+
+/** Append n bytes. @return 0, or -ENOMEM (nothing appended). */
+int sync_bytes_append(struct sync_bytes *s, const void *bytes, size_t n);
+
+/** Free the bytes (the buffer is empty and usable again). */
+void sync_bytes_fini(struct sync_bytes *s);
+
+/**
+ * Cut a window's notes into NOTES frames of at most UET_LS_NOTES_MAX_BYTES
+ * each, in order, and hand each to send (none when len is 0).
+ *
+ * @return
+ *   0, or the first negative return of send.
+ */
+int sync_notes_send(uet_time_t window_end_ps, const uint8_t *bytes, size_t len,
+		    int (*send)(void *ctx, struct uet_ls_ctrl *c), void *ctx);
 
 /** @return monotonic wall-clock ns. */
 uint64_t sync_wall_ns(void);
@@ -70,14 +93,17 @@ struct rte_mbuf *sync_ctrl_mbuf(struct rte_mempool *pool,
 bool sync_is_ctrl(const struct rte_mbuf *m);
 
 /**
- * Parse a received control frame (lib/wire's mbuf reader).
+ * Parse a received control frame (lib/wire's mbuf reader). A frame in
+ * several segments is made one first, so that a NOTES frame's bytes
+ * (c->u.notes.bytes) point into the mbuf, valid until it is freed.
  *
  * @param src
  *   Set to the frame's source MAC (may be NULL).
  * @return
- *   0, or -EBADMSG with reason set.
+ *   0, or -EBADMSG with reason set (also for a chain that cannot be made
+ *   one segment).
  */
-int sync_ctrl_parse(const struct rte_mbuf *m, struct uet_ls_ctrl *c,
+int sync_ctrl_parse(struct rte_mbuf *m, struct uet_ls_ctrl *c,
 		    uint8_t src[UET_ETH_ADDR_LEN], const char **reason);
 
 /**
