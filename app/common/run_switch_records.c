@@ -281,6 +281,15 @@ static int swrec_write_stats(struct run_swrec *r, uet_time_t end_ps)
 				.paused_ps = rec.paused_ps,
 				.peak_queue_bytes = ts->peak_queue_bytes,
 				.mean_queue_bytes = rec.mean_queue_bytes,
+				/* Frames the port received and dropped before
+				 * any queue have no class: class 0's row. */
+				.has_rx_drops = tc == 0,
+				.rx_drop_route_frames = st.drop_route_frames,
+				.rx_drop_control_frames =
+					st.drop_control_frames,
+				.rx_drop_source_frames = st.drop_source_frames,
+				.rx_drop_lost_frames = st.drop_lost_frames,
+				.rx_drop_random_frames = st.drop_random_frames,
 			};
 			if (uet_record_switch_stats(f, &row) < 0)
 				rc = -EIO;

@@ -29,7 +29,9 @@ static const char *const rec_switch_stats_header =
 	"time_ps,switch,port,link,peer_switch,link_down,rate_bps,tc,"
 	"enq_frames,enq_bytes,drop_frames,drop_bytes,trim_frames,"
 	"ecn_frames,down_drop_frames,down_drop_bytes,paused_ps,"
-	"peak_queue_bytes,mean_queue_bytes";
+	"peak_queue_bytes,mean_queue_bytes,rx_drop_route_frames,"
+	"rx_drop_control_frames,rx_drop_source_frames,rx_drop_lost_frames,"
+	"rx_drop_random_frames";
 
 /* Create path and write its header. */
 static int rec_file_open(struct uet_record_file **fp, const char *path,
@@ -90,7 +92,9 @@ int uet_record_switch_occ_open(struct uet_record_file **fp, const char *path,
 int uet_record_switch_stats(struct uet_record_file *rf,
 			    const struct uet_switch_stats_row *r)
 {
+	uint64_t rx_drops[5];
 	struct rec_line l;
+	unsigned int i;
 
 	if (rf == NULL || r == NULL)
 		return -EINVAL;
@@ -132,6 +136,17 @@ int uet_record_switch_stats(struct uet_record_file *rf,
 	rec_line_u64(&l, r->peak_queue_bytes);
 	rec_line_comma(&l);
 	rec_line_u64(&l, r->mean_queue_bytes);
+	rx_drops[0] = r->rx_drop_route_frames;
+	rx_drops[1] = r->rx_drop_control_frames;
+	rx_drops[2] = r->rx_drop_source_frames;
+	rx_drops[3] = r->rx_drop_lost_frames;
+	rx_drops[4] = r->rx_drop_random_frames;
+	for (i = 0; i < 5; i++) {
+		rec_line_comma(&l);
+		/* Empty: the port's counts are on its class 0 row. */
+		if (r->has_rx_drops)
+			rec_line_u64(&l, rx_drops[i]);
+	}
 	return rec_file_row(rf, &l);
 }
 

@@ -414,6 +414,17 @@ struct uet_switch_stats_row {
 	uint64_t down_drop_frames, down_drop_bytes;
 	uint64_t paused_ps;
 	uint64_t peak_queue_bytes, mean_queue_bytes;
+	/** Whether the row carries its port's rx_drop_ columns (the class 0
+	 * row does; the others leave those cells empty): frames received on
+	 * the port and dropped before any queue, per port, not per class. */
+	bool has_rx_drops;
+	uint64_t rx_drop_route_frames; /**< not IPv4, or no host there */
+	uint64_t
+		rx_drop_control_frames; /**< MAC or lockstep control, not PFC */
+	uint64_t rx_drop_source_frames; /**< an external host's, spoofed */
+	uint64_t rx_drop_lost_frames;	/**< an external host's, lost on
+					 * purpose */
+	uint64_t rx_drop_random_frames; /**< switch.drop_rate */
 };
 
 /** One switch-occupancy.csv row: a port's queues at a sample time. */

@@ -365,7 +365,14 @@ START_TEST(test_switch_rows_exact)
 	};
 
 	ck_assert_int_eq(uet_record_switch_stats_open(&f, stats), 0);
+	r.has_rx_drops = true;
+	r.rx_drop_route_frames = 1;
+	r.rx_drop_control_frames = 2;
+	r.rx_drop_source_frames = 3;
+	r.rx_drop_lost_frames = 4;
+	r.rx_drop_random_frames = 5;
 	ck_assert_int_eq(uet_record_switch_stats(f, &r), 0);
+	r.has_rx_drops = false;
 	r.switch_name = "leaf0";
 	r.port = 18;
 	r.link = "leaf0-spine2";
@@ -381,11 +388,15 @@ START_TEST(test_switch_rows_exact)
 		   "time_ps,switch,port,link,peer_switch,link_down,rate_bps,"
 		   "tc,enq_frames,enq_bytes,drop_frames,drop_bytes,"
 		   "trim_frames,ecn_frames,down_drop_frames,down_drop_bytes,"
-		   "paused_ps,peak_queue_bytes,mean_queue_bytes\n"
+		   "paused_ps,peak_queue_bytes,mean_queue_bytes,"
+		   "rx_drop_route_frames,rx_drop_control_frames,"
+		   "rx_drop_source_frames,rx_drop_lost_frames,"
+		   "rx_drop_random_frames\n"
 		   "472536962,switch,0,host0,,0,400000000000,0,2048,8605696,"
-		   "0,0,0,462,0,0,82110478,865612,174656\n"
+		   "0,0,0,462,0,0,82110478,865612,174656,1,2,3,4,5\n"
 		   "472536962,leaf0,18,leaf0-spine2,spine2,1,400000000000,2,"
-		   "2048,8605696,0,0,0,462,9,702,82110478,865612,174656\n");
+		   "2048,8605696,0,0,0,462,9,702,82110478,865612,174656,,,,,"
+		   "\n");
 	ck_assert_int_eq(uet_record_switch_occ_open(&f, occ, 3), 0);
 	ck_assert_int_eq(uet_record_switch_occ(f, &o), 0);
 	o.tc_bytes = NULL;
