@@ -108,8 +108,9 @@ static int notes_in(void *arg, uet_time_t window_end_ps, const void *bytes,
 /* Four NICs ping (ties at the switch, frames to the next port): the mesh
  * of test_sync_lockstep.c. NICs 0 and 2 ask for the notes. */
 static void run_mesh_notes(struct rte_mempool *mp, const char *tag,
-			   struct party *parties, struct env *e)
+			   struct party *parties, bool reverse, struct env *e)
 {
+	struct uet_sync_participant *order[4];
 	uint32_t i;
 
 	env_open(e, mp, tag, 4, 1 * US, 1500 * NS, 1);
@@ -131,14 +132,16 @@ static void run_mesh_notes(struct rte_mempool *mp, const char *tag,
 		e->notes.wants_mask = 0x5;
 	}
 	env_roles(e, 1 * US, UET_TIME_NEVER, 0, 0, 0);
-	ck_assert_int_eq(uet_sync_run_embedded(e->co, e->pa, 4), 0);
+	for (i = 0; i < 4; i++)
+		order[i] = e->pa[reverse ? 3 - i : i];
+	ck_assert_int_eq(uet_sync_run_embedded(e->co, order, 4), 0);
 }
 
 START_TEST(test_notes_joined_in_port_order_reach_every_asker_each_window)
 {
 	struct uet_sync_stats cs0, cs1, ps0[4], ps1[4];
-	struct party *parties = calloc(5, sizeof(*parties));
-	struct env *e = calloc(2, sizeof(*e));
+	struct party *parties = calloc(10, sizeof(*parties));
+	struct env *e = calloc(3, sizeof(*e));
 	const struct party *co;
 	struct rte_mempool *mp;
 	uint64_t nic_frames = 0;
@@ -148,9 +151,19 @@ START_TEST(test_notes_joined_in_port_order_reach_every_asker_each_window)
 	ck_assert_ptr_nonnull(e);
 	uet_test_eal("uetsync", "notes");
 	mp = uet_test_pool("sync_pool", POOL_MBUFS);
-	run_mesh_notes(mp, "a", NULL, &e[0]);
-	run_mesh_notes(mp, "b", parties, &e[1]);
+	run_mesh_notes(mp, "a", NULL, false, &e[0]);
+	run_mesh_notes(mp, "b", parties, false, &e[1]);
+	/* The NICs polled the other way round: they finish each window in
+	 * another order, and the joined notes are the same bytes (each
+	 * window's were checked against the NICs' in notes_in()). */
+	run_mesh_notes(mp, "c", parties + 5, true, &e[2]);
 	co = &parties[4];
+	ck_assert_uint_eq(parties[9].n_in, co->n_in);
+	ck_assert_mem_eq(parties[9].in_end_ps, co->in_end_ps,
+			 sizeof(co->in_end_ps[0]) * co->n_in);
+	ck_assert_mem_eq(parties[9].in_len, co->in_len,
+			 sizeof(co->in_len[0]) * co->n_in);
+	ck_assert_uint_eq(parties[7].n_in, co->n_in);
 
 	uet_sync_coordinator_stats(e[0].co, &cs0);
 	uet_sync_coordinator_stats(e[1].co, &cs1);
@@ -220,8 +233,8 @@ START_TEST(test_notes_joined_in_port_order_reach_every_asker_each_window)
 	}
 	ck_assert_uint_eq(cs1.data_frames_tx, cs0.data_frames_tx);
 	ck_assert_uint_eq(cs1.data_frames_rx, cs0.data_frames_rx);
-	env_close(&e[0]);
-	env_close(&e[1]);
+	for (i = 0; i < 3; i++)
+		env_close(&e[i]);
 	ck_assert_uint_eq(rte_mempool_avail_count(mp), POOL_MBUFS);
 	free(e);
 	free(parties);
