@@ -31,6 +31,7 @@ static const char *const fault_names[UET_NIC_FAULT_COUNT] = {
 	[UET_NIC_FAULT_MALFORMED_DEAF] = "malformed-deaf",
 	[UET_NIC_FAULT_NO_BACKOFF] = "no-backoff",
 	[UET_NIC_FAULT_ACK_UNREQUESTED] = "ack-unrequested",
+	[UET_NIC_FAULT_NACK_LASTHOP] = "nack-lasthop",
 };
 
 const char *uet_nic_fault_name(enum uet_nic_fault f)

@@ -156,6 +156,8 @@ static void receive_trimmed(struct uet_nic *nic, struct nic_pdc *pdc,
 	h.type = UET_PDS_TYPE_NACK;
 	if (f->ip.ecn == UET_ECN_CE)
 		h.flags |= UET_PDS_NACK_F_M;
+	if (NIC_FAULT(nic, UET_NIC_FAULT_NACK_LASTHOP))
+		last_hop = true;
 	h.u.nack.nack_code =
 		last_hop ? UET_NACK_TRIMMED_LASTHOP : UET_NACK_TRIMMED;
 	if (NIC_FAULT(nic, UET_NIC_FAULT_NACK_CODE))

@@ -169,6 +169,7 @@ enum uet_nic_fault {
 	UET_NIC_FAULT_NO_BACKOFF,     /**< every retransmission timer the
 				       * first attempt's: no doubling */
 	UET_NIC_FAULT_ACK_UNREQUESTED, /**< data ACKed with or without AR */
+	UET_NIC_FAULT_NACK_LASTHOP,    /**< every trim NACKed as last-hop */
 	UET_NIC_FAULT_COUNT
 };
 

@@ -61,17 +61,27 @@ rc=0; "$conform" --tolerance 3 >"$dir/tol.log" 2>&1 || rc=$?
 grep -q -- '--tolerance 3: want a virtual duration with its unit' "$dir/tol.log" || fail "--tolerance 3: no message naming the rule"
 
 # The cadence battery: every sender at AckRequestEveryNthPacket 4, two
-# 256 KiB messages at 50 us, the run's end 1 ms later.
+# 256 KiB messages at 50 us, then hosts 0, 1 and 3 each send the DUT
+# 256 KiB at 300 us over a leaf-spine of one spine (hosts 0 and 1 share
+# leaf 0's uplink: trims on the way), the run's end 1 ms after its start.
+# nack-trimmed is judged there, ack-cadence-n4 too, nothing else.
 python3 - "$src" <<'PY'
 import sys
 from importlib.machinery import SourceFileLoader
 m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
 t = m.cadence_text(1000, "/x")
 for want in ("AckRequestEveryNthPacket: 4}",
+             "topology: {kind: leaf-spine, leaves: 2, spines: 1, "
+             "hosts_per_leaf: 2, link_rate: 400000Mbps, link_delay: 500ns}",
              "{src: 0, dst: 2, size: 256KiB, at: 50000ns}",
              "{src: 2, dst: 0, size: 256KiB, at: 50000ns}",
+             "{src: 0, dst: 2, size: 256KiB, at: 300000ns}",
+             "{src: 1, dst: 2, size: 256KiB, at: 300000ns}",
+             "{src: 3, dst: 2, size: 256KiB, at: 300000ns}",
              "end: 1000000ns"):
     assert want in t, want
+assert t.count("{src: ") == 5, t
+assert m.CADENCE_CASES == ("ack-cadence-n4", "nack-trimmed"), m.CADENCE_CASES
 PY
 
 # Every run below at the pace this loaded 2-CPU host keeps (not the
@@ -111,6 +121,35 @@ grep -q 'AckRequestEveryNthPacket: 4' "$dir/ok/cadence/dut.yaml" || fail "the ca
 # The timeout-backoff case's loss: the switch lost the DUT's first data
 # packet exactly three times, and said so.
 grep -qx 'switch.lost_frames,3' "$dir/ok/run/summary.csv" || fail "summary.csv: no switch.lost_frames,3"
+# nack-trimmed judged packets trimmed on the way (DSCP 9, NACK 0x01) and
+# on the last hop (DSCP 10, 0x02), and names frames of each kind.
+grep -Eq '^ok   nack-trimmed .*: [0-9]+ checked \([1-9][0-9]* trimmed on the way, DSCP 9, want NACK 0x01 \(frames [0-9]+, .*\); [1-9][0-9]* on the last hop, DSCP 10, want 0x02 \(frames [0-9]+, ' "$dir/ok.log" || fail "nack-trimmed did not judge both kinds of trim"
+# On that capture, without the packets of one kind (and their NACKs) the
+# case fails, naming the kind: nothing to judge is not a pass.
+python3 - "$src" "$dir/ok/cadence/capture.pcapng" <<'PY'
+import sys
+from importlib.machinery import SourceFileLoader
+m = SourceFileLoader("uc", sys.argv[1] + "/scripts/uet-conform").load_module()
+frames = m.read_capture(sys.argv[2])
+def judge(keep):
+    v = m.Verdict()
+    m.case_nack_trimmed(m.Link([f for f in frames if keep(f)]), v)
+    return v
+v = judge(lambda f: True)
+assert v.failures == [] and v.checked > 0, v.failures
+def of_kind(dscp):
+    return lambda f: not (f.ok and f.dscp == dscp)
+v = judge(of_kind(m.DSCP_TRIMMED))
+assert v.failures == ["no packet to the DUT trimmed on the way (DSCP 9, "
+                      "NACK 0x01) in the capture: that code is not "
+                      "judged, and a DUT that never sends it would pass"], \
+    v.failures
+v = judge(of_kind(m.DSCP_TRIMMED_LASTHOP))
+assert v.failures == ["no packet to the DUT trimmed on the last hop (DSCP "
+                      "10, NACK 0x02) in the capture: that code is not "
+                      "judged, and a DUT that never sends it would pass"], \
+    v.failures
+PY
 echo "ok: the correct DUT passes all 14 cases"
 
 [ "$faults" = 1 ] || exit 0
@@ -120,7 +159,8 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 	no-sack:sack-bitmap nack-code:nack-trimmed no-retx-flag:retransmit-flag \
 	no-ecn-echo:ecn-echo probe-ignored:probe close-ignored:close \
 	pdc-zero:pdc-setup dup-no-ack:duplicates malformed-deaf:malformed \
-	no-backoff:timeout-backoff ack-unrequested:ack-cadence-n4; do
+	no-backoff:timeout-backoff ack-unrequested:ack-cadence-n4 \
+	nack-lasthop:nack-trimmed; do
 	fault=${pair%%:*} want=${pair#*:}
 	[ "$fault" = cumulative ] && fault=cack-ahead
 	rc=0
@@ -132,4 +172,4 @@ for pair in no-ack:ack-per-request cumulative:cumulative-ack \
 		cat "$dir/$fault.log"; fail "fault $fault: exit $rc, cases failed '$failed', want exactly '$want'"; }
 done
 printf '%s' "$table"
-echo "ok: each of 13 faults fails exactly its case"
+echo "ok: each of 14 faults fails exactly its case"
