@@ -45,8 +45,9 @@ int run_clock_on_window(void *arg, uet_time_t window_end_ps)
 	rc = uet_fabric_error(run->fabric);
 	if (rc < 0)
 		return rc;
-	/* Every NIC has run the window: cross-host trigger posts now. */
-	if (run->wl != NULL &&
+	/* Every NIC has run the window: cross-host trigger posts now;
+	 * over ports once the window's notes are in (run_workload_notes.c). */
+	if (run->wl != NULL && run->wl_notes == NULL &&
 	    run_wl_flush(run->wl, &uet_fabric_component(run->fabric)->evq) < 0)
 		return run_wl_error(run->wl);
 	if (run->wl != NULL && run_wl_error(run->wl) < 0)

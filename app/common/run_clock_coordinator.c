@@ -17,6 +17,19 @@
 #include "uet_sync_ports.h"
 #include "run_clock.h"
 #include "run_private.h"
+#include "run_workload.h"
+
+/* A window's notes, every uet-nic's completions of a program: this
+ * process's engine replays them all and flushes, its wake-up in the
+ * switch's queue before the coordinator agrees on the next window. */
+static int coordinator_notes_in(void *arg, uet_time_t window_end_ps,
+				const void *bytes, size_t len)
+{
+	struct run *run = arg;
+
+	return run_wl_notes_in(run->wl_notes, window_end_ps, bytes, len,
+			       &uet_fabric_component(run->fabric)->evq);
+}
 
 static int coordinator_open(struct run *run, uint64_t scenario_hash)
 {
@@ -27,6 +40,9 @@ static int coordinator_open(struct run *run, uint64_t scenario_hash)
 	rc = run_lookahead(run, &lookahead_ps);
 	if (rc == 0)
 		rc = run_open_ports(run);
+	if (rc == 0 && run->wl != NULL)
+		rc = run_wl_notes_create(&run->wl_notes, run->wl,
+					 RUN_WL_NOTES_NO_TAG, 0);
 	if (rc < 0)
 		return rc;
 	struct uet_sync_coordinator_conf cc = {
@@ -49,6 +65,8 @@ static int coordinator_open(struct run *run, uint64_t scenario_hash)
 		.window_arg = run,
 		/* Every lcore the EAL has: as many as the sizing chose. */
 		.lcores = rte_lcore_count(),
+		.notes_in_fn = run->wl != NULL ? coordinator_notes_in : NULL,
+		.notes_arg = run,
 	};
 
 	rc = uet_sync_coordinator_create(&run->co, &cc);
@@ -93,6 +111,8 @@ static void coordinator_close(struct run *run)
 {
 	uet_sync_coordinator_free(run->co);
 	run->co = NULL;
+	run_wl_notes_free(run->wl_notes);
+	run->wl_notes = NULL;
 }
 
 const struct run_clock_ops run_clock_coordinator = {

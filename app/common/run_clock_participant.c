@@ -15,6 +15,26 @@
 #include "uet_sync_ports.h"
 #include "run_clock.h"
 #include "run_private.h"
+#include "run_workload.h"
+
+/* A program's completions over ports (run_workload_notes.c): this
+ * process's log goes out with its last NIC's notes of a window; every
+ * port takes the window's notes, the first to come replays and flushes. */
+static int participant_notes_out(void *arg, uet_time_t window_end_ps,
+				 const void **bytes, size_t *len)
+{
+	struct run *run = arg;
+
+	return run_wl_notes_out(run->wl_notes, window_end_ps, bytes, len);
+}
+
+static int participant_notes_in(void *arg, uet_time_t window_end_ps,
+				const void *bytes, size_t len)
+{
+	struct run *run = arg;
+
+	return run_wl_notes_in(run->wl_notes, window_end_ps, bytes, len, NULL);
+}
 
 static int participant_open(struct run *run, uint64_t scenario_hash)
 {
@@ -29,6 +49,9 @@ static int participant_open(struct run *run, uint64_t scenario_hash)
 	rc = run_lookahead(run, &lookahead_ps);
 	if (rc == 0)
 		rc = run_open_ports(run);
+	if (rc == 0 && run->wl != NULL)
+		rc = run_wl_notes_create(&run->wl_notes, run->wl, run->first,
+					 run->count);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < run->count; i++) {
@@ -44,6 +67,12 @@ static int participant_open(struct run *run, uint64_t scenario_hash)
 			.startup_timeout_ms = run->conf->startup_timeout_ms,
 			.window_fn = run_clock_on_nic_window,
 			.window_arg = &run->pa_ctx[i],
+			.notes_out_fn =
+				run->wl != NULL ? participant_notes_out : NULL,
+			.notes_in_fn =
+				run->wl != NULL ? participant_notes_in : NULL,
+			.notes_arg = run,
+			.wants_notes = run->wl != NULL,
 		};
 
 		run->pa_ctx[i].run = run;
@@ -106,6 +135,8 @@ static void participant_close(struct run *run)
 	free(run->pa_ctx);
 	run->pa = NULL;
 	run->pa_ctx = NULL;
+	run_wl_notes_free(run->wl_notes);
+	run->wl_notes = NULL;
 }
 
 const struct run_clock_ops run_clock_participant = {

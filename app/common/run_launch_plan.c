@@ -11,10 +11,14 @@
 #include "uet_wire_frame.h"
 #include "uet_xring.h"
 
-/* The workload program that runs embedded only ("" for a message list):
- * over ports no process holds the whole workload. */
+/* The workload program that runs embedded only ("" for a message list,
+ * or a program in lockstep): over ports a program's completions cross the
+ * processes in the lockstep's window notes, which a realtime run has not
+ * (docs/workload.md, "Over ports"). */
 static const char *embedded_only(const struct uet_scenario *sc)
 {
+	if (sc->run.clock != UET_CLOCK_REALTIME)
+		return "";
 	if (sc->workload.chakra[0] != '\0')
 		return "workload.chakra";
 	if (sc->workload.matrix[0] != '\0')

@@ -65,8 +65,11 @@ int run_roles(struct run *run, const struct uet_run_conf *conf)
 
 /*
  * The messages this process answers for: the list's whose source or
- * destination is hosted, or a program's (chakra, matrix, generate), which
- * runs only where every NIC is.
+ * destination is hosted, or a program's (chakra, matrix, generate) whose
+ * source is. Every process runs a program's whole engine; over ports a
+ * uet-nic posts on its own NICs only and logs its completions for the
+ * others, and the switch's process, which hosts none, writes the
+ * program's records (run_workload.c).
  */
 int run_workload_open(struct run *run, struct uet_run_result *res)
 {
@@ -84,12 +87,14 @@ int run_workload_open(struct run *run, struct uet_run_result *res)
 			res->expected++;
 	}
 	if (run_wl_wanted(sc)) {
-		/* A rank's program runs on its own NIC, so a split run
-		 * could host ranks per process; not wired yet. */
-		if (!run->has_switch || run->count != run->hosts) {
+		/* What crosses the processes travels in the lockstep's
+		 * window notes: a realtime run has no windows. */
+		if (run->conf->role != UET_RUN_EMBEDDED &&
+		    sc->run.clock == UET_CLOCK_REALTIME) {
 			fprintf(stderr,
-				"%s: %s runs in uet-emu only (the embedded "
-				"run)\n",
+				"%s: %s over ports needs run.clock: lockstep "
+				"(its completions cross the processes in the "
+				"lockstep's window notes)\n",
 				run->prog, run_wl_source(sc));
 			return -ENOTSUP;
 		}
@@ -106,6 +111,13 @@ int run_workload_open(struct run *run, struct uet_run_result *res)
 		run->n_messages = (uint32_t)run_wl_messages(run->wl);
 		res->messages = run->n_messages;
 		res->workload = true;
+		if (run->conf->role != UET_RUN_EMBEDDED) {
+			run_wl_set_share(run->wl, run->first, run->count,
+					 !run->has_switch);
+			run_wl_set_keeper(run->wl, run->has_switch);
+			res->messages = (uint32_t)run_wl_messages_from(
+				run->wl, run->first, run->count);
+		}
 	}
 	run->conf_messages = res->messages;
 	run->msg_flags = calloc(run->n_messages + 1u, 1);
@@ -366,7 +378,8 @@ int run_wire_nics(struct run *run)
 		 * that keeps every post in its NIC's future. */
 		rc = run_lookahead(run, &lookahead_ps);
 		if (rc == 0)
-			rc = run_wl_start(run->wl, run->nic, lookahead_ps);
+			rc = run_wl_start(run->wl, run->nic, run->first,
+					  lookahead_ps);
 		return rc;
 	}
 	for (i = 0; i < sc->workload.message_count; i++) {

@@ -139,7 +139,9 @@ int run_open_outputs(struct run *run)
 		.events = sc->records.enable_event_logging,
 		.monitor = sc->records.enable_uet_monitor,
 		.flows = sc->records.enable_flow_summary,
-		.workload = run->wl != NULL,
+		/* Over ports a program's records are the switch's process's
+		 * (run_workload.c): its engine hears every completion. */
+		.workload = run->wl != NULL && run->conf->role != UET_RUN_NICS,
 		.cc_trace = sc->records.enable_cc_trace,
 		.max_file_bytes = sc->records.max_file_bytes,
 	};
@@ -157,7 +159,17 @@ int run_open_outputs(struct run *run)
 		rc = run_clear_outputs(run, out);
 	if (rc < 0)
 		return rc;
-	if (run->count > 0) {
+	if (run->count == 0 && run->wl != NULL) {
+		/* uet-switch: no NIC's records, a program's. */
+		struct uet_record_conf wl_only = {
+			.out_dir = out,
+			.workload = true,
+			.max_file_bytes = rc_conf.max_file_bytes,
+		};
+
+		rc_conf = wl_only;
+	}
+	if (run->count > 0 || run->wl != NULL) {
 		rc = uet_record_open(&run->rec, &rc_conf);
 		if (rc < 0) {
 			fprintf(stderr,
@@ -275,7 +287,9 @@ int run_outputs_attach_switch(struct run *run)
 /*
  * arrivals.csv of a NICs-only process: the arrival time of every message
  * its NICs received, so that the merge can fill the flows.csv cells of
- * senders in other processes (the embedded run shares one table).
+ * senders in other processes (the embedded run shares one table). A
+ * program's destinations are known as its messages are posted: the table
+ * holds only what this process's NICs received.
  */
 static int run_write_arrivals(const struct run *run)
 {
@@ -292,10 +306,11 @@ static int run_write_arrivals(const struct run *run)
 		return rc;
 	f = out.f;
 	fprintf(f, "msg_id,arrived_ps\n");
-	for (i = 0; i < sc->workload.message_count; i++) {
+	for (i = 0; i < run->n_messages; i++) {
 		uet_time_t t;
 
-		if (!run_hosted(run, sc->workload.messages[i].dst))
+		if (run->wl == NULL &&
+		    !run_hosted(run, sc->workload.messages[i].dst))
 			continue;
 		t = uet_ses_arrivals_get(run->arrivals, i);
 		if (t != UET_TIME_NEVER)

@@ -47,6 +47,7 @@ struct run_mpi;
 struct run_rt;
 struct run_swrec;
 struct run_wl;
+struct run_wl_notes;
 
 /* The mbuf pool's name, in messages. */
 #define RUN_POOL_NAME "uet_run_pool"
@@ -81,8 +82,11 @@ struct run {
 	bool pool_derived; /* derived from the scenario, not run.mbufs */
 	/* Roles (run_models.c). */
 	struct uet_fabric *fabric;
-	struct uet_nic **nic;	/* hosted NIC i is host first + i */
-	struct run_wl *wl;	/* a program, or NULL: the messages list */
+	struct uet_nic **nic; /* hosted NIC i is host first + i */
+	struct run_wl *wl;    /* a program, or NULL: the messages list */
+	/* Over ports, a program's completions in the window notes
+	 * (run_workload_notes.c), or NULL. */
+	struct run_wl_notes *wl_notes;
 	uint32_t n_messages;	/* the list's or the program's */
 	uint8_t *msg_flags;	/* by msg_id */
 	uint32_t completed;	/* messages whose sender completed */

@@ -21,6 +21,12 @@
  * post the same messages (a NIC writes a post's rows when it runs it).
  * The start, before the shares are known, posts on every NIC, as a
  * message list is posted.
+ *
+ * Over ports (uet-switch and uet-nic processes) the same holds, the logs
+ * carried by the lockstep's window notes (run_workload_notes.c); a
+ * uet-nic has only its own NICs' models, so its share is set before the
+ * start, and the switch's process, which hosts no NIC and hears every
+ * log, alone writes the program's records.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,7 +54,9 @@ struct run_wl {
 	const struct uet_scenario *sc;
 	struct uet_wl_program prog;
 	struct uet_wl_engine *eng;
-	struct uet_nic *const *nics;
+	struct uet_nic *const *nics; /* nics[0] is host nics_first's */
+	uint32_t nics_first;
+	bool keeper; /* writes the records and summary rows */
 	/* The NICs whose posts this process makes (all but over ranks):
 	 * nic_first .. nic_first + nic_count - 1. */
 	uint32_t nic_first, nic_count;
@@ -160,6 +168,7 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc)
 		return -ENOMEM;
 	w->sc = sc;
 	w->nic_count = sc->topology.hosts;
+	w->keeper = true;
 	pthread_mutex_init(&w->lock, NULL);
 	if (sc->workload.chakra[0] != '\0') {
 		rc = algos_from_scenario(sc, &al);
@@ -204,8 +213,8 @@ static int post(void *ctx, uint32_t src, uint32_t dst, uint64_t bytes,
 		w->first_post_ps = at_ps;
 	if (src < w->nic_first || src - w->nic_first >= w->nic_count)
 		return 0; /* another rank's NIC: its owner posts it */
-	rc = uet_nic_post_message(w->nics[src], uet_host_ipv4(dst), bytes,
-				  at_ps, msg_id);
+	rc = uet_nic_post_message(w->nics[src - w->nics_first],
+				  uet_host_ipv4(dst), bytes, at_ps, msg_id);
 	if (rc < 0)
 		fprintf(stderr,
 			"uet-emu: cannot post workload message %" PRIu64
@@ -223,11 +232,12 @@ static void wake_fn(struct uet_evq *q, struct uet_event *ev, void *arg)
 }
 
 int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
-		 uet_time_t trigger_delay_ps)
+		 uint32_t nics_first, uet_time_t trigger_delay_ps)
 {
 	int rc;
 
 	w->nics = nics;
+	w->nics_first = nics_first;
 	uet_event_init(&w->wake, wake_fn, w);
 	rc = uet_wl_engine_create(&w->eng, &w->prog, post, w);
 	if (rc == 0) {
@@ -247,6 +257,24 @@ void run_wl_set_share(struct run_wl *w, uint32_t nic_first, uint32_t nic_count,
 	w->logging = log;
 }
 
+void run_wl_set_keeper(struct run_wl *w, bool keeper)
+{
+	w->keeper = keeper;
+}
+
+uint64_t run_wl_messages_from(const struct run_wl *w, uint32_t first,
+			      uint32_t count)
+{
+	const struct uet_wl_program *p = &w->prog;
+	uint32_t end = first + count;
+
+	if (first >= p->n_ranks || count == 0)
+		return 0;
+	if (end >= p->n_ranks)
+		return p->n_messages - p->msg_base[first];
+	return p->msg_base[end] - p->msg_base[first];
+}
+
 int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q)
 {
 	int rc;
@@ -258,8 +286,9 @@ int run_wl_flush(struct run_wl *w, struct uet_evq *wake_q)
 	rc = uet_wl_engine_flush(w->eng);
 	w->flushing = false;
 	/* Every process schedules the same wake-up (the switch's own queue
-	 * runs alike on every rank), whichever NICs it posted on. */
-	if (rc == 0 && w->first_post_ps != UET_TIME_NEVER &&
+	 * runs alike on every rank), whichever NICs it posted on; a
+	 * process without the switch has no queue that decides a window. */
+	if (rc == 0 && wake_q != NULL && w->first_post_ps != UET_TIME_NEVER &&
 	    (!uet_event_pending(&w->wake) ||
 	     w->wake.time_ps > w->first_post_ps))
 		rc = uet_evq_schedule(wake_q, &w->wake, w->first_post_ps);
@@ -462,7 +491,7 @@ void run_wl_summary_csv(const struct run_wl *w, FILE *f)
 {
 	uint32_t r;
 
-	if (w->eng == NULL)
+	if (w->eng == NULL || !w->keeper)
 		return;
 	for (r = 0; r < w->prog.n_ranks; r++) {
 		uet_time_t end = uet_wl_engine_rank_end_ps(w->eng, r);
@@ -514,7 +543,7 @@ int run_wl_write_record(const struct run_wl *w, struct uet_record *rec)
 	uint32_t r, k;
 	int rc;
 
-	if (w->eng == NULL)
+	if (w->eng == NULL || !w->keeper)
 		return 0;
 	for (r = 0; r < w->prog.n_ranks; r++) {
 		const struct uet_wl_rank *rk = &w->prog.ranks[r];

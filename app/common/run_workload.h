@@ -42,11 +42,15 @@ int run_wl_create(struct run_wl **wp, const struct uet_scenario *sc);
 uint64_t run_wl_messages(const struct run_wl *w);
 
 /**
- * Start the program: create the engine over the NICs (rank i posts on
- * nics[i]) and post what needs nothing at time 0.
+ * Start the program: create the engine over the NICs (rank h posts on
+ * nics[h - nics_first]) and post what needs nothing at time 0 on this
+ * process's NICs (run_wl_set_share(), called before).
  *
  * @param nics
- *   One NIC per host; must outlive the driver.
+ *   The NICs of hosts nics_first onwards, at least this process's;
+ *   must outlive the driver.
+ * @param nics_first
+ *   The host of nics[0].
  * @param trigger_delay_ps
  *   ps from a trigger's activation on one host to the start it causes on
  *   another: at least the lockstep lookahead.
@@ -54,29 +58,44 @@ uint64_t run_wl_messages(const struct run_wl *w);
  *   0, or the first post error (printed).
  */
 int run_wl_start(struct run_wl *w, struct uet_nic *const *nics,
-		 uet_time_t trigger_delay_ps);
+		 uint32_t nics_first, uet_time_t trigger_delay_ps);
 
 /**
- * Over MPI ranks: the NICs this rank runs (its posts go to them only;
- * the start's went to every NIC) and whether to log its completions for the
- * other ranks. Without a call, every NIC is this process's and nothing is
- * logged.
+ * Over MPI ranks or ports: the NICs this process runs (its posts go to
+ * them only; over ranks the start's went to every NIC, over ports the
+ * share is set before the start) and whether to log its completions for
+ * the other processes. Without a call, every NIC is this process's and
+ * nothing is logged.
  */
 void run_wl_set_share(struct run_wl *w, uint32_t nic_first, uint32_t nic_count,
 		      bool log);
 
 /**
+ * Whether this process writes the program's records (workload.csv,
+ * workload-messages.csv) and summary rows: every process but a uet-nic
+ * (over ports the switch's engine writes them; it sees every
+ * completion). Without a call: it does.
+ */
+void run_wl_set_keeper(struct run_wl *w, bool keeper);
+
+/** The program's messages whose source is one of count hosts from first
+ * (each rank posts the messages numbered from its msg_base). */
+uint64_t run_wl_messages_from(const struct run_wl *w, uint32_t first,
+			      uint32_t count);
+
+/**
  * After every NIC has run a window (the switch's window hook), and over
- * ranks every rank's completions of the window are in: apply what the
- * window's completions changed on other hosts (the engine's flush: the
- * starts of cross-host triggers, the activations of triggers several
- * hosts activate), post on this process's NICs, and keep a wake-up event
- * in wake_q (the same on every rank)
- * no later than the earliest such post, so that the next window reaches
- * it. A NIC whose own completion decides a post posts at once.
+ * ranks or ports every process's completions of the window are in: apply
+ * what the window's completions changed on other hosts (the engine's
+ * flush: the starts of cross-host triggers, the activations of triggers
+ * several hosts activate), post on this process's NICs, and keep a
+ * wake-up event in wake_q (the same on every rank) no later than the
+ * earliest such post, so that the next window reaches it. A NIC whose
+ * own completion decides a post posts at once.
  *
  * @param wake_q
- *   The switch's event queue (it decides the next window).
+ *   The switch's event queue (it decides the next window); NULL in a
+ *   process without the switch (a uet-nic).
  * @return
  *   0, or the first post error (kept for run_wl_error()).
  */
@@ -115,11 +134,11 @@ int run_wl_pack_log(struct run_wl *w, uint8_t *dst, size_t room, size_t *used);
 int run_wl_replay(struct run_wl *w, const uint8_t *src, size_t len,
 		  size_t *used);
 
-/** 0, or the first error of the engine (a run should stop on it). */
 /** Distinct ranks rank sends to over the program (its windows that can
  * be open at once). */
 uint32_t run_wl_send_peers(const struct run_wl *w, uint32_t rank);
 
+/** 0, or the first error of the engine (a run should stop on it). */
 int run_wl_error(const struct run_wl *w);
 
 /** Whether every rank's graph has finished. */
@@ -148,5 +167,52 @@ int run_wl_write_record(const struct run_wl *w, struct uet_record *rec);
 
 /** Free the driver; NULL is accepted. */
 void run_wl_free(struct run_wl *w);
+
+/*
+ * Over ports (run_workload_notes.c, docs/workload.md "Over ports"): each
+ * window's completions travel as the lockstep's window notes. A uet-nic
+ * process's notes are its tag (its first host), then its packed log
+ * (run_wl_pack_log()); every process replays the others' and flushes
+ * before the next window runs.
+ */
+struct run_wl_notes;
+
+/**
+ * The notes of one process.
+ *
+ * @param tag
+ *   Its first host, or RUN_WL_NOTES_NO_TAG for the switch's process,
+ *   which sends no notes and replays every process's.
+ * @param nics
+ *   Its NICs' participants, each of which calls run_wl_notes_out() after
+ *   each window: the last of them sends the process's log.
+ * @return
+ *   0, -ENOMEM.
+ */
+#define RUN_WL_NOTES_NO_TAG UINT32_MAX
+int run_wl_notes_create(struct run_wl_notes **np, struct run_wl *w,
+			uint32_t tag, uint32_t nics);
+
+/** A participant's notes of the window that ended at window_end_ps (the
+ * lockstep's notes_out_fn): none but for the process's last NIC to end
+ * it, which sends the process's log. 0 or a negative errno. */
+int run_wl_notes_out(struct run_wl_notes *n, uet_time_t window_end_ps,
+		     const void **bytes, size_t *len);
+
+/**
+ * A window's notes, every process's (the lockstep's notes_in_fn): the
+ * first call of a window replays every other process's log and flushes
+ * (run_wl_flush(w, wake_q)); later calls of the same window, on the
+ * process's other ports, do nothing.
+ *
+ * @return
+ *   0; -EBADMSG (not notes of this program, named on stderr); the
+ *   engine's or the flush's error.
+ */
+int run_wl_notes_in(struct run_wl_notes *n, uet_time_t window_end_ps,
+		    const void *bytes, size_t len, struct uet_evq *wake_q);
+
+/** Free; NULL is accepted. */
+void run_wl_notes_free(struct run_wl_notes *n);
 
 #endif /* RUN_WORKLOAD_H */

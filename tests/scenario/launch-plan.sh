@@ -78,6 +78,11 @@ grep -qx 'data_frame_bytes=4198' <<<"$got" || fail "a trailer in realtime: $got"
 echo "ok: realtime: external hosts 1 and 3, no lockstep windows, no trailer"
 
 got=$("$emu" --print-launch-plan "$examples/generate-incast.yaml")
+grep -qx 'embedded_only=' <<<"$got" ||
+	fail "the generator in lockstep is embedded only: $got"
+sed 's/^run: {/run: {clock: realtime, /' "$examples/generate-incast.yaml" \
+	>"$dir/gen-rt.yaml"
+got=$("$emu" --print-launch-plan "$dir/gen-rt.yaml")
 grep -qx 'embedded_only=workload.generate' <<<"$got" ||
-	fail "the generator is not embedded only: $got"
-echo "ok: the generator runs embedded only"
+	fail "the generator in realtime is not embedded only: $got"
+echo "ok: the generator runs over ports in lockstep, embedded only in realtime"
