@@ -5,7 +5,8 @@
 # ABORT, no process hangs (the launcher returns, non-zero, within 30 s of
 # the kill and leaves no process behind), and the records written so far
 # are complete files: every pcap reads to its end in tshark, every CSV ends
-# with a whole row of as many fields as its header.
+# with a whole row of as many fields as its header; with a workload
+# program, workload.csv is one of them, a row per rank.
 # usage: killed-nic.sh SOURCE_ROOT BUILD_DIR SCENARIO veth|memif
 set -euo pipefail
 src=$1 build=$2 scenario=$3 mode=$4
@@ -83,4 +84,11 @@ for p in "$dir"/out/port-*.pcap; do
 	[ ! -s "$dir/tshark.err" ] || { cat "$dir/tshark.err"; echo "FAIL: $p is cut"; exit 1; }
 	n=$((n + 1))
 done
+# A program's records are the switch's (its engine heard every
+# completion until the kill): there, whole, a row per rank.
+if grep -q '^  \(chakra\|matrix\|generate\):' "$scenario"; then
+	ranks=$(awk -F, 'NR > 1 && $2 == "trace"' "$dir/out/workload.csv" 2>/dev/null | wc -l)
+	[ "$ranks" -eq 8 ] || { echo "FAIL: $ranks ranks in workload.csv, not 8"; exit 1; }
+	[ -f "$dir/out/workload-messages.csv" ] || { echo "FAIL: no workload-messages.csv"; exit 1; }
+fi
 echo "ok: killed uet-nic 4-7; the switch stopped and named it; $n record files complete"
