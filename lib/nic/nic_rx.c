@@ -110,8 +110,10 @@ static struct nic_pdc *receive_find_pdc(struct uet_nic *nic,
 		return NULL;
 	}
 	pdc = calloc(1, sizeof(*pdc));
-	if (pdc == NULL)
+	if (pdc == NULL) {
+		nic->st.transport.pdc_exhausted++;
 		return NULL;
+	}
 	pdc->nic = nic;
 	pdc->peer_pdc = req->spdcid;
 	uet_event_init(&pdc->linger_ev, rx_linger, pdc);
@@ -523,6 +525,9 @@ static void receive_data(struct uet_nic *nic, const struct rte_mbuf *m,
 	rc = uet_pds_rx_receive(&pdc->rx, f->pds.u.req.psn);
 	nic->st.transport.ooo_events += pdc->rx.stats.out_of_order - ooo_before;
 	if (rc < 0) {
+		/* Beyond the receive window (-ERANGE), or no memory to
+		 * record it: dropped, no ACK. */
+		nic->st.transport.out_of_window_packets++;
 		ingress_release_now(nic, tc, ip_bytes);
 		return;
 	}

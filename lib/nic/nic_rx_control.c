@@ -85,8 +85,8 @@ static void close_acknowledge(struct uet_nic *nic, const struct uet_frame *f,
  * lost, and the sender sends the CLOSE again) is answered from that
  * memory. An external host's sides are not remembered (nic_pdc.c), so
  * its CLOSE sent again finds nothing and is counted stale. A CLOSE without AR
- * for no side is dropped uncounted, as it always was (a side that closed on its
- * linger timer is no fault).
+ * for no side is dropped and counted apart (late_closes): a side that closed
+ * on its linger timer is no fault.
  */
 static void receive_close(struct uet_nic *nic, struct nic_pdc *pdc,
 			  const struct uet_frame *f)
@@ -110,6 +110,8 @@ static void receive_close(struct uet_nic *nic, struct nic_pdc *pdc,
 			close_acknowledge(nic, f, &info, closed->id);
 		} else if (ar) {
 			nic->st.transport.stale_packets++;
+		} else {
+			nic->st.transport.late_closes++;
 		}
 		return;
 	}

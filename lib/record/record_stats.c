@@ -53,6 +53,8 @@ static const struct rec_stat_col rec_counters[] = {
 	REC_COL(pdc_exhausted),
 	REC_COL(external_pdcs_refused),
 	REC_COL(late_probe_acks),
+	REC_COL(out_of_window_packets),
+	REC_COL(late_closes),
 	REC_COL(pcie_read_bytes),
 	REC_COL(pcie_write_bytes),
 };

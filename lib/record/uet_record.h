@@ -65,7 +65,12 @@ struct uet_transport_stats {
 	/** An external host's SYN packets beyond its bound of receiving
 	 * sides. */
 	uint64_t external_pdcs_refused;
-	uint64_t late_probe_acks;  /**< probe ACKs whose group had gone */
+	uint64_t late_probe_acks; /**< probe ACKs whose group had gone */
+	/** Data packets beyond the receive window (or that could not be
+	 * recorded for want of memory). */
+	uint64_t out_of_window_packets;
+	/** CLOSEs without AR for no side (it closed on its linger timer). */
+	uint64_t late_closes;
 	uint64_t pcie_read_bytes;  /**< payload fetched from host */
 	uint64_t pcie_write_bytes; /**< payload written to host */
 	/* gauges, printed once (no ivl_ twin): */

@@ -25,11 +25,11 @@
 
 static const uint32_t ext_ips[] = {EXT_IP};
 
-/* A one-packet message of bytes on PDC spdcid starting at psn, PDS type
- * type, with SYN and AR. */
-static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
-				   uint16_t spdcid, uint32_t psn,
-				   uint32_t bytes)
+/* A one-packet message of bytes on PDC spdcid at psn, PDS type type,
+ * with AR; with SYN when dpdcid is 0, else to our side dpdcid. */
+static struct rte_mbuf *data_frame_to(struct nic_pair *pair, uint8_t type,
+				      uint16_t spdcid, uint32_t psn,
+				      uint32_t bytes, uint16_t dpdcid)
 {
 	struct uet_frame_addr a;
 	struct uet_pds_hdr pds;
@@ -48,6 +48,10 @@ static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
 	pds.flags = UET_PDS_REQ_F_SYN | UET_PDS_REQ_F_AR;
 	pds.u.req.psn = psn;
 	pds.u.req.spdcid = spdcid;
+	if (dpdcid != 0) {
+		pds.flags &= (uint8_t)~UET_PDS_REQ_F_SYN;
+		pds.u.req.dpdcid = dpdcid;
+	}
 	memset(&ses, 0, sizeof(ses));
 	ses.kind = UET_SES_REQUEST_STD;
 	ses.u.std.opcode = UET_SES_OP_SEND;
@@ -64,6 +68,14 @@ static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
 			 (int)len);
 	memset(d + len - bytes, 0x5a, bytes);
 	return m;
+}
+
+/* The same with SYN, starting its PDC at psn. */
+static struct rte_mbuf *data_frame(struct nic_pair *pair, uint8_t type,
+				   uint16_t spdcid, uint32_t psn,
+				   uint32_t bytes)
+{
+	return data_frame_to(pair, type, spdcid, psn, bytes, 0);
 }
 
 /* A CP CLOSE from spdcid to our side dpdcid with PSN psn; with syn,
@@ -327,6 +339,45 @@ START_TEST(test_close_without_ar_not_acknowledged)
 }
 END_TEST
 
+/*
+ * Every drop has its kind's column: a packet of an open side 40,000 PSNs
+ * past its start (beyond the 32,768-PSN receive window) counts in
+ * out_of_window_packets, a CLOSE without AR for a side that is not there
+ * in late_closes, neither in stale_packets. Before, both went uncounted.
+ */
+START_TEST(test_window_and_late_close_drops_counted)
+{
+	struct uet_nic_stats s0, s;
+	struct nic_pair pair;
+
+	start(&pair);
+	h_deliver(&pair, 1,
+		  data_frame(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100, 1024),
+		  1000);
+	h_run(&pair, 2000000);
+	s0 = h_stats(&pair, 1);
+	ck_assert_uint_eq(s0.transport.pdcs_open, 1);
+	h_deliver(&pair, 1,
+		  data_frame_to(&pair, UET_PDS_TYPE_RUD_CC_REQ, 7, 100 + 40000,
+				1024, h_nth_frame(&pair, 1, H_ACK, 0)->spdcid),
+		  3000000);
+	h_run(&pair, 4000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.out_of_window_packets, 1);
+	ck_assert_uint_eq(s.transport.data_pkts_received,
+			  s0.transport.data_pkts_received);
+	ck_assert_uint_eq(pair.count[1][H_ACK], 1);
+	h_deliver(&pair, 1, close_frame(&pair, 7, 999, 101, false), 5000000);
+	h_run(&pair, 6000000);
+	s = h_stats(&pair, 1);
+	ck_assert_uint_eq(s.transport.late_closes, 1);
+	ck_assert_uint_eq(s.transport.stale_packets,
+			  s0.transport.stale_packets);
+	ck_assert_uint_eq(s.transport.pdcs_open, 1);
+	h_fini(&pair);
+}
+END_TEST
+
 /* Line n (1: the first after the header) of dir/file, in line. */
 static void csv_line(const char *dir, const char *file, int n, char *line,
 		     size_t cap)
@@ -431,6 +482,7 @@ static Suite *nic_interop_suite(void)
 	tcase_add_test(tc, test_rud_request_without_cc_acknowledged);
 	tcase_add_test(tc, test_close_with_ar_acknowledged);
 	tcase_add_test(tc, test_close_without_ar_not_acknowledged);
+	tcase_add_test(tc, test_window_and_late_close_drops_counted);
 	tcase_add_test(tc, test_close_with_syn_finds_side);
 	tcase_add_test(tc, test_external_messages_recorded);
 	tcase_add_test(tc, test_fault_names_round_trip);

@@ -30,7 +30,8 @@
 	"data_payload_bytes_delivered,duplicates_received,ooo_events,"         \
 	"trimmed_received,ingress_drops,malformed_frames,other_frames,"        \
 	"stale_packets,own_source_frames,misfit_packets,pdc_exhausted,"        \
-	"external_pdcs_refused,late_probe_acks,pcie_read_bytes,"               \
+	"external_pdcs_refused,late_probe_acks,out_of_window_packets,"         \
+	"late_closes,pcie_read_bytes,"                                         \
 	"pcie_write_bytes,ivl_msgs_posted,ivl_msgs_completed,"                 \
 	"ivl_msgs_arrived,ivl_pdcs_created,ivl_pdcs_closed,"                   \
 	"ivl_data_pkts_sent,ivl_data_payload_bytes_sent,ivl_retransmits,"      \
@@ -41,6 +42,7 @@
 	"ivl_ingress_drops,ivl_malformed_frames,ivl_other_frames,"             \
 	"ivl_stale_packets,ivl_own_source_frames,ivl_misfit_packets,"          \
 	"ivl_pdc_exhausted,ivl_external_pdcs_refused,ivl_late_probe_acks,"     \
+	"ivl_out_of_window_packets,ivl_late_closes,"                           \
 	"ivl_pcie_read_bytes,"                                                 \
 	"ivl_pcie_write_bytes,in_flight_bytes,egress_pool_used_bytes,"         \
 	"ingress_pool_used_bytes,pdcs_open\n"
@@ -52,7 +54,7 @@
 	"msg_id,src,dst,src_pdc,dst_pdc,bytes,packets,posted_ps,sent_ps,"      \
 	"arrived_ps,completed_ps,fct_ps,retransmits,trims,nacks,timeouts\n"
 
-#define N_COUNTERS 31
+#define N_COUNTERS 33
 #define N_GAUGES 4
 _Static_assert(sizeof(struct uet_transport_stats) ==
 		       (N_COUNTERS + N_GAUGES) * sizeof(uint64_t),
@@ -544,9 +546,9 @@ START_TEST(test_stats_first_row_ivl_equals_cumulative)
 	check_file(dir, "uet-transport-stats.csv",
 		   STATS_HEADER
 		   "10000000,10.0.0.1,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
-		   "17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,1,2,3,4,5,6,"
-		   "7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,"
-		   "27,28,29,30,31,32,33,34,35\n");
+		   "17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,1,2,3,"
+		   "4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,"
+		   "25,26,27,28,29,30,31,32,33,34,35,36,37\n");
 	record_test_dir_remove(dir);
 }
 END_TEST
@@ -596,10 +598,10 @@ START_TEST(test_stats_ivl_per_nic_interleaved)
 	check_file(dir, "uet-transport-stats.csv", want);
 	/* Spot checks that do not go through the helper: A's second row has
 	 * ivl_msgs_posted 5 (15 - 10), B's second 2000 (3000 - 1000), each
-	 * after its last counter (31 x 15, 31 x 3000). */
+	 * after its last counter (33 x 15, 33 x 3000). */
 	ck_assert_ptr_nonnull(strstr(want, "\n2,10.0.0.2,15,30,"));
-	ck_assert_ptr_nonnull(strstr(want, ",465,5,10,15,"));
-	ck_assert_ptr_nonnull(strstr(want, ",93000,2000,4000,"));
+	ck_assert_ptr_nonnull(strstr(want, ",495,5,10,15,"));
+	ck_assert_ptr_nonnull(strstr(want, ",99000,2000,4000,"));
 	record_test_dir_remove(dir);
 }
 END_TEST
@@ -638,7 +640,7 @@ START_TEST(test_stats_many_nics_each_own_previous)
 		ck_assert_int_eq(sscanf(p, "%u,%u.%u.%u.%u,%llu,", &t, &a, &b,
 					&cc, &d, &cum),
 				 6);
-		/* ivl_msgs_posted is the 32nd number after nic. */
+		/* ivl_msgs_posted is the 34th number after nic. */
 		{
 			const char *q = p;
 			int commas = 0;
