@@ -487,52 +487,82 @@ static void timer_note(struct uet_evq *q, struct uet_event *ev, void *arg)
 	*(struct uet_event **)arg = ev;
 }
 
+/* What random_steps() saw: faults, and how often each kind of step
+ * happened. */
+struct step_counts {
+	uint32_t faults, runs, moves, cancels, refused, fixed_runs;
+};
+
+/*
+ * Steps drawn at random over the n events of t (each queued in q):
+ * schedules (a move when pending), cancels of pending events and runs;
+ * each run must be the pending event of least (time, seq), as a scan of
+ * all of them finds it, and a pending fixed event must refuse a move or
+ * a cancel (-EPERM) and keep its time. Counts faults, to assert once.
+ */
+static void random_steps(struct uet_evq *q, struct timer *t, uint32_t n,
+			 uint32_t steps, struct uet_rng *rng,
+			 struct uet_event **ran, struct step_counts *c)
+{
+	struct uet_event *want;
+	uint32_t step;
+
+	for (step = 0; step < steps; step++) {
+		const uint64_t op = uet_rng_bounded(rng, 10);
+		struct uet_event *ev = &t[uet_rng_bounded(rng, n)].ev;
+		const uet_time_t at = uet_evq_now(q) + uet_rng_bounded(rng, 50);
+
+		if (op < 5) {
+			if (ev->fixed && uet_event_pending(ev)) {
+				const uet_time_t was = ev->time_ps;
+
+				c->faults +=
+					uet_evq_schedule(q, ev, at) != -EPERM;
+				c->faults += ev->time_ps != was;
+				c->refused++;
+			} else {
+				c->moves += uet_event_pending(ev);
+				c->faults += uet_evq_schedule(q, ev, at) != 0;
+			}
+		} else if (op < 6) {
+			if (uet_event_pending(ev)) {
+				c->faults += uet_evq_cancel(q, ev) !=
+					     (ev->fixed ? -EPERM : 0);
+				c->cancels += !ev->fixed;
+			}
+		} else {
+			want = least_pending(t, n);
+			*ran = NULL;
+			c->faults += uet_evq_run_one(q) != (want != NULL);
+			c->faults += *ran != want;
+			c->runs += want != NULL;
+			c->fixed_runs += want != NULL && want->fixed;
+		}
+	}
+}
+
 START_TEST(test_mixed_operations_keep_the_order)
 {
-	/*
-	 * Schedules, moves (earlier and later), cancels and runs, drawn at
-	 * random over a few hundred events whose times tie often: each run
-	 * must be the pending event of least (time, seq), as a scan of all
-	 * of them finds it. Counts faults and asserts once (see above).
-	 */
+	/* Schedules, moves (earlier and later), cancels and runs over a few
+	 * hundred events whose times tie often. */
 	enum { N = 300, STEPS = 200000 };
 	static struct timer t[N];
-	struct uet_event *ran = NULL, *want;
+	struct uet_event *ran = NULL;
+	struct step_counts c = {0};
 	struct uet_evq q;
 	struct uet_rng rng;
-	uint32_t step, i, faults = 0, runs = 0, moves = 0, cancels = 0;
+	uint32_t i;
 
 	uet_evq_init(&q);
 	uet_rng_seed(&rng, 7, 3);
 	for (i = 0; i < N; i++)
 		uet_event_init(&t[i].ev, timer_note, &ran);
-	for (step = 0; step < STEPS; step++) {
-		const uint64_t op = uet_rng_bounded(&rng, 10);
-		struct uet_event *ev = &t[uet_rng_bounded(&rng, N)].ev;
-		const uet_time_t at =
-			uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
-
-		if (op < 5) {
-			moves += uet_event_pending(ev);
-			faults += uet_evq_schedule(&q, ev, at) != 0;
-		} else if (op < 6) {
-			if (uet_event_pending(ev)) {
-				faults += uet_evq_cancel(&q, ev) != 0;
-				cancels++;
-			}
-		} else {
-			want = least_pending(t, N);
-			ran = NULL;
-			faults += uet_evq_run_one(&q) != (want != NULL);
-			faults += ran != want;
-			runs += want != NULL;
-		}
-	}
-	ck_assert_uint_eq(faults, 0);
+	random_steps(&q, t, N, STEPS, &rng, &ran, &c);
+	ck_assert_uint_eq(c.faults, 0);
 	/* Every kind of step happened, many times. */
-	ck_assert_uint_gt(runs, 50000);
-	ck_assert_uint_gt(moves, 10000);
-	ck_assert_uint_gt(cancels, 2000);
+	ck_assert_uint_gt(c.runs, 50000);
+	ck_assert_uint_gt(c.moves, 10000);
+	ck_assert_uint_gt(c.cancels, 2000);
 	uet_evq_fini(&q);
 }
 END_TEST
@@ -549,10 +579,11 @@ START_TEST(test_fixed_events_mixed_with_ordinary)
 	enum { N = 240, STEPS = 150000 };
 	static const uint32_t untouched = 0xdeadbeefu;
 	static struct timer t[N];
-	struct uet_event *ran = NULL, *want;
+	struct uet_event *ran = NULL;
+	struct step_counts c = {0};
 	struct uet_evq q;
 	struct uet_rng rng;
-	uint32_t step, i, faults = 0, runs = 0, refused = 0, fixed_runs = 0;
+	uint32_t i;
 
 	uet_evq_init(&q);
 	uet_rng_seed(&rng, 11, 5);
@@ -564,42 +595,13 @@ START_TEST(test_fixed_events_mixed_with_ordinary)
 			uet_event_init(&t[i].ev, timer_note, &ran);
 		}
 	}
-	for (step = 0; step < STEPS; step++) {
-		const uint64_t op = uet_rng_bounded(&rng, 10);
-		struct uet_event *ev = &t[uet_rng_bounded(&rng, N)].ev;
-		const uet_time_t at =
-			uet_evq_now(&q) + uet_rng_bounded(&rng, 50);
-
-		if (op < 5) {
-			if (ev->fixed && uet_event_pending(ev)) {
-				const uet_time_t was = ev->time_ps;
-
-				faults +=
-					uet_evq_schedule(&q, ev, at) != -EPERM;
-				faults += ev->time_ps != was;
-				refused++;
-			} else {
-				faults += uet_evq_schedule(&q, ev, at) != 0;
-			}
-		} else if (op < 6) {
-			if (uet_event_pending(ev))
-				faults += uet_evq_cancel(&q, ev) !=
-					  (ev->fixed ? -EPERM : 0);
-		} else {
-			want = least_pending(t, N);
-			ran = NULL;
-			faults += uet_evq_run_one(&q) != (want != NULL);
-			faults += ran != want;
-			runs += want != NULL;
-			fixed_runs += want != NULL && want->fixed;
-		}
-	}
+	random_steps(&q, t, N, STEPS, &rng, &ran, &c);
 	for (i = 0; i < N; i += 3)
-		faults += t[i].ev.heap_index != untouched;
-	ck_assert_uint_eq(faults, 0);
-	ck_assert_uint_gt(runs, 40000);
-	ck_assert_uint_gt(fixed_runs, 10000);
-	ck_assert_uint_gt(refused, 3000);
+		c.faults += t[i].ev.heap_index != untouched;
+	ck_assert_uint_eq(c.faults, 0);
+	ck_assert_uint_gt(c.runs, 40000);
+	ck_assert_uint_gt(c.fixed_runs, 10000);
+	ck_assert_uint_gt(c.refused, 3000);
 	uet_evq_fini(&q);
 }
 END_TEST
