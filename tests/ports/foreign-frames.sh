@@ -24,18 +24,9 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 "$src/scripts/uet-launch" "$scenario" --ports veth --build "$build" \
 	--out "$dir/ports" --wall-limit 240 >"$dir/launch.log" 2>&1 &
 launcher=$!
-tag=
-for _ in $(seq 100); do
-	tag=$(sed -n 's/^uet-launch: tag \(uet[0-9]*\)$/\1/p' "$dir/launch.log")
-	[ -n "$tag" ] && ip netns list | grep -q "^$tag-n0" && break
-	sleep 0.1
-done
-[ -n "$tag" ] || { cat "$dir/launch.log"; echo "FAIL: no tag"; exit 1; }
-for _ in $(seq 100); do
-	ip -n "$tag-sw" link show s1 >/dev/null 2>&1 &&
-		ip -n "$tag-n0" link show n0 >/dev/null 2>&1 && break
-	sleep 0.1
-done
+# shellcheck source=SCRIPTDIR/launch-links.sh
+. "$(dirname "$0")/launch-links.sh"
+wait_launch_links "$dir/launch.log"
 # 200 frames in bursts of 50, 5 ms apart: 20 ms, well inside the run even
 # on an idle host (datapath-8 over veth lasts about 90 ms there; 1,000
 # frames outlasted it once and the last bursts found no switch).

@@ -24,18 +24,9 @@ grep -q 'clock: realtime' "$scenario" || { echo "FAIL: $scenario is not realtime
 "$src/scripts/uet-launch" "$scenario" --ports veth --build "$build" \
 	--out "$dir/run" --wall-limit 120 --rt-lead-ms 3000 >"$dir/launch.log" 2>&1 &
 launcher=$!
-tag=
-for _ in $(seq 100); do
-	tag=$(sed -n 's/^uet-launch: tag \(uet[0-9]*\)$/\1/p' "$dir/launch.log")
-	[ -n "$tag" ] && ip netns list | grep -q "^$tag-n0" && break
-	sleep 0.1
-done
-[ -n "$tag" ] || { cat "$dir/launch.log"; echo "FAIL: no tag"; exit 1; }
-for _ in $(seq 100); do
-	ip -n "$tag-sw" link show s1 >/dev/null 2>&1 &&
-		ip -n "$tag-n0" link show n0 >/dev/null 2>&1 && break
-	sleep 0.1
-done
+# shellcheck source=SCRIPTDIR/launch-links.sh
+. "$(dirname "$0")/launch-links.sh"
+wait_launch_links "$dir/launch.log"
 inject=$src/tests/ports/inject-realtime.py
 ip netns exec "$tag-n0" python3 "$inject" n0 198.18.0.2 >"$dir/to-switch" 2>&1 &
 to_sw=$!
